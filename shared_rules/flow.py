@@ -1,0 +1,546 @@
+"""How a rule runs: a generator that yields requests (a roll, a choice, a card) and reads like the rulebook.
+
+The driver answers each request from, in order: the answers recorded so far (a resumed rule replays them),
+the answer the incoming command brings, the dice the table typed in, a policy (simulation, CLI), the session
+RNG (dice option "server"), and otherwise stops at a prompt. Same state + same command + same dice = same outcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .commands import Choose, Command, EnterCard, Faces, Reroll, RollDice
+from .dice import DieKind, Roll, pick_index, roll_faces, validate_faces
+from .errors import IllegalCommand, InvalidCommand
+from .events import Change, Event
+from .prompts import Answer, Option, Pending, Prompt
+from .state import SKILLS, Hero, Item, Session
+
+
+@dataclass(frozen=True, slots=True)
+class RollRequest:
+    kind: DieKind
+    purpose: str
+    hero: str | None = None
+    pool: int = 1
+    target: int = 0
+    chart: bool = False
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceRequest:
+    question: str
+    options: tuple[Option, ...]
+    hero: str | None = None
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRequest:
+    """A uniform random pick among named things (a Random Hero, a Building token): the RNG or the table decides."""
+
+    purpose: str
+    options: tuple[Option, ...]
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RerollRequest:
+    roll: Roll
+    hero: str
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CardRequest:
+    chart: str
+    question: str
+    hero: str
+    rule: str = ""
+    roll: Roll | None = None
+
+
+Request = RollRequest | ChoiceRequest | DrawRequest | RerollRequest | CardRequest
+Procedure = Generator[Request, Any, None]
+Policy = Callable[["Ctx", Request], Answer | None]
+
+HERO_FIELDS = (
+    "xp", "gold", "wounds", "sanity_damage", "grit", "max_grit", "corruption", "dark_stone",
+    "health_mod", "sanity_mod", "health_base", "sanity_base", "unwanted_attention", "wanted", "level",
+    "defense", "willpower",
+)  # fmt: skip
+
+
+class Ctx:
+    """The working state of one command: rules read heroes and change them here; every change becomes an event."""
+
+    __slots__ = ("state", "events", "rng", "quiet")
+
+    def __init__(self, state: Session, rng: int, *, quiet: bool = False) -> None:
+        self.state = state
+        self.events: list[Event] = []
+        self.rng = rng
+        self.quiet = quiet
+
+    # ---- reading -------------------------------------------------------------------------------------------
+    def hero(self, hero_id: str) -> Hero:
+        return self.state.hero(hero_id)
+
+    def heroes(self) -> list[str]:
+        """The ids of the heroes still in the game, in posse order ("each Hero ...")."""
+        return [hero.id for hero in self.state.heroes if not hero.removed]
+
+    def name(self, hero_id: str) -> str:
+        return self.state.hero(hero_id).name
+
+    def skill(self, hero_id: str, skill: str) -> int:
+        """A skill as tested now: Blood Moon gives +1 Spirit (FT-TRAVEL-D25)."""
+        value: int = getattr(self.hero(hero_id).skills, skill)
+        if skill == "spirit" and self.state.carry.blood_moon:
+            value += 1
+        return max(0, value)
+
+    # ---- events --------------------------------------------------------------------------------------------
+    def emit(
+        self,
+        type: str,
+        text: str,
+        *,
+        hero: str | None = None,
+        rule: str = "",
+        changes: tuple[Change, ...] = (),
+        roll: Roll | None = None,
+    ) -> None:
+        self.events.append(Event(type, text, hero, rule, changes, roll))
+
+    # ---- changing heroes: the one place that keeps every value in bounds ------------------------------------
+    def _put(self, hero: Hero) -> None:
+        self.state = replace(
+            self.state, heroes=tuple(hero if h.id == hero.id else h for h in self.state.heroes)
+        )
+
+    def change(self, hero_id: str, field: str, delta: int, *, rule: str, why: str = "") -> int:
+        """Add `delta` to a hero value, kept within its bounds; returns the change actually made (A8: Gold floors at $0)."""
+        hero = self.hero(hero_id)
+        before = getattr(hero, field)
+        after = _bounded(hero, field, before + delta)
+        if after == before:
+            if delta > 0 and field == "grit":
+                self.emit("grit_lost", f"{hero.name} is at Max Grit; the Grit is lost", hero=hero_id,
+                          rule="FF-GRIT-07")
+            return 0
+        hero = replace(hero, **{field: after})
+        hero = _reclamp(hero)
+        self._put(hero)
+        if not self.quiet:
+            self.emit("changed", _describe(hero.name, field, before, after, why), hero=hero_id, rule=rule,
+                      changes=(Change(field, before, after),))
+            if hero.knocked_out and not _ko(self.state, hero_id, before, field):
+                self.emit("knocked_out", f"{hero.name} is KO'd", hero=hero_id, rule="FF-HERO-02")
+        return after - before
+
+    def set_value(self, hero_id: str, field: str, value: Any, *, rule: str, why: str = "") -> None:
+        """Set a hero field outright (flags such as `bag_torn`, `scratch_deal`, `removed`)."""
+        hero = self.hero(hero_id)
+        before = getattr(hero, field)
+        if before == value:
+            return
+        self._put(_reclamp(replace(hero, **{field: value})))
+        self.emit("changed", f"{hero.name}: {field.replace('_', ' ')} {before} -> {value}" + (f" ({why})" if why else ""),
+                  hero=hero_id, rule=rule, changes=(Change(field, before, value),))
+
+    def remove_item(self, hero_id: str, item_id: str, *, rule: str, why: str = "") -> Item:
+        hero = self.hero(hero_id)
+        item = next(i for i in hero.items if i.id == item_id)
+        self._put(replace(hero, items=tuple(i for i in hero.items if i.id != item_id)))
+        self.emit("item_lost", f"{hero.name} loses {item.name}" + (f" ({why})" if why else ""), hero=hero_id,
+                  rule=rule, changes=(Change("items", item.name, ""),))
+        return item
+
+    def add_item(self, hero_id: str, item: Item, *, rule: str, why: str = "") -> None:
+        hero = self.hero(hero_id)
+        taken = {i.id for i in hero.items}
+        if item.id in taken:
+            n = 2
+            while f"{item.id}-{n}" in taken:
+                n += 1
+            item = replace(item, id=f"{item.id}-{n}")
+        self._put(replace(hero, items=(*hero.items, item)))
+        self.emit("item_gained", f"{hero.name} gains {item.name}" + (f" ({why})" if why else ""), hero=hero_id,
+                  rule=rule, changes=(Change("items", "", item.name),))
+
+    def add_token(self, hero_id: str, token: str, *, rule: str) -> bool:
+        """Put a token in the Side Bag if there is room (FF-HERO-08); returns whether it fit."""
+        hero = self.hero(hero_id)
+        if len(hero.side_bag) >= hero.side_bag_capacity:
+            self.emit("token_lost", f"{hero.name}'s Side Bag is full: no room for {token}", hero=hero_id,
+                      rule="FF-HERO-08")
+            return False
+        self._put(replace(hero, side_bag=(*hero.side_bag, token)))
+        self.emit("token_gained", f"{hero.name} gains a {token} token", hero=hero_id, rule=rule,
+                  changes=(Change("side_bag", "", token),))
+        return True
+
+    def remove_token(self, hero_id: str, index: int, *, rule: str, why: str = "") -> str:
+        hero = self.hero(hero_id)
+        token = hero.side_bag[index]
+        self._put(replace(hero, side_bag=hero.side_bag[:index] + hero.side_bag[index + 1 :]))
+        self.emit("token_lost", f"{hero.name} loses a {token} token" + (f" ({why})" if why else ""),
+                  hero=hero_id, rule=rule, changes=(Change("side_bag", token, ""),))
+        return token
+
+    def update(self, **changes: Any) -> None:
+        """Replace top-level session fields (travel, town, carry, phase)."""
+        self.state = replace(self.state, **changes)
+
+    def carry(self, rule: str, text: str, **changes: Any) -> None:
+        """Set a flag that carries into the Town Stay or the next Adventure (FT-TRAVEL-05)."""
+        self.state = replace(self.state, carry=replace(self.state.carry, **changes))
+        self.emit("carry", text, rule=rule)
+
+    # ---- requests (use with `yield from`) -----------------------------------------------------------------
+    def roll(
+        self,
+        kind: DieKind,
+        purpose: str,
+        *,
+        hero: str | None = None,
+        pool: int = 1,
+        target: int = 0,
+        chart: bool = False,
+        rule: str = "",
+    ) -> Generator[Request, Any, Roll]:
+        """Ask for a roll; it lands in a `rolled` event with its purpose."""
+        if kind is DieKind.POOL and pool <= 0:
+            return Roll(purpose, kind, (), hero, "none", target, chart)
+        result: Roll = yield RollRequest(kind, purpose, hero, pool, target, chart, rule)
+        return result
+
+    def d6(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
+        return (yield from self.roll(DieKind.D6, purpose, hero=hero, chart=True, rule=rule)).value
+
+    def d3(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
+        return (yield from self.roll(DieKind.D3, purpose, hero=hero, chart=True, rule=rule)).value
+
+    def two_d6(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
+        return (yield from self.roll(DieKind.TWO_D6, purpose, hero=hero, chart=True, rule=rule)).value
+
+    def dice(self, count: int, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[
+        Request, Any, tuple[int, ...]
+    ]:
+        """Roll `count` D6 at once ("a D6 for each ..."); returns the faces in order."""
+        return (yield from self.roll(DieKind.POOL, purpose, hero=hero, pool=count, chart=True, rule=rule)).faces
+
+    def skill_test(
+        self, hero_id: str, skill: str, target: int, purpose: str, *, rule: str
+    ) -> Generator[Request, Any, Roll]:
+        """A Skill test: one die per skill point, each at or above `target` a success (FF-DICE-06, A1).
+
+        The hero may then spend Grit to re-roll their own dice, never a die twice (FF-GRIT-01/02).
+        """
+        if skill not in SKILLS:
+            raise ValueError(skill)
+        dice = self.skill(hero_id, skill)
+        label = f"{purpose}: {skill.capitalize()} {target}+ test"
+        roll = yield from self.roll(DieKind.POOL, label, hero=hero_id, pool=dice, target=target, rule=rule)
+        while (
+            self.state.options.offer_grit_rerolls
+            and self.hero(hero_id).grit >= 1
+            and any(f < target and i not in roll.rerolled for i, f in enumerate(roll.faces))
+        ):
+            indices: tuple[int, ...] = yield RerollRequest(roll, hero_id, "FF-GRIT-01")
+            if not indices:
+                break
+            self.change(hero_id, "grit", -1, rule="FF-GRIT-01", why=f"re-roll for {purpose}")
+            again = yield from self.roll(DieKind.POOL, f"{label} (re-roll)", hero=hero_id, pool=len(indices),
+                                         rule="FF-GRIT-02")
+            roll = roll.with_rerolls(indices, again.faces)
+        if not self.quiet:
+            self.emit("test", f"{self.name(hero_id)} {'passes' if roll.passed else 'fails'} the {label} "
+                      f"({roll.successes} success{'es' if roll.successes != 1 else ''})", hero=hero_id, rule=rule,
+                      roll=roll)
+        return roll
+
+    def choose(
+        self, question: str, options: list[tuple[str, str]], *, hero: str | None = None, rule: str = ""
+    ) -> Generator[Request, Any, str]:
+        """Ask the hero (or the posse) to pick one option; a single option is taken without asking."""
+        if len(options) == 1:
+            return options[0][0]
+        choice: str = yield ChoiceRequest(question, tuple(Option(k, v) for k, v in options), hero, rule)
+        return choice
+
+    def draw(self, purpose: str, options: list[tuple[str, str]], *, rule: str = "") -> Generator[Request, Any, str]:
+        """Pick uniformly at random among `options` (the RNG, or the table says what it drew)."""
+        if len(options) == 1:
+            return options[0][0]
+        picked: str = yield DrawRequest(purpose, tuple(Option(k, v) for k, v in options), rule)
+        return picked
+
+    def random_hero(self, purpose: str, *, exclude: tuple[str, ...] = (), rule: str = "") -> Generator[
+        Request, Any, str | None
+    ]:
+        """A Random Hero among those still in the game (FT-DICE-03, A10: travel effects include every hero)."""
+        pool = [(h, self.name(h)) for h in self.heroes() if h not in exclude]
+        if not pool:
+            return None
+        return (yield from self.draw(purpose, pool, rule=rule))
+
+    def card(
+        self, hero_id: str, chart: str, question: str, *, rule: str, die: DieKind | None = None
+    ) -> Generator[Request, Any, Answer]:
+        """Resolve a chart or card the rulebooks lack (Injury, Madness, Gear, Artifact ...) and apply its effects.
+
+        With the chart in the session's content pack the engine rolls it (`die` overrides the chart's die, as
+        Stampede's 3D6-drop-lowest does); otherwise the table is asked what the physical card or chart says.
+        """
+        from .content import pack
+        from .rules.adjust import apply_effect
+
+        table = pack(self.state.pack).charts.get(chart)
+        if table is not None:
+            roll = yield from self.roll(die or table.die, f"{chart} chart", hero=hero_id, chart=True, rule=rule)
+            low, high = table.entries[0].low, table.entries[-1].high
+            entry = table.entry(min(high, max(low, roll.value)))
+            answer = Answer("card", effects=entry.effects, text=entry.text)
+        else:
+            answer = yield CardRequest(chart, question, hero_id, rule)
+        self.emit("card", f"{self.name(hero_id)}: {answer.text or chart}", hero=hero_id, rule=rule)
+        for effect in answer.effects:
+            apply_effect(self, hero_id, effect, rule=rule, field="effects")
+        return answer
+
+
+def _bounded(hero: Hero, field: str, value: int) -> int:
+    low, high = 0, None
+    if field == "wounds":
+        high = hero.max_health
+    elif field == "sanity_damage":
+        high = hero.max_sanity
+    elif field == "grit":
+        high = hero.max_grit
+    elif field == "wanted":
+        high = 2
+    elif field in ("health_mod", "sanity_mod"):
+        low = -(hero.health_base if field == "health_mod" else hero.sanity_base)
+    elif field in ("level", "health_base", "sanity_base"):
+        low = 1
+    elif field in ("defense", "willpower"):
+        low, high = 1, 7
+    value = max(low, value)
+    return value if high is None else min(high, value)
+
+
+def _reclamp(hero: Hero) -> Hero:
+    """After a max changes, damage and Grit stay within it."""
+    return replace(
+        hero,
+        wounds=min(hero.wounds, hero.max_health),
+        sanity_damage=min(hero.sanity_damage, hero.max_sanity),
+        grit=min(hero.grit, hero.max_grit),
+    )
+
+
+def _ko(state: Session, hero_id: str, before: int, field: str) -> bool:
+    """Whether the hero was already KO'd before this change (so KO is announced once)."""
+    hero = state.hero(hero_id)
+    if field == "wounds":
+        return hero.max_health - before <= 0 or hero.sanity_left <= 0
+    if field == "sanity_damage":
+        return hero.max_sanity - before <= 0 or hero.health_left <= 0
+    return True
+
+
+_WORDS = {
+    "xp": "XP", "gold": "Gold", "wounds": "Wounds", "sanity_damage": "Sanity Damage", "grit": "Grit",
+    "max_grit": "Max Grit", "corruption": "Corruption Points", "dark_stone": "Dark Stone",
+    "health_mod": "Health (permanent)", "sanity_mod": "Sanity (permanent)", "unwanted_attention": "Unwanted Attention",
+}  # fmt: skip
+
+
+def _describe(name: str, field: str, before: int, after: int, why: str) -> str:
+    delta = after - before
+    word = _WORDS.get(field, field.replace("_", " "))
+    amount = f"${abs(delta)}" if field == "gold" else str(abs(delta))
+    verb = "gains" if delta > 0 else "loses"
+    if field == "wounds":
+        verb = "takes" if delta > 0 else "heals"
+    elif field == "sanity_damage":
+        verb = "takes" if delta > 0 else "heals"
+    return f"{name} {verb} {amount} {word} ({before} -> {after})" + (f": {why}" if why else "")
+
+
+# ---- the driver ------------------------------------------------------------------------------------------------
+@dataclass(slots=True)
+class Run:
+    """What running a rule produced: the working context and, if it stopped, the pending record."""
+
+    ctx: Ctx
+    pending: Pending | None
+    new_events: int  # index in ctx.events where this command's events start (a resumed rule replays earlier ones)
+
+
+def run_rule(
+    state: Session,
+    command: Command,
+    procedure: Callable[[Ctx, Any], Procedure | None],
+    *,
+    policy: Policy | None = None,
+    quiet: bool = False,
+) -> Run:
+    """Run `command` on `state`, or resume the pending rule when `command` answers its prompt."""
+    pending = state.pending
+    if pending is not None:
+        checkpoint, recorded, origin = pending.checkpoint, list(pending.answers), pending.command
+        queue = [*pending.dice_left, *getattr(command, "dice", ())]
+        incoming: Command | None = command
+    else:
+        checkpoint, recorded, origin = state, [], command
+        queue = list(getattr(command, "dice", ()))
+        incoming = None
+    ctx = Ctx(checkpoint, state.rng, quiet=quiet)
+    gen = procedure(ctx, origin)
+    answers_used = 0
+    consumed = 0
+    already = pending.events_emitted if pending is not None else 0
+    if gen is not None:
+        value: Any = None
+        while True:
+            try:
+                request = gen.send(value)
+            except StopIteration:
+                break
+            if answers_used < len(recorded):
+                answer = recorded[answers_used]
+            else:
+                answer = None
+                if incoming is not None:
+                    answer = _answer_from_command(ctx, request, incoming, pending)
+                    incoming = None
+                elif queue and isinstance(request, RollRequest):
+                    answer = _table_roll(request, queue.pop(0), field=f"dice[{consumed}]")
+                    consumed += 1
+                if answer is None and policy is not None:
+                    answer = policy(ctx, request)
+                if answer is None and isinstance(request, (RollRequest, DrawRequest)) and ctx.state.options.dice == "server":
+                    answer = _server_answer(ctx, request)
+                if answer is None:
+                    step = state.step + 1
+                    prompt = _prompt_for(ctx, request, f"p{step}")
+                    emitted = len(ctx.events)
+                    ctx.emit("prompt", prompt.question, hero=prompt.hero, rule=prompt.rule)
+                    return Run(ctx, Pending(origin, checkpoint, tuple(recorded), emitted, prompt, tuple(queue)),
+                               already)
+                recorded.append(answer)
+            answers_used += 1
+            value = _take(ctx, request, answer)
+    if incoming is not None:
+        raise IllegalCommand(f"{incoming.type!r} answers nothing: no prompt is waiting")
+    if queue:
+        raise InvalidCommand(f"dice: {len(queue)} more dice given than the rules asked for", field="dice")
+    return Run(ctx, None, already)
+
+
+def _table_roll(request: RollRequest, faces: Faces, *, field: str) -> Answer:
+    checked = validate_faces(request.kind, faces, request.pool, field=field, purpose=request.purpose)
+    return Answer("roll", roll=Roll(request.purpose, request.kind, checked, request.hero, "table", request.target,
+                                    request.chart))
+
+
+def _server_answer(ctx: Ctx, request: RollRequest | DrawRequest) -> Answer:
+    if isinstance(request, DrawRequest):
+        ctx.rng, index = pick_index(ctx.rng, len(request.options))
+        return Answer("draw", option=request.options[index].key)
+    ctx.rng, faces = roll_faces(ctx.rng, request.kind, request.pool)
+    return Answer("roll", roll=Roll(request.purpose, request.kind, faces, request.hero, "server", request.target,
+                                    request.chart))
+
+
+def _take(ctx: Ctx, request: Request, answer: Answer) -> Any:
+    """Turn a recorded answer into what the rule receives, emitting the roll or choice as an event."""
+    if isinstance(request, RollRequest):
+        assert answer.roll is not None
+        roll = answer.roll
+        if not ctx.quiet:
+            who = f"{ctx.name(roll.hero)} rolled" if roll.hero else "Rolled"
+            shown = ",".join(map(str, roll.faces))
+            value = f" = {roll.value}" if roll.kind not in (DieKind.POOL, DieKind.D6) else ""
+            ctx.emit("rolled", f"{who} {shown}{value} for {roll.purpose}", hero=roll.hero, rule=request.rule, roll=roll)
+        return roll
+    if isinstance(request, RerollRequest):
+        return answer.indices
+    if isinstance(request, CardRequest):
+        return answer
+    label = next((o.label for o in request.options if o.key == answer.option), answer.option)
+    if not ctx.quiet:
+        verb = "drawn" if isinstance(request, DrawRequest) else "chosen"
+        hero = getattr(request, "hero", None)
+        purpose = getattr(request, "purpose", None) or getattr(request, "question", "")
+        ctx.emit("answered", f"{purpose}: {label} ({verb})", hero=hero, rule=request.rule)
+    return answer.option
+
+
+def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
+    if isinstance(request, RollRequest):
+        count = {DieKind.TWO_D6: 2, DieKind.D36: 2, DieKind.INJURY_3D6: 3, DieKind.POOL: request.pool}.get(
+            request.kind, 1
+        )
+        who = f"{ctx.name(request.hero)}: roll" if request.hero else "Roll"
+        what = f"{count} D6" if request.kind is DieKind.POOL else request.kind.value.upper()
+        return Prompt(prompt_id, "roll", f"{who} {what} for {request.purpose}", "roll", request.hero, request.rule,
+                      purpose=request.purpose, die=request.kind, dice_count=count)
+    if isinstance(request, DrawRequest):
+        return Prompt(prompt_id, "choice", f"Draw at random: {request.purpose}", "choose", None, request.rule,
+                      request.options, purpose=request.purpose)
+    if isinstance(request, ChoiceRequest):
+        who = f"{ctx.name(request.hero)}: " if request.hero else ""
+        return Prompt(prompt_id, "choice", who + request.question, "choose", request.hero, request.rule,
+                      request.options)
+    if isinstance(request, RerollRequest):
+        return Prompt(prompt_id, "reroll",
+                      f"{ctx.name(request.hero)}: spend 1 Grit to re-roll dice of {request.roll.purpose}? "
+                      f"({','.join(map(str, request.roll.faces))})", "reroll", request.hero, request.rule,
+                      purpose=request.roll.purpose, roll=request.roll)
+    return Prompt(prompt_id, "card", f"{ctx.name(request.hero)}: {request.question}", "enter_card", request.hero,
+                  request.rule, chart=request.chart, roll=request.roll)
+
+
+def _answer_from_command(ctx: Ctx, request: Request, command: Command, pending: Pending | None) -> Answer:
+    """Check that `command` answers the waiting prompt, and turn it into a recorded answer."""
+    assert pending is not None
+    if isinstance(request, RollRequest):
+        assert isinstance(command, RollDice)
+        if command.faces is None:
+            return _server_answer(ctx, request)
+        return _table_roll(request, command.faces, field="faces")
+    if isinstance(request, (ChoiceRequest, DrawRequest)):
+        assert isinstance(command, Choose)
+        keys = [o.key for o in request.options]
+        if command.option not in keys:
+            raise IllegalCommand(
+                f"option {command.option!r} is not one of {keys} for prompt {pending.prompt.id} "
+                f"({pending.prompt.question})", field="option", rule=request.rule)
+        return Answer("choice", option=command.option)
+    if isinstance(request, RerollRequest):
+        assert isinstance(command, Reroll)
+        roll = request.roll
+        seen: set[int] = set()
+        for index in command.indices:
+            if not 0 <= index < len(roll.faces):
+                raise InvalidCommand(f"indices: die {index} does not exist in {roll.purpose!r} "
+                                     f"({len(roll.faces)} dice)", field="indices", rule="FF-GRIT-01")
+            if index in roll.rerolled:
+                raise IllegalCommand(f"die {index} of {roll.purpose!r} was already re-rolled (FF-GRIT-02)",
+                                     field="indices", rule="FF-GRIT-02")
+            if index in seen:
+                raise InvalidCommand(f"indices: die {index} named twice", field="indices", rule="FF-GRIT-02")
+            seen.add(index)
+        return Answer("reroll", indices=tuple(command.indices))
+    assert isinstance(command, EnterCard)
+    from .rules.adjust import check_effects
+
+    check_effects(ctx.state, request.hero, command.effects)
+    return Answer("card", effects=command.effects, text=command.text)

@@ -1,0 +1,107 @@
+"""Manual adjustments and card effects: whatever the physical game changed, recorded through the engine."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ..commands import Adjust, Effect
+from ..errors import IllegalCommand, InvalidCommand
+from ..flow import HERO_FIELDS, Ctx, _bounded
+from ..state import SKILLS, Item, ItemTag, Session, Skills
+
+OPS = frozenset({
+    "change", "set", "add_item", "remove_item", "add_token", "remove_token", "add_mutation", "remove_mutation",
+    "add_keyword", "remove_keyword", "tear_bag", "repair_bag",
+})  # fmt: skip
+_TAGS = {tag.value for tag in ItemTag}
+
+
+def check_effects(state: Session, hero_id: str, effects: Iterable[Effect], field: str = "effects") -> None:
+    """Refuse malformed effects before anything is applied (never a half-applied command)."""
+    try:
+        hero = state.hero(hero_id)
+    except KeyError:
+        raise InvalidCommand(f"hero: no hero {hero_id!r} in this posse", field="hero") from None
+    for index, effect in enumerate(effects):
+        where = f"{field}[{index}]"
+        if effect.op not in OPS:
+            raise InvalidCommand(f"{where}.op: unknown op {effect.op!r}; one of {sorted(OPS)}", field=f"{where}.op")
+        if effect.op in ("change", "set") and effect.field not in (*HERO_FIELDS, *SKILLS):
+            raise InvalidCommand(f"{where}.field: {effect.field!r} is not a hero value; one of "
+                                 f"{sorted((*HERO_FIELDS, *SKILLS))}", field=f"{where}.field")
+        if effect.op == "set" and effect.field in HERO_FIELDS and _bounded(hero, effect.field, effect.amount) != \
+                effect.amount:
+            raise InvalidCommand(f"{where}.amount: {effect.field} cannot be {effect.amount} for {hero.name}",
+                                 field=f"{where}.amount")
+        if effect.op == "set" and effect.field in SKILLS and not 0 <= effect.amount <= 12:
+            raise InvalidCommand(f"{where}.amount: a skill is 0-12", field=f"{where}.amount")
+        if effect.op.startswith(("add_", "remove_")) and not effect.name.strip():
+            raise InvalidCommand(f"{where}.name: {effect.op} needs a name", field=f"{where}.name")
+        bad = [t for t in effect.tags if t not in _TAGS]
+        if bad:
+            raise InvalidCommand(f"{where}.tags: unknown item tags {bad}; one of {sorted(_TAGS)}",
+                                 field=f"{where}.tags")
+        if effect.op == "remove_item" and not any(effect.name in (i.id, i.name) for i in hero.items):
+            raise IllegalCommand(f"{where}.name: {hero.name} has no item {effect.name!r}", field=f"{where}.name")
+        if effect.op == "remove_token" and effect.name not in hero.side_bag:
+            raise IllegalCommand(f"{where}.name: {hero.name} has no {effect.name!r} token", field=f"{where}.name")
+        if effect.op == "remove_mutation" and effect.name not in hero.mutations:
+            raise IllegalCommand(f"{where}.name: {hero.name} has no mutation {effect.name!r}",
+                                 field=f"{where}.name")
+        if effect.hourglass < 0 or effect.dark_stone_upgrades < 0:
+            raise InvalidCommand(f"{where}: icon counts cannot be negative", field=where)
+
+
+def apply_effect(ctx: Ctx, hero_id: str, effect: Effect, *, rule: str, field: str = "effects") -> None:
+    """Apply one checked effect to a hero, through the same bounded changes the rules use."""
+    hero = ctx.hero(hero_id)
+    op = effect.op
+    if op in ("change", "set") and effect.field in SKILLS:
+        value = effect.amount if op == "set" else getattr(hero.skills, effect.field) + effect.amount
+        skills = {s: getattr(hero.skills, s) for s in SKILLS} | {effect.field: max(0, value)}
+        ctx.set_value(hero_id, "skills", Skills(**skills), rule=rule, why=f"{effect.field} {value}")
+    elif op == "change":
+        ctx.change(hero_id, effect.field, effect.amount, rule=rule)
+    elif op == "set":
+        ctx.change(hero_id, effect.field, effect.amount - getattr(hero, effect.field), rule=rule)
+    elif op == "add_item":
+        ident = re.sub(r"[^a-z0-9]+", "-", effect.name.lower()).strip("-") or "item"
+        item = Item(ident, effect.name, frozenset(ItemTag(t) for t in effect.tags), effect.hourglass,
+                    effect.dark_stone_upgrades)
+        ctx.add_item(hero_id, item, rule=rule)
+    elif op == "remove_item":
+        item = next(i for i in hero.items if effect.name in (i.id, i.name))
+        ctx.remove_item(hero_id, item.id, rule=rule)
+    elif op == "add_token":
+        ctx.add_token(hero_id, effect.name, rule=rule)
+    elif op == "remove_token":
+        ctx.remove_token(hero_id, hero.side_bag.index(effect.name), rule=rule)
+    elif op == "add_mutation":
+        ctx.set_value(hero_id, "mutations", (*hero.mutations, effect.name), rule=rule, why=f"+{effect.name}")
+    elif op == "remove_mutation":
+        rest = list(hero.mutations)
+        rest.remove(effect.name)
+        ctx.set_value(hero_id, "mutations", tuple(rest), rule=rule, why=f"-{effect.name}")
+    elif op == "add_keyword":
+        if effect.name not in hero.keywords:
+            ctx.set_value(hero_id, "keywords", (*hero.keywords, effect.name), rule=rule)
+    elif op == "remove_keyword":
+        ctx.set_value(hero_id, "keywords", tuple(k for k in hero.keywords if k != effect.name), rule=rule)
+    elif op == "tear_bag":
+        ctx.set_value(hero_id, "bag_torn", True, rule="FT-TRAVEL-D12")
+        while len(ctx.hero(hero_id).side_bag) > ctx.hero(hero_id).side_bag_capacity:  # newest tokens fall out
+            ctx.remove_token(hero_id, len(ctx.hero(hero_id).side_bag) - 1, rule="FF-HERO-08", why="torn Side Bag")
+    elif op == "repair_bag":
+        ctx.set_value(hero_id, "bag_torn", False, rule="FT-TRAVEL-D12", why="repaired for $500 at a Blacksmith")
+
+
+def adjust(ctx: Ctx, command: Adjust) -> None:
+    """Record a manual adjustment (the physical game changed a value) as events like any other."""
+    check_effects(ctx.state, command.hero, command.effects)
+    if not command.effects:
+        raise InvalidCommand("effects: an adjustment needs at least one effect", field="effects")
+    ctx.emit("adjusted", f"{ctx.name(command.hero)}: {command.reason or 'adjusted at the table'}", hero=command.hero,
+             rule="MANUAL")
+    for effect in command.effects:
+        apply_effect(ctx, command.hero, effect, rule="MANUAL")

@@ -1,0 +1,54 @@
+"""Pieces several Travel Hazards share: the registry, Grit losses, Willpower saves, losing items and tokens."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...flow import Ctx, Procedure
+from ...state import Item
+
+Hazard = Callable[[Ctx, str], Procedure]
+HAZARDS: dict[int, Hazard] = {}
+
+
+def hazard(roll: int) -> Callable[[Hazard], Hazard]:
+    """Register the rule for one D36 result of the Expanded Travel Hazard Chart."""
+
+    def register(rule: Hazard) -> Hazard:
+        HAZARDS[roll] = rule
+        return rule
+
+    return register
+
+
+def lose_grit_or_take(ctx: Ctx, hero: str, field: str, *, purpose: str, rule: str) -> Procedure:
+    """Lose 1 Grit; a hero with none takes D3 of `field` instead (22 Blighted Desert, 35 Ruined Fort)."""
+    if ctx.hero(hero).grit >= 1:
+        ctx.change(hero, "grit", -1, rule=rule, why=purpose)
+    else:
+        amount = yield from ctx.d3(f"{purpose}: no Grit to lose", hero=hero, rule=rule)
+        ctx.change(hero, field, amount, rule=rule, why=f"{purpose}, carries over to the next Adventure")
+
+
+def willpower_saves(ctx: Ctx, hero: str, hits: int, *, purpose: str, rule: str) -> Procedure:
+    """Roll a Willpower save for each Hit (FF-HERO-05); returns how many were not saved."""
+    faces = yield from ctx.dice(hits, f"{purpose}: Willpower {ctx.hero(hero).willpower}+ saves", hero=hero,
+                                rule="FF-HERO-05")
+    return sum(1 for face in faces if face < ctx.hero(hero).willpower)
+
+
+def choose_item(ctx: Ctx, hero: str, items: list[Item], question: str, *, rule: str) -> Procedure:
+    """The hero picks one of `items` (returns its id), or None when there is nothing to pick."""
+    if not items:
+        return None
+    return (yield from ctx.choose(question, [(i.id, i.name) for i in items], hero=hero, rule=rule))
+
+
+def fit_side_bag(ctx: Ctx, hero: str, *, rule: str) -> Procedure:
+    """While the Side Bag holds more than its capacity, the hero discards a token of their choice (FF-HERO-08)."""
+    while len(ctx.hero(hero).side_bag) > ctx.hero(hero).side_bag_capacity:
+        bag = ctx.hero(hero).side_bag
+        options = [(str(i), token) for i, token in enumerate(bag)]
+        index = yield from ctx.choose("Your Side Bag is over capacity: discard which token?", options, hero=hero,
+                                      rule="FF-HERO-08")
+        ctx.remove_token(hero, int(index), rule=rule, why="no room in the torn Side Bag")

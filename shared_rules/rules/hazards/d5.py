@@ -1,0 +1,3 @@
+"""D36 results 51-56 of the Expanded Travel Hazard Chart (FT §Expanded Travel Hazard Chart)."""
+
+from __future__ import annotations

@@ -1,0 +1,55 @@
+"""The road to town: choosing the size, counting the hazards, and rolling each one on the D36 chart."""
+
+from __future__ import annotations
+
+from ..commands import ChooseTownSize, RollHazard
+from ..content import TOWN_SIZES, TRAVEL_HAZARDS
+from ..dice import DieKind
+from ..errors import InvalidCommand
+from ..flow import Ctx, Procedure
+from ..state import Phase, Travel, TownSize
+from .hazards import HAZARDS
+
+
+def choose_town_size(ctx: Ctx, command: ChooseTownSize) -> Procedure:
+    """Pick the Town size (FT-TRAVEL-01); each hero adds hazards by the size's table (FT-TRAVEL-02)."""
+    try:
+        size = TownSize(command.size)
+    except ValueError:
+        raise InvalidCommand(f"size: {command.size!r} is not a Town size; one of small, medium, large",
+                             field="size", rule="FT-TRAVEL-01") from None
+    table = TOWN_SIZES[size]
+    rollers: list[str] = []
+    for hero in ctx.heroes():
+        rollers += [hero] * table.auto_hazards_per_hero  # Medium and Large: automatic
+        if table.roll_adds_hazard_on:
+            roll = yield from ctx.roll(DieKind.D6, f"Travel Hazards to a {size.value.capitalize()} Town",
+                                       hero=hero, chart=True, rule="FT-TRAVEL-02")
+            if roll.value in table.roll_adds_hazard_on:  # FT-TRAVEL-02: 1, 2 or 3 adds a hazard
+                rollers.append(hero)
+    count = len(rollers)
+    ctx.emit("hazard_count", f"{count} Travel Hazard{'s' if count != 1 else ''} on the road to a "
+             f"{size.value.capitalize()} Town", rule="FT-TRAVEL-02")
+    ctx.update(phase=Phase.TRAVEL if count else Phase.ARRIVAL, travel=Travel(size, tuple(rollers)))
+
+
+def roll_hazard(ctx: Ctx, command: RollHazard) -> Procedure:
+    """The hero who generated the next hazard rolls the D36 chart, then the result is resolved (FT-TRAVEL-03)."""
+    travel = ctx.state.travel
+    assert travel is not None
+    number = travel.resolved + 1
+    roller = travel.rollers[travel.resolved]
+    if ctx.hero(roller).removed:  # taken by Mr. Scratch: the hazard remains, the first hero left rolls it
+        roller = ctx.heroes()[0]
+    roll = yield from ctx.roll(DieKind.D36, f"Travel Hazard {number} of {len(travel.rollers)}", hero=roller,
+                               chart=True, rule="FT-TRAVEL-03")
+    entry = TRAVEL_HAZARDS[roll.value]
+    ctx.update(travel=Travel(travel.size, travel.rollers, number, travel.turned_back, (*travel.hazards, roll.value)))
+    ctx.emit("hazard", f"Travel Hazard {number}: {roll.value} {entry.name}", hero=roller, rule=entry.rule)
+    yield from HAZARDS[roll.value](ctx, roller)
+    after = ctx.state.travel
+    assert after is not None
+    if after.remaining <= 0 or not ctx.heroes():
+        ctx.update(phase=Phase.ARRIVAL)
+        ctx.emit("phase", "The posse reaches town" + (" (turned back to a Small Town)" if after.turned_back else ""),
+                 rule="FT-TRAVEL-04")
