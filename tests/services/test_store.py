@@ -1,0 +1,370 @@
+"""Session store behaviour, run against both backends (SQLite file and a throwaway Redis server)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+
+import pytest
+from redis.asyncio import Redis
+
+from services.store import (
+    SessionExists,
+    SessionNotFound,
+    SessionStore,
+    StaleVersion,
+    open_store,
+)
+from services.store.redis import RedisStore
+from services.store.sqlite import SqliteStore
+
+
+pytestmark = pytest.mark.anyio
+
+SID = "dusty-gulch-1"
+TOKEN_HASH = "ab" * 32
+
+StoreFactory = Callable[..., SessionStore]  # the `store_factory` fixture (tests/services/conftest.py)
+
+
+def snap(n: int) -> str:
+    return json.dumps({"turn": n})
+
+
+async def new_session(store: SessionStore, sid: str = SID) -> None:
+    await store.create(sid, TOKEN_HASH, snap(0), '{"op":"create"}', "[]")
+
+
+async def next_message(sub: object, timeout: float = 5.0) -> str:
+    return await asyncio.wait_for(anext(sub), timeout)  # type: ignore[call-overload]
+
+
+async def test_create_load_log_round_trip(store: SessionStore) -> None:
+    before = time.time()
+    await new_session(store)
+
+    loaded = await store.load(SID)
+    assert loaded is not None
+    assert (loaded.session_id, loaded.version, loaded.snapshot, loaded.token_hash) == (
+        SID,
+        0,
+        snap(0),
+        TOKEN_HASH,
+    )
+    assert before - 1 <= loaded.created_at <= time.time() + 1
+    assert await store.snapshot_at(SID, 0) == snap(0)
+    assert await store.snapshot_at(SID, 1) is None
+    [entry] = await store.log(SID)
+    assert (entry.version, entry.command, entry.events, entry.idempotency_key) == (
+        0,
+        '{"op":"create"}',
+        "[]",
+        None,
+    )
+    assert entry.at == pytest.approx(loaded.created_at, abs=1)
+
+    assert await store.load("nope") is None
+    assert await store.snapshot_at("nope", 0) is None
+    assert await store.load("bad:id") is None
+
+
+async def test_create_refuses_taken_and_invalid_ids(store: SessionStore) -> None:
+    await new_session(store)
+    with pytest.raises(SessionExists):
+        await store.create(SID, "other", snap(99), "{}", "[]")
+    loaded = await store.load(SID)
+    assert loaded is not None and loaded.snapshot == snap(0) and loaded.token_hash == TOKEN_HASH
+    assert len(await store.log(SID)) == 1
+    for bad in ["", "a:b", "x" * 129, "with space", "brace{"]:
+        with pytest.raises(ValueError):
+            await store.create(bad, TOKEN_HASH, snap(0), "{}", "[]")
+
+
+async def test_commits_keep_every_snapshot_and_page_the_log(store: SessionStore) -> None:
+    await new_session(store)
+    for n in range(1, 6):
+        result = await store.commit(SID, n - 1, snap(n), f'{{"n":{n}}}', f"[{n}]", f'{{"ok":{n}}}')
+        assert (result.version, result.response, result.replayed) == (n, f'{{"ok":{n}}}', False)
+
+    loaded = await store.load(SID)
+    assert loaded is not None and (loaded.version, loaded.snapshot) == (5, snap(5))
+    assert [await store.snapshot_at(SID, v) for v in range(7)] == [snap(v) for v in range(6)] + [None]
+
+    page1 = await store.log(SID, limit=2)
+    page2 = await store.log(SID, after_version=page1[-1].version, limit=2)
+    page3 = await store.log(SID, after_version=page2[-1].version, limit=2)
+    assert [e.version for e in page1 + page2 + page3] == [0, 1, 2, 3, 4, 5]
+    assert [e.events for e in page2] == ["[2]", "[3]"]
+    assert page3[-1].command == '{"n":5}'
+    assert await store.log(SID, after_version=5) == []
+    assert await store.log(SID, limit=0) == []
+    assert [e.version for e in await store.log(SID, after_version=3)] == [4, 5]
+
+
+async def test_stale_version_carries_current_and_writes_nothing(store: SessionStore) -> None:
+    await new_session(store)
+    await store.commit(SID, 0, snap(1), "{}", "[]", "{}")
+    await store.commit(SID, 1, snap(2), "{}", "[]", "{}")
+
+    for expected in (0, 1, 7):
+        with pytest.raises(StaleVersion) as info:
+            await store.commit(SID, expected, snap(666), "{}", "[]", "{}", idempotency_key=f"k{expected}")
+        assert (info.value.current_version, info.value.expected) == (2, expected)
+
+    loaded = await store.load(SID)
+    assert loaded is not None and (loaded.version, loaded.snapshot) == (2, snap(2))
+    assert len(await store.log(SID)) == 3
+    assert await store.get_idempotent(SID, "k0") is None
+
+
+async def test_missing_session(store: SessionStore) -> None:
+    with pytest.raises(SessionNotFound):
+        await store.commit("ghost", 0, snap(1), "{}", "[]", "{}")
+    with pytest.raises(SessionNotFound):
+        await store.commit("ghost", 0, snap(1), "{}", "[]", "{}", idempotency_key="k")
+    with pytest.raises(SessionNotFound):
+        await store.log("ghost")
+    assert await store.get_idempotent("ghost", "k") is None
+
+
+async def test_idempotent_replay_returns_first_response_and_writes_nothing(store: SessionStore) -> None:
+    await new_session(store)
+    first = await store.commit(SID, 0, snap(1), '{"c":1}', "[1]", '{"first":true}', idempotency_key="k1")
+    assert (first.version, first.replayed) == (1, False)
+    log_before = await store.log(SID)
+
+    again = await store.commit(SID, 1, snap(2), '{"c":2}', "[2]", '{"first":false}', idempotency_key="k1")
+    assert (again.version, again.response, again.replayed) == (1, '{"first":true}', True)
+
+    loaded = await store.load(SID)
+    assert loaded is not None and (loaded.version, loaded.snapshot) == (1, snap(1))
+    assert await store.log(SID) == log_before
+    assert log_before[1].idempotency_key == "k1"
+    assert await store.get_idempotent(SID, "k1") == '{"first":true}'
+    assert await store.get_idempotent(SID, "k2") is None
+
+
+async def test_replay_with_stale_expected_version_still_returns_first_response(store: SessionStore) -> None:
+    await new_session(store)
+    await store.commit(SID, 0, snap(1), "{}", "[]", '"r1"', idempotency_key="retry-me")
+    await store.commit(SID, 1, snap(2), "{}", "[]", '"r2"', idempotency_key="other")
+
+    retried = await store.commit(SID, 0, snap(1), "{}", "[]", '"r1-again"', idempotency_key="retry-me")
+    assert (retried.version, retried.response, retried.replayed) == (1, '"r1"', True)
+    loaded = await store.load(SID)
+    assert loaded is not None and loaded.version == 2
+
+
+async def test_idempotency_keys_are_per_session(store: SessionStore) -> None:
+    await new_session(store, "s1")
+    await new_session(store, "s2")
+    a = await store.commit("s1", 0, snap(1), "{}", "[]", '"a"', idempotency_key="same")
+    b = await store.commit("s2", 0, snap(1), "{}", "[]", '"b"', idempotency_key="same")
+    assert (a.replayed, b.replayed, a.response, b.response) == (False, False, '"a"', '"b"')
+
+
+async def test_concurrent_commits_are_gap_free_and_each_key_applies_once(store: SessionStore) -> None:
+    await new_session(store)
+    n_tasks = 20
+    keys = [f"key-{i % 15}" for i in range(n_tasks)]  # keys 0..4 are retried by a second task
+    stale_hits = 0
+    all_loaded = asyncio.Event()
+    loaded_count = 0
+
+    async def worker(i: int) -> tuple[str, int, str, bool]:
+        nonlocal stale_hits, loaded_count
+        first_round = True
+        while True:
+            current = await store.load(SID)
+            assert current is not None
+            if first_round:  # everyone reads version 0 before anyone writes: conflicts guaranteed
+                first_round = False
+                loaded_count += 1
+                if loaded_count == n_tasks:
+                    all_loaded.set()
+                await all_loaded.wait()
+            try:
+                result = await store.commit(
+                    SID,
+                    current.version,
+                    snap(current.version + 1),
+                    json.dumps({"task": i, "key": keys[i]}),
+                    "[]",
+                    json.dumps({"by": i}),
+                    idempotency_key=keys[i],
+                )
+            except StaleVersion as exc:
+                assert exc.current_version > current.version
+                stale_hits += 1
+                await asyncio.sleep(0)
+                continue
+            return keys[i], result.version, result.response, result.replayed
+
+    results = await asyncio.wait_for(asyncio.gather(*(worker(i) for i in range(n_tasks))), 30)
+
+    assert stale_hits > 0
+    unique = sorted(set(keys))
+    log = await store.log(SID, limit=1000)
+    assert [e.version for e in log] == list(range(len(unique) + 1))
+    logged_keys = [e.idempotency_key for e in log[1:]]
+    assert sorted(k for k in logged_keys if k is not None) == unique
+    loaded = await store.load(SID)
+    assert loaded is not None and loaded.version == len(unique)
+    # Both tasks sharing a key got the same version and the response of whichever wrote it.
+    by_key: dict[str, set[tuple[int, str]]] = {}
+    for key, version, response, _replayed in results:
+        by_key.setdefault(key, set()).add((version, response))
+    assert all(len(v) == 1 for v in by_key.values())
+    assert sum(1 for r in results if r[3]) == n_tasks - len(unique)
+    for entry in log[1:]:
+        assert await store.snapshot_at(SID, entry.version) == snap(entry.version)
+
+
+async def test_sessions_survive_reopen(store_factory: StoreFactory) -> None:
+    first = store_factory()
+    await new_session(first)
+    await first.commit(SID, 0, snap(1), '{"c":1}', "[1]", '"r1"', idempotency_key="k1")
+    before = (await first.load(SID), await first.log(SID))
+    await first.close()
+
+    reopened = store_factory()
+    assert (await reopened.load(SID), await reopened.log(SID)) == before
+    assert await reopened.snapshot_at(SID, 0) == snap(0)
+    assert await reopened.get_idempotent(SID, "k1") == '"r1"'
+    replay = await reopened.commit(SID, 0, snap(9), "{}", "[]", '"x"', idempotency_key="k1")
+    assert (replay.version, replay.response, replay.replayed) == (1, '"r1"', True)
+    assert (await reopened.commit(SID, 1, snap(2), "{}", "[]", '"r2"')).version == 2
+
+
+async def test_subscribe_receives_commit_and_published_messages(store: SessionStore) -> None:
+    await new_session(store)
+    await new_session(store, "elsewhere")
+    async with store.subscribe(SID) as sub:
+        await store.commit("elsewhere", 0, snap(1), "{}", "[]", "{}")  # not for this subscriber
+        await store.commit(SID, 0, snap(1), "{}", "[]", "{}")
+        assert json.loads(await next_message(sub)) == {"session_id": SID, "version": 1}
+        await store.publish(SID, '{"rich":"message"}')
+        assert await next_message(sub) == '{"rich":"message"}'
+        # A replay writes nothing and announces nothing.
+        await store.commit(SID, 1, snap(2), "{}", "[]", "{}", idempotency_key="k")
+        await store.commit(SID, 1, snap(2), "{}", "[]", "{}", idempotency_key="k")
+        await store.publish(SID, "end")
+        assert json.loads(await next_message(sub)) == {"session_id": SID, "version": 2}
+        assert await next_message(sub) == "end"
+    with pytest.raises(StopAsyncIteration):
+        await next_message(sub)
+
+
+async def test_closing_subscription_wakes_a_waiting_reader(store: SessionStore) -> None:
+    sub = store.subscribe(SID)
+    await sub.start()
+    reader = asyncio.ensure_future(next_message(sub))
+    await asyncio.sleep(0.05)
+    assert not reader.done()
+    await store.close()
+    with pytest.raises(StopAsyncIteration):
+        await asyncio.wait_for(reader, 5)
+
+
+async def test_idempotency_keys_expire(store_factory: StoreFactory) -> None:
+    store = store_factory(idempotency_ttl=0.3)
+    await new_session(store)
+    await store.commit(SID, 0, snap(1), "{}", "[]", '"r1"', idempotency_key="k")
+    assert await store.get_idempotent(SID, "k") == '"r1"'
+    await asyncio.sleep(0.45)
+    assert await store.get_idempotent(SID, "k") is None
+    again = await store.commit(SID, 1, snap(2), "{}", "[]", '"r2"', idempotency_key="k")
+    assert (again.version, again.replayed) == (2, False)
+    assert await store.get_idempotent(SID, "k") == '"r2"'
+
+
+async def test_list_sessions_pages_in_id_order(store: SessionStore) -> None:
+    for sid in ["c3", "a1", "b2", "B0"]:
+        await new_session(store, sid)
+    assert await store.list_sessions() == ["B0", "a1", "b2", "c3"]
+    assert await store.list_sessions(limit=2) == ["B0", "a1"]
+    assert await store.list_sessions(limit=2, after="a1") == ["b2", "c3"]
+    assert await store.list_sessions(after="c3") == []
+    assert await store.list_sessions(limit=0) == []
+
+
+async def test_bad_arguments(store: SessionStore) -> None:
+    await new_session(store)
+    with pytest.raises(ValueError):
+        await store.commit(SID, 0, snap(1), "{}", "[]", "{}", idempotency_key="")
+    with pytest.raises(ValueError):
+        await store.log(SID, limit=-1)
+    loaded = await store.load(SID)
+    assert loaded is not None and loaded.version == 0
+
+
+# -- backend specifics --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("store_backend", ["redis"], indirect=True)
+async def test_redis_subscriber_on_another_instance_sees_commits(store_factory: StoreFactory) -> None:
+    writer, replica = store_factory(), store_factory()
+    await new_session(writer)
+    async with replica.subscribe(SID) as sub:
+        await writer.commit(SID, 0, snap(1), "{}", "[]", "{}")
+        await writer.publish(SID, "hello")
+        assert json.loads(await next_message(sub)) == {"session_id": SID, "version": 1}
+        assert await next_message(sub) == "hello"
+
+
+@pytest.mark.parametrize("store_backend", ["redis"], indirect=True)
+async def test_redis_layout_ttl_and_cleanup(store_factory: StoreFactory) -> None:
+    store = store_factory()
+    assert isinstance(store, RedisStore)
+    await new_session(store)
+    await store.commit(SID, 0, snap(1), "{}", "[]", '"r"', idempotency_key="k")
+    pttl = await store.client.pttl(store.idempotency_key_name(SID, "k"))
+    assert 0 < pttl <= 24 * 3600 * 1000
+    assert await store.client.hget(f"{store.prefix}:{SID}:meta", "version") == "1"
+    assert await store.client.llen(f"{store.prefix}:{SID}:log") == 2
+
+    channel = store.channel(SID)
+    assert channel == f"{store.prefix}:{SID}:changes"
+    async with store.subscribe(SID):
+        assert (await store.client.pubsub_numsub(channel))[0][1] == 1
+    assert (await store.client.pubsub_numsub(channel))[0][1] == 0
+
+
+@pytest.mark.parametrize("store_backend", ["redis"], indirect=True)
+async def test_redis_store_on_a_borrowed_client(store_target: tuple[str, str]) -> None:
+    client: Redis = Redis.from_url(store_target[1])  # bytes replies: the store must decode them
+    try:
+        store = RedisStore(client, prefix="borrowed-" + str(time.time_ns()))
+        await new_session(store)
+        assert (await store.commit(SID, 0, snap(1), "{}", "[]", '"r"', idempotency_key="k")).version == 1
+        assert (await store.commit(SID, 0, snap(1), "{}", "[]", '"x"', idempotency_key="k")).response == '"r"'
+        loaded = await store.load(SID)
+        assert loaded is not None and loaded.snapshot == snap(1)
+        assert [e.version for e in await store.log(SID)] == [0, 1]
+        assert await store.list_sessions() == [SID]
+        async with store.subscribe(SID) as sub:
+            await store.publish(SID, "bytes?")
+            assert await next_message(sub) == "bytes?"
+        await store.close()
+        assert await client.ping()  # a borrowed client stays open
+    finally:
+        await client.aclose()
+
+
+@pytest.mark.parametrize("store_backend", ["sqlite"], indirect=True)
+async def test_sqlite_uses_wal_and_open_store_picks_backend(store_target: tuple[str, str]) -> None:
+    store = open_store(None, store_target[1])
+    try:
+        assert isinstance(store, SqliteStore)
+        await new_session(store)
+        mode = await asyncio.get_running_loop().run_in_executor(
+            store._executor, lambda: store._conn.execute("PRAGMA journal_mode").fetchone()
+        )
+        assert mode == ("wal",)
+    finally:
+        await store.close()
+    redis_store = open_store("redis://127.0.0.1:1/0", store_target[1])
+    assert isinstance(redis_store, RedisStore)
+    await redis_store.close()
