@@ -39,7 +39,7 @@ def encode(value: Any) -> Any:
         kind = getattr(type(value), "type", None)
         if isinstance(kind, str):
             out["type"] = kind
-        for name, _tp, _required in _fields(type(value)):
+        for name, _tp, _required in _fields(type(value)):  # type: ignore[arg-type]
             out[name] = encode(getattr(value, name))
         return out
     if isinstance(value, (tuple, list)):
@@ -129,7 +129,9 @@ def _decode_dataclass(cls: Any, data: Any, path: str) -> Any:
     known = {name for name, _, _ in fields}
     extra = set(data) - known - ({"type"} if isinstance(getattr(cls, "type", None), str) else set())
     if extra:
-        raise InvalidCommand(f"{where}: unknown field(s) {sorted(extra)}", field=f"{path}.{sorted(extra)[0]}".lstrip("."))
+        raise InvalidCommand(
+            f"{where}: unknown field(s) {sorted(extra)}", field=f"{path}.{sorted(extra)[0]}".lstrip(".")
+        )
     kwargs = {}
     for name, tp, required in fields:
         sub = f"{path}.{name}" if path else name
@@ -146,8 +148,10 @@ def decode_command(data: Any, path: str = "") -> Command:
         raise InvalidCommand(f"{path or 'body'}: a command is an object with a 'type'", field=path or "body")
     kind = data.get("type")
     if kind not in COMMAND_TYPES:
-        raise InvalidCommand(f"{path + '.' if path else ''}type: {kind!r} is not a command; one of "
-                             f"{sorted(COMMAND_TYPES)}", field=f"{path + '.' if path else ''}type")
+        raise InvalidCommand(
+            f"{path + '.' if path else ''}type: {kind!r} is not a command; one of {sorted(COMMAND_TYPES)}",
+            field=f"{path + '.' if path else ''}type",
+        )
     command: Command = _decode_dataclass(COMMAND_TYPES[kind], data, path)
     return command
 
@@ -160,8 +164,10 @@ def encode_state(value: Session) -> dict[str, Any]:
 
 def decode_state(data: Any) -> Session:
     if not isinstance(data, dict) or data.get("schema") != SCHEMA_VERSION:
-        raise InvalidCommand(f"state: schema {data.get('schema') if isinstance(data, dict) else None!r} is not "
-                             f"{SCHEMA_VERSION}", field="schema")
+        raise InvalidCommand(
+            f"state: schema {data.get('schema') if isinstance(data, dict) else None!r} is not {SCHEMA_VERSION}",
+            field="schema",
+        )
     body = {k: v for k, v in data.items() if k != "schema"}
     session: Session = decode(Session, body)
     return session

@@ -124,7 +124,7 @@ class EnterCard:
 Command = ChooseTownSize | RollHazard | Arrive | EndTownStay | Adjust | RollDice | Choose | Reroll | EnterCard
 
 COMMAND_TYPES: dict[str, type[Command]] = {
-    cls.type: cls  # type: ignore[misc]
+    cls.type: cls
     for cls in (ChooseTownSize, RollHazard, Arrive, EndTownStay, Adjust, RollDice, Choose, Reroll, EnterCard)
 }
 ANSWERS = frozenset({"roll", "choose", "reroll", "enter_card"})

@@ -61,7 +61,9 @@ def new_session(
     ids = [hero.id for hero in heroes]
     for index, hero in enumerate(heroes):
         if not hero.id or ids.count(hero.id) > 1:
-            raise InvalidCommand(f"heroes[{index}].id: hero ids must be unique and non-empty", field=f"heroes[{index}].id")
+            raise InvalidCommand(
+                f"heroes[{index}].id: hero ids must be unique and non-empty", field=f"heroes[{index}].id"
+            )
         if not hero.name.strip():
             raise InvalidCommand(f"heroes[{index}].name: a hero needs a name", field=f"heroes[{index}].name")
     if pack not in PACKS:
@@ -94,11 +96,15 @@ def _check_legal(state: Session, command: Command) -> None:
         if command.type != prompt.answer_with:
             raise IllegalCommand(
                 f"{command.type!r} is not allowed now: prompt {prompt.id} ({prompt.question}) waits for "
-                f"{prompt.answer_with!r}", field="type", rule=prompt.rule)
+                f"{prompt.answer_with!r}",
+                field="type",
+                rule=prompt.rule,
+            )
         given = getattr(command, "prompt", "")
         if given and given != prompt.id:
-            raise IllegalCommand(f"prompt {given!r} is not the one waiting ({prompt.id})", field="prompt",
-                                 rule=prompt.rule)
+            raise IllegalCommand(
+                f"prompt {given!r} is not the one waiting ({prompt.id})", field="prompt", rule=prompt.rule
+            )
         return
     if command.type in ANSWERS:
         raise IllegalCommand(f"{command.type!r} answers a prompt, and no prompt is waiting", field="type")
@@ -107,8 +113,11 @@ def _check_legal(state: Session, command: Command) -> None:
     if command.type in _PHASE_OF:
         phase, rule, why = _PHASE_OF[command.type]
         if state.phase is not phase:
-            raise IllegalCommand(f"{command.type!r} is not allowed in phase {state.phase.value!r}: {why} ({rule})",
-                                 field="type", rule=rule)
+            raise IllegalCommand(
+                f"{command.type!r} is not allowed in phase {state.phase.value!r}: {why} ({rule})",
+                field="type",
+                rule=rule,
+            )
         if command.type == "roll_hazard" and (state.travel is None or state.travel.remaining <= 0):
             raise IllegalCommand("no Travel Hazard is left to roll (FT-TRAVEL-03)", field="type", rule="FT-TRAVEL-03")
 
@@ -118,24 +127,38 @@ def legal_commands(state: Session) -> tuple[LegalCommand, ...]:
     pending = state.pending
     if pending is not None:
         prompt = pending.prompt
-        return (LegalCommand(prompt.answer_with, prompt.id, prompt.hero, tuple(o.key for o in prompt.options),
-                             prompt.question),)
+        return (
+            LegalCommand(
+                prompt.answer_with, prompt.id, prompt.hero, tuple(o.key for o in prompt.options), prompt.question
+            ),
+        )
     if not state.active_heroes:
         return ()
     legal: list[LegalCommand] = []
     if state.phase is Phase.BETWEEN_ADVENTURES:
-        legal.append(LegalCommand("choose_town_size", options=("small", "medium", "large"),
-                                  note="Small: 1-3 on a D6 per hero adds a hazard; Medium: 1 each; Large: 1 each + 1-3"))
+        legal.append(
+            LegalCommand(
+                "choose_town_size",
+                options=("small", "medium", "large"),
+                note="Small: 1-3 on a D6 per hero adds a hazard; Medium: 1 each; Large: 1 each + 1-3",
+            )
+        )
     elif state.phase is Phase.TRAVEL and state.travel is not None and state.travel.remaining > 0:
         roller = state.travel.rollers[state.travel.resolved]
-        legal.append(LegalCommand("roll_hazard", hero=roller,
-                                  note=f"hazard {state.travel.resolved + 1} of {len(state.travel.rollers)}"))
+        legal.append(
+            LegalCommand(
+                "roll_hazard", hero=roller, note=f"hazard {state.travel.resolved + 1} of {len(state.travel.rollers)}"
+            )
+        )
     elif state.phase is Phase.ARRIVAL:
         legal.append(LegalCommand("arrive", note="roll the Town type and build the town"))
     elif state.phase is Phase.TOWN:
         legal.append(LegalCommand("end_town_stay"))
-    legal.append(LegalCommand("adjust", options=tuple(h.id for h in state.active_heroes),
-                              note="record what the physical game changed"))
+    legal.append(
+        LegalCommand(
+            "adjust", options=tuple(h.id for h in state.active_heroes), note="record what the physical game changed"
+        )
+    )
     return tuple(legal)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from .commands import Choose, Command, EnterCard, Faces, Reroll, RollDice
 from .dice import DieKind, Roll, pick_index, roll_faces, validate_faces
@@ -64,7 +64,9 @@ class CardRequest:
 
 
 Request = RollRequest | ChoiceRequest | DrawRequest | RerollRequest | CardRequest
-Procedure = Generator[Request, Any, None]
+T = TypeVar("T")
+Steps = Generator[Request, Any, T]  # a rule or a piece of one that yields requests and returns a T
+Procedure = Generator[Request, Any, Any]
 Policy = Callable[["Ctx", Request], Answer | None]
 
 HERO_FIELDS = (
@@ -118,9 +120,7 @@ class Ctx:
 
     # ---- changing heroes: the one place that keeps every value in bounds ------------------------------------
     def _put(self, hero: Hero) -> None:
-        self.state = replace(
-            self.state, heroes=tuple(hero if h.id == hero.id else h for h in self.state.heroes)
-        )
+        self.state = replace(self.state, heroes=tuple(hero if h.id == hero.id else h for h in self.state.heroes))
 
     def change(self, hero_id: str, field: str, delta: int, *, rule: str, why: str = "") -> int:
         """Add `delta` to a hero value, kept within its bounds; returns the change actually made (A8: Gold floors at $0)."""
@@ -129,18 +129,21 @@ class Ctx:
         after = _bounded(hero, field, before + delta)
         if after == before:
             if delta > 0 and field == "grit":
-                self.emit("grit_lost", f"{hero.name} is at Max Grit; the Grit is lost", hero=hero_id,
-                          rule="FF-GRIT-07")
+                self.emit("grit_lost", f"{hero.name} is at Max Grit; the Grit is lost", hero=hero_id, rule="FF-GRIT-07")
             return 0
-        hero = replace(hero, **{field: after})
-        hero = _reclamp(hero)
+        hero = _reclamp(_with(hero, field, after))
         self._put(hero)
         if not self.quiet:
-            self.emit("changed", _describe(hero.name, field, before, after, why), hero=hero_id, rule=rule,
-                      changes=(Change(field, before, after),))
+            self.emit(
+                "changed",
+                _describe(hero.name, field, before, after, why),
+                hero=hero_id,
+                rule=rule,
+                changes=(Change(field, before, after),),
+            )
             if hero.knocked_out and not _ko(self.state, hero_id, before, field):
                 self.emit("knocked_out", f"{hero.name} is KO'd", hero=hero_id, rule="FF-HERO-02")
-        return after - before
+        return int(after - before)
 
     def set_value(self, hero_id: str, field: str, value: Any, *, rule: str, why: str = "") -> None:
         """Set a hero field outright (flags such as `bag_torn`, `scratch_deal`, `removed`)."""
@@ -148,16 +151,26 @@ class Ctx:
         before = getattr(hero, field)
         if before == value:
             return
-        self._put(_reclamp(replace(hero, **{field: value})))
-        self.emit("changed", f"{hero.name}: {field.replace('_', ' ')} {before} -> {value}" + (f" ({why})" if why else ""),
-                  hero=hero_id, rule=rule, changes=(Change(field, before, value),))
+        self._put(_reclamp(_with(hero, field, value)))
+        self.emit(
+            "changed",
+            f"{hero.name}: {field.replace('_', ' ')} {before} -> {value}" + (f" ({why})" if why else ""),
+            hero=hero_id,
+            rule=rule,
+            changes=(Change(field, before, value),),
+        )
 
     def remove_item(self, hero_id: str, item_id: str, *, rule: str, why: str = "") -> Item:
         hero = self.hero(hero_id)
         item = next(i for i in hero.items if i.id == item_id)
         self._put(replace(hero, items=tuple(i for i in hero.items if i.id != item_id)))
-        self.emit("item_lost", f"{hero.name} loses {item.name}" + (f" ({why})" if why else ""), hero=hero_id,
-                  rule=rule, changes=(Change("items", item.name, ""),))
+        self.emit(
+            "item_lost",
+            f"{hero.name} loses {item.name}" + (f" ({why})" if why else ""),
+            hero=hero_id,
+            rule=rule,
+            changes=(Change("items", item.name, ""),),
+        )
         return item
 
     def add_item(self, hero_id: str, item: Item, *, rule: str, why: str = "") -> None:
@@ -169,27 +182,43 @@ class Ctx:
                 n += 1
             item = replace(item, id=f"{item.id}-{n}")
         self._put(replace(hero, items=(*hero.items, item)))
-        self.emit("item_gained", f"{hero.name} gains {item.name}" + (f" ({why})" if why else ""), hero=hero_id,
-                  rule=rule, changes=(Change("items", "", item.name),))
+        self.emit(
+            "item_gained",
+            f"{hero.name} gains {item.name}" + (f" ({why})" if why else ""),
+            hero=hero_id,
+            rule=rule,
+            changes=(Change("items", "", item.name),),
+        )
 
     def add_token(self, hero_id: str, token: str, *, rule: str) -> bool:
         """Put a token in the Side Bag if there is room (FF-HERO-08); returns whether it fit."""
         hero = self.hero(hero_id)
         if len(hero.side_bag) >= hero.side_bag_capacity:
-            self.emit("token_lost", f"{hero.name}'s Side Bag is full: no room for {token}", hero=hero_id,
-                      rule="FF-HERO-08")
+            self.emit(
+                "token_lost", f"{hero.name}'s Side Bag is full: no room for {token}", hero=hero_id, rule="FF-HERO-08"
+            )
             return False
         self._put(replace(hero, side_bag=(*hero.side_bag, token)))
-        self.emit("token_gained", f"{hero.name} gains a {token} token", hero=hero_id, rule=rule,
-                  changes=(Change("side_bag", "", token),))
+        self.emit(
+            "token_gained",
+            f"{hero.name} gains a {token} token",
+            hero=hero_id,
+            rule=rule,
+            changes=(Change("side_bag", "", token),),
+        )
         return True
 
     def remove_token(self, hero_id: str, index: int, *, rule: str, why: str = "") -> str:
         hero = self.hero(hero_id)
         token = hero.side_bag[index]
         self._put(replace(hero, side_bag=hero.side_bag[:index] + hero.side_bag[index + 1 :]))
-        self.emit("token_lost", f"{hero.name} loses a {token} token" + (f" ({why})" if why else ""),
-                  hero=hero_id, rule=rule, changes=(Change("side_bag", token, ""),))
+        self.emit(
+            "token_lost",
+            f"{hero.name} loses a {token} token" + (f" ({why})" if why else ""),
+            hero=hero_id,
+            rule=rule,
+            changes=(Change("side_bag", token, ""),),
+        )
         return token
 
     def update(self, **changes: Any) -> None:
@@ -228,9 +257,9 @@ class Ctx:
     def two_d6(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
         return (yield from self.roll(DieKind.TWO_D6, purpose, hero=hero, chart=True, rule=rule)).value
 
-    def dice(self, count: int, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[
-        Request, Any, tuple[int, ...]
-    ]:
+    def dice(
+        self, count: int, purpose: str, *, hero: str | None = None, rule: str = ""
+    ) -> Generator[Request, Any, tuple[int, ...]]:
         """Roll `count` D6 at once ("a D6 for each ..."); returns the faces in order."""
         return (yield from self.roll(DieKind.POOL, purpose, hero=hero, pool=count, chart=True, rule=rule)).faces
 
@@ -255,13 +284,19 @@ class Ctx:
             if not indices:
                 break
             self.change(hero_id, "grit", -1, rule="FF-GRIT-01", why=f"re-roll for {purpose}")
-            again = yield from self.roll(DieKind.POOL, f"{label} (re-roll)", hero=hero_id, pool=len(indices),
-                                         rule="FF-GRIT-02")
+            again = yield from self.roll(
+                DieKind.POOL, f"{label} (re-roll)", hero=hero_id, pool=len(indices), rule="FF-GRIT-02"
+            )
             roll = roll.with_rerolls(indices, again.faces)
         if not self.quiet:
-            self.emit("test", f"{self.name(hero_id)} {'passes' if roll.passed else 'fails'} the {label} "
-                      f"({roll.successes} success{'es' if roll.successes != 1 else ''})", hero=hero_id, rule=rule,
-                      roll=roll)
+            self.emit(
+                "test",
+                f"{self.name(hero_id)} {'passes' if roll.passed else 'fails'} the {label} "
+                f"({roll.successes} success{'es' if roll.successes != 1 else ''})",
+                hero=hero_id,
+                rule=rule,
+                roll=roll,
+            )
         return roll
 
     def choose(
@@ -280,9 +315,9 @@ class Ctx:
         picked: str = yield DrawRequest(purpose, tuple(Option(k, v) for k, v in options), rule)
         return picked
 
-    def random_hero(self, purpose: str, *, exclude: tuple[str, ...] = (), rule: str = "") -> Generator[
-        Request, Any, str | None
-    ]:
+    def random_hero(
+        self, purpose: str, *, exclude: tuple[str, ...] = (), rule: str = ""
+    ) -> Generator[Request, Any, str | None]:
         """A Random Hero among those still in the game (FT-DICE-03, A10: travel effects include every hero)."""
         pool = [(h, self.name(h)) for h in self.heroes() if h not in exclude]
         if not pool:
@@ -312,6 +347,11 @@ class Ctx:
         for effect in answer.effects:
             apply_effect(self, hero_id, effect, rule=rule, field="effects")
         return answer
+
+
+def _with(hero: Hero, field: str, value: Any) -> Hero:
+    changes: dict[str, Any] = {field: value}
+    return replace(hero, **changes)
 
 
 def _bounded(hero: Hero, field: str, value: int) -> int:
@@ -366,9 +406,7 @@ def _describe(name: str, field: str, before: int, after: int, why: str) -> str:
     word = _WORDS.get(field, field.replace("_", " "))
     amount = f"${abs(delta)}" if field == "gold" else str(abs(delta))
     verb = "gains" if delta > 0 else "loses"
-    if field == "wounds":
-        verb = "takes" if delta > 0 else "heals"
-    elif field == "sanity_damage":
+    if field == "wounds" or field == "sanity_damage":
         verb = "takes" if delta > 0 else "heals"
     return f"{name} {verb} {amount} {word} ({before} -> {after})" + (f": {why}" if why else "")
 
@@ -425,17 +463,23 @@ def run_rule(
                     consumed += 1
                 if answer is None and policy is not None:
                     answer = policy(ctx, request)
-                if answer is None and isinstance(request, (RollRequest, DrawRequest)) and ctx.state.options.dice == "server":
+                if (
+                    answer is None
+                    and isinstance(request, (RollRequest, DrawRequest))
+                    and ctx.state.options.dice == "server"
+                ):
                     answer = _server_answer(ctx, request)
                 if answer is None:
                     step = state.step + 1
                     prompt = _prompt_for(ctx, request, f"p{step}")
                     emitted = len(ctx.events)
                     ctx.emit("prompt", prompt.question, hero=prompt.hero, rule=prompt.rule)
-                    return Run(ctx, Pending(origin, checkpoint, tuple(recorded), emitted, prompt, tuple(queue)),
-                               already)
+                    return Run(
+                        ctx, Pending(origin, checkpoint, tuple(recorded), emitted, prompt, tuple(queue)), already
+                    )
                 recorded.append(answer)
             answers_used += 1
+            assert answer is not None
             value = _take(ctx, request, answer)
     if incoming is not None:
         raise IllegalCommand(f"{incoming.type!r} answers nothing: no prompt is waiting")
@@ -446,8 +490,9 @@ def run_rule(
 
 def _table_roll(request: RollRequest, faces: Faces, *, field: str) -> Answer:
     checked = validate_faces(request.kind, faces, request.pool, field=field, purpose=request.purpose)
-    return Answer("roll", roll=Roll(request.purpose, request.kind, checked, request.hero, "table", request.target,
-                                    request.chart))
+    return Answer(
+        "roll", roll=Roll(request.purpose, request.kind, checked, request.hero, "table", request.target, request.chart)
+    )
 
 
 def _server_answer(ctx: Ctx, request: RollRequest | DrawRequest) -> Answer:
@@ -455,8 +500,9 @@ def _server_answer(ctx: Ctx, request: RollRequest | DrawRequest) -> Answer:
         ctx.rng, index = pick_index(ctx.rng, len(request.options))
         return Answer("draw", option=request.options[index].key)
     ctx.rng, faces = roll_faces(ctx.rng, request.kind, request.pool)
-    return Answer("roll", roll=Roll(request.purpose, request.kind, faces, request.hero, "server", request.target,
-                                    request.chart))
+    return Answer(
+        "roll", roll=Roll(request.purpose, request.kind, faces, request.hero, "server", request.target, request.chart)
+    )
 
 
 def _take(ctx: Ctx, request: Request, answer: Answer) -> Any:
@@ -490,22 +536,55 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
         )
         who = f"{ctx.name(request.hero)}: roll" if request.hero else "Roll"
         what = f"{count} D6" if request.kind is DieKind.POOL else request.kind.value.upper()
-        return Prompt(prompt_id, "roll", f"{who} {what} for {request.purpose}", "roll", request.hero, request.rule,
-                      purpose=request.purpose, die=request.kind, dice_count=count)
+        return Prompt(
+            prompt_id,
+            "roll",
+            f"{who} {what} for {request.purpose}",
+            "roll",
+            request.hero,
+            request.rule,
+            purpose=request.purpose,
+            die=request.kind,
+            dice_count=count,
+        )
     if isinstance(request, DrawRequest):
-        return Prompt(prompt_id, "choice", f"Draw at random: {request.purpose}", "choose", None, request.rule,
-                      request.options, purpose=request.purpose)
+        return Prompt(
+            prompt_id,
+            "choice",
+            f"Draw at random: {request.purpose}",
+            "choose",
+            None,
+            request.rule,
+            request.options,
+            purpose=request.purpose,
+        )
     if isinstance(request, ChoiceRequest):
         who = f"{ctx.name(request.hero)}: " if request.hero else ""
-        return Prompt(prompt_id, "choice", who + request.question, "choose", request.hero, request.rule,
-                      request.options)
+        return Prompt(
+            prompt_id, "choice", who + request.question, "choose", request.hero, request.rule, request.options
+        )
     if isinstance(request, RerollRequest):
-        return Prompt(prompt_id, "reroll",
-                      f"{ctx.name(request.hero)}: spend 1 Grit to re-roll dice of {request.roll.purpose}? "
-                      f"({','.join(map(str, request.roll.faces))})", "reroll", request.hero, request.rule,
-                      purpose=request.roll.purpose, roll=request.roll)
-    return Prompt(prompt_id, "card", f"{ctx.name(request.hero)}: {request.question}", "enter_card", request.hero,
-                  request.rule, chart=request.chart, roll=request.roll)
+        return Prompt(
+            prompt_id,
+            "reroll",
+            f"{ctx.name(request.hero)}: spend 1 Grit to re-roll dice of {request.roll.purpose}? "
+            f"({','.join(map(str, request.roll.faces))})",
+            "reroll",
+            request.hero,
+            request.rule,
+            purpose=request.roll.purpose,
+            roll=request.roll,
+        )
+    return Prompt(
+        prompt_id,
+        "card",
+        f"{ctx.name(request.hero)}: {request.question}",
+        "enter_card",
+        request.hero,
+        request.rule,
+        chart=request.chart,
+        roll=request.roll,
+    )
 
 
 def _answer_from_command(ctx: Ctx, request: Request, command: Command, pending: Pending | None) -> Answer:
@@ -522,7 +601,10 @@ def _answer_from_command(ctx: Ctx, request: Request, command: Command, pending: 
         if command.option not in keys:
             raise IllegalCommand(
                 f"option {command.option!r} is not one of {keys} for prompt {pending.prompt.id} "
-                f"({pending.prompt.question})", field="option", rule=request.rule)
+                f"({pending.prompt.question})",
+                field="option",
+                rule=request.rule,
+            )
         return Answer("choice", option=command.option)
     if isinstance(request, RerollRequest):
         assert isinstance(command, Reroll)
@@ -530,11 +612,17 @@ def _answer_from_command(ctx: Ctx, request: Request, command: Command, pending: 
         seen: set[int] = set()
         for index in command.indices:
             if not 0 <= index < len(roll.faces):
-                raise InvalidCommand(f"indices: die {index} does not exist in {roll.purpose!r} "
-                                     f"({len(roll.faces)} dice)", field="indices", rule="FF-GRIT-01")
+                raise InvalidCommand(
+                    f"indices: die {index} does not exist in {roll.purpose!r} ({len(roll.faces)} dice)",
+                    field="indices",
+                    rule="FF-GRIT-01",
+                )
             if index in roll.rerolled:
-                raise IllegalCommand(f"die {index} of {roll.purpose!r} was already re-rolled (FF-GRIT-02)",
-                                     field="indices", rule="FF-GRIT-02")
+                raise IllegalCommand(
+                    f"die {index} of {roll.purpose!r} was already re-rolled (FF-GRIT-02)",
+                    field="indices",
+                    rule="FF-GRIT-02",
+                )
             if index in seen:
                 raise InvalidCommand(f"indices: die {index} named twice", field="indices", rule="FF-GRIT-02")
             seen.add(index)

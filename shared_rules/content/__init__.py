@@ -78,12 +78,17 @@ def _read(name: str) -> Any:
 
 
 def _load_hazards(raw: dict[str, Any]) -> dict[int, HazardEntry]:
-    chart = {int(k): HazardEntry(int(k), v["name"], v["scope"], f"FT-TRAVEL-D{k}") for k, v in raw.items()
-             if not k.startswith("_")}
+    chart = {
+        int(k): HazardEntry(int(k), v["name"], v["scope"], f"FT-TRAVEL-D{k}")
+        for k, v in raw.items()
+        if not k.startswith("_")
+    }
     expected = {10 * t + o for t in range(1, 7) for o in range(1, 7)}
     if set(chart) != expected:
-        raise ContentError(f"travel_hazards.json must hold exactly the 36 D36 results; missing "
-                           f"{sorted(expected - set(chart))}, extra {sorted(set(chart) - expected)}")
+        raise ContentError(
+            f"travel_hazards.json must hold exactly the 36 D36 results; missing "
+            f"{sorted(expected - set(chart))}, extra {sorted(set(chart) - expected)}"
+        )
     for entry in chart.values():
         if entry.scope not in ("R", "E", "E-opt", "P") or not entry.name:
             raise ContentError(f"travel hazard {entry.roll}: bad scope {entry.scope!r} or empty name")
@@ -103,8 +108,11 @@ def _load_sizes(raw: dict[str, Any]) -> dict[TownSize, SizeEntry]:
         entry = raw.get(size.value)
         if not isinstance(entry, dict):
             raise ContentError(f"town_sizes.json lacks {size.value!r}")
-        sizes[size] = SizeEntry(int(entry["locations"]), int(entry["auto_hazards_per_hero"]),
-                                frozenset(int(v) for v in entry["roll_adds_hazard_on"]))
+        sizes[size] = SizeEntry(
+            int(entry["locations"]),
+            int(entry["auto_hazards_per_hero"]),
+            frozenset(int(v) for v in entry["roll_adds_hazard_on"]),
+        )
     return sizes
 
 
@@ -114,8 +122,15 @@ def _effect(raw: Any, where: str) -> Effect:
     unknown = set(raw) - {"op", "field", "amount", "name", "tags", "hourglass", "dark_stone_upgrades"}
     if unknown:
         raise ContentError(f"{where}: unknown keys {sorted(unknown)}")
-    return Effect(str(raw["op"]), str(raw.get("field", "")), int(raw.get("amount", 0)), str(raw.get("name", "")),
-                  tuple(raw.get("tags", ())), int(raw.get("hourglass", 0)), int(raw.get("dark_stone_upgrades", 0)))
+    return Effect(
+        str(raw["op"]),
+        str(raw.get("field", "")),
+        int(raw.get("amount", 0)),
+        str(raw.get("name", "")),
+        tuple(raw.get("tags", ())),
+        int(raw.get("hourglass", 0)),
+        int(raw.get("dark_stone_upgrades", 0)),
+    )
 
 
 def _chart_range(die: DieKind) -> tuple[int, int]:
@@ -177,8 +192,12 @@ def load_pack(raw: Any) -> ContentPack:
         except (KeyError, ValueError):
             raise ContentError(f"charts.{chart_name}.die: one of {[d.value for d in DieKind]}") from None
         entries = tuple(
-            ChartEntry(int(e["low"]), int(e.get("high", e["low"])), str(e.get("text", "")),
-                       tuple(_effect(x, f"charts.{chart_name}.entries[{i}].effects") for x in e.get("effects", ())))
+            ChartEntry(
+                int(e["low"]),
+                int(e.get("high", e["low"])),
+                str(e.get("text", "")),
+                tuple(_effect(x, f"charts.{chart_name}.entries[{i}].effects") for x in e.get("effects", ())),
+            )
             for i, e in enumerate(chart.get("entries", ()))
         )
         low, high = _chart_range(die)

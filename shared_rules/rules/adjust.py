@@ -28,27 +28,33 @@ def check_effects(state: Session, hero_id: str, effects: Iterable[Effect], field
         if effect.op not in OPS:
             raise InvalidCommand(f"{where}.op: unknown op {effect.op!r}; one of {sorted(OPS)}", field=f"{where}.op")
         if effect.op in ("change", "set") and effect.field not in (*HERO_FIELDS, *SKILLS):
-            raise InvalidCommand(f"{where}.field: {effect.field!r} is not a hero value; one of "
-                                 f"{sorted((*HERO_FIELDS, *SKILLS))}", field=f"{where}.field")
-        if effect.op == "set" and effect.field in HERO_FIELDS and _bounded(hero, effect.field, effect.amount) != \
-                effect.amount:
-            raise InvalidCommand(f"{where}.amount: {effect.field} cannot be {effect.amount} for {hero.name}",
-                                 field=f"{where}.amount")
+            raise InvalidCommand(
+                f"{where}.field: {effect.field!r} is not a hero value; one of {sorted((*HERO_FIELDS, *SKILLS))}",
+                field=f"{where}.field",
+            )
+        if (
+            effect.op == "set"
+            and effect.field in HERO_FIELDS
+            and _bounded(hero, effect.field, effect.amount) != effect.amount
+        ):
+            raise InvalidCommand(
+                f"{where}.amount: {effect.field} cannot be {effect.amount} for {hero.name}", field=f"{where}.amount"
+            )
         if effect.op == "set" and effect.field in SKILLS and not 0 <= effect.amount <= 12:
             raise InvalidCommand(f"{where}.amount: a skill is 0-12", field=f"{where}.amount")
         if effect.op.startswith(("add_", "remove_")) and not effect.name.strip():
             raise InvalidCommand(f"{where}.name: {effect.op} needs a name", field=f"{where}.name")
         bad = [t for t in effect.tags if t not in _TAGS]
         if bad:
-            raise InvalidCommand(f"{where}.tags: unknown item tags {bad}; one of {sorted(_TAGS)}",
-                                 field=f"{where}.tags")
+            raise InvalidCommand(
+                f"{where}.tags: unknown item tags {bad}; one of {sorted(_TAGS)}", field=f"{where}.tags"
+            )
         if effect.op == "remove_item" and not any(effect.name in (i.id, i.name) for i in hero.items):
             raise IllegalCommand(f"{where}.name: {hero.name} has no item {effect.name!r}", field=f"{where}.name")
         if effect.op == "remove_token" and effect.name not in hero.side_bag:
             raise IllegalCommand(f"{where}.name: {hero.name} has no {effect.name!r} token", field=f"{where}.name")
         if effect.op == "remove_mutation" and effect.name not in hero.mutations:
-            raise IllegalCommand(f"{where}.name: {hero.name} has no mutation {effect.name!r}",
-                                 field=f"{where}.name")
+            raise IllegalCommand(f"{where}.name: {hero.name} has no mutation {effect.name!r}", field=f"{where}.name")
         if effect.hourglass < 0 or effect.dark_stone_upgrades < 0:
             raise InvalidCommand(f"{where}: icon counts cannot be negative", field=where)
 
@@ -67,8 +73,9 @@ def apply_effect(ctx: Ctx, hero_id: str, effect: Effect, *, rule: str, field: st
         ctx.change(hero_id, effect.field, effect.amount - getattr(hero, effect.field), rule=rule)
     elif op == "add_item":
         ident = re.sub(r"[^a-z0-9]+", "-", effect.name.lower()).strip("-") or "item"
-        item = Item(ident, effect.name, frozenset(ItemTag(t) for t in effect.tags), effect.hourglass,
-                    effect.dark_stone_upgrades)
+        item = Item(
+            ident, effect.name, frozenset(ItemTag(t) for t in effect.tags), effect.hourglass, effect.dark_stone_upgrades
+        )
         ctx.add_item(hero_id, item, rule=rule)
     elif op == "remove_item":
         item = next(i for i in hero.items if effect.name in (i.id, i.name))
@@ -101,7 +108,11 @@ def adjust(ctx: Ctx, command: Adjust) -> None:
     check_effects(ctx.state, command.hero, command.effects)
     if not command.effects:
         raise InvalidCommand("effects: an adjustment needs at least one effect", field="effects")
-    ctx.emit("adjusted", f"{ctx.name(command.hero)}: {command.reason or 'adjusted at the table'}", hero=command.hero,
-             rule="MANUAL")
+    ctx.emit(
+        "adjusted",
+        f"{ctx.name(command.hero)}: {command.reason or 'adjusted at the table'}",
+        hero=command.hero,
+        rule="MANUAL",
+    )
     for effect in command.effects:
         apply_effect(ctx, command.hero, effect, rule="MANUAL")

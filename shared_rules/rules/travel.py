@@ -7,7 +7,7 @@ from ..content import TOWN_SIZES, TRAVEL_HAZARDS
 from ..dice import DieKind
 from ..errors import InvalidCommand
 from ..flow import Ctx, Procedure
-from ..state import Phase, Travel, TownSize
+from ..state import Phase, TownSize, Travel
 from .hazards import HAZARDS
 
 
@@ -16,20 +16,29 @@ def choose_town_size(ctx: Ctx, command: ChooseTownSize) -> Procedure:
     try:
         size = TownSize(command.size)
     except ValueError:
-        raise InvalidCommand(f"size: {command.size!r} is not a Town size; one of small, medium, large",
-                             field="size", rule="FT-TRAVEL-01") from None
+        raise InvalidCommand(
+            f"size: {command.size!r} is not a Town size; one of small, medium, large", field="size", rule="FT-TRAVEL-01"
+        ) from None
     table = TOWN_SIZES[size]
     rollers: list[str] = []
     for hero in ctx.heroes():
         rollers += [hero] * table.auto_hazards_per_hero  # Medium and Large: automatic
         if table.roll_adds_hazard_on:
-            roll = yield from ctx.roll(DieKind.D6, f"Travel Hazards to a {size.value.capitalize()} Town",
-                                       hero=hero, chart=True, rule="FT-TRAVEL-02")
+            roll = yield from ctx.roll(
+                DieKind.D6,
+                f"Travel Hazards to a {size.value.capitalize()} Town",
+                hero=hero,
+                chart=True,
+                rule="FT-TRAVEL-02",
+            )
             if roll.value in table.roll_adds_hazard_on:  # FT-TRAVEL-02: 1, 2 or 3 adds a hazard
                 rollers.append(hero)
     count = len(rollers)
-    ctx.emit("hazard_count", f"{count} Travel Hazard{'s' if count != 1 else ''} on the road to a "
-             f"{size.value.capitalize()} Town", rule="FT-TRAVEL-02")
+    ctx.emit(
+        "hazard_count",
+        f"{count} Travel Hazard{'s' if count != 1 else ''} on the road to a {size.value.capitalize()} Town",
+        rule="FT-TRAVEL-02",
+    )
     ctx.update(phase=Phase.TRAVEL if count else Phase.ARRIVAL, travel=Travel(size, tuple(rollers)))
 
 
@@ -41,8 +50,9 @@ def roll_hazard(ctx: Ctx, command: RollHazard) -> Procedure:
     roller = travel.rollers[travel.resolved]
     if ctx.hero(roller).removed:  # taken by Mr. Scratch: the hazard remains, the first hero left rolls it
         roller = ctx.heroes()[0]
-    roll = yield from ctx.roll(DieKind.D36, f"Travel Hazard {number} of {len(travel.rollers)}", hero=roller,
-                               chart=True, rule="FT-TRAVEL-03")
+    roll = yield from ctx.roll(
+        DieKind.D36, f"Travel Hazard {number} of {len(travel.rollers)}", hero=roller, chart=True, rule="FT-TRAVEL-03"
+    )
     entry = TRAVEL_HAZARDS[roll.value]
     ctx.update(travel=Travel(travel.size, travel.rollers, number, travel.turned_back, (*travel.hazards, roll.value)))
     ctx.emit("hazard", f"Travel Hazard {number}: {roll.value} {entry.name}", hero=roller, rule=entry.rule)
@@ -51,5 +61,8 @@ def roll_hazard(ctx: Ctx, command: RollHazard) -> Procedure:
     assert after is not None
     if after.remaining <= 0 or not ctx.heroes():
         ctx.update(phase=Phase.ARRIVAL)
-        ctx.emit("phase", "The posse reaches town" + (" (turned back to a Small Town)" if after.turned_back else ""),
-                 rule="FT-TRAVEL-04")
+        ctx.emit(
+            "phase",
+            "The posse reaches town" + (" (turned back to a Small Town)" if after.turned_back else ""),
+            rule="FT-TRAVEL-04",
+        )

@@ -1,9 +1,9 @@
 """A scripted table for rules tests: every die is typed in, every prompt answered explicitly.
 
-    t = Table.travelling([hero("a", agility=3)])
-    t.hazard(12)            # the D36 shows 1,2
-    t.roll(5, 1, 2)         # Ann's Agility 5+ test
-    assert t.hero("a").xp == 10
+t = Table.travelling([hero("a", agility=3)])
+t.hazard(12)            # the D36 shows 1,2
+t.roll(5, 1, 2)         # Ann's Agility 5+ test
+assert t.hero("a").xp == 10
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from shared_rules import (
     new_session,
 )
 from shared_rules.commands import Command
-from shared_rules.state import Phase, Travel, TownSize
+from shared_rules.state import Phase, TownSize, Travel
 
 
 def hero(hero_id: str = "a", name: str | None = None, **values: Any) -> Hero:

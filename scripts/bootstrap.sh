@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Makes .venv (once) and installs the project with the given extras; installs redis-server if the machine lacks it.
+# Usage: scripts/bootstrap.sh dev|service|mobile
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extras="${1:-dev}"
+python="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  "$python" -m venv .venv
+fi
+stamp=".venv/.installed-$extras"
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  .venv/bin/python -m pip install -q --disable-pip-version-check -U pip
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[$extras]"
+  touch "$stamp"
+fi
+if [ "$extras" = "dev" ] && ! command -v redis-server >/dev/null 2>&1; then
+  # the tests start throwaway redis-servers (pytest-redis)
+  if command -v apt-get >/dev/null 2>&1; then
+    apt-get update -q && apt-get install -y -q redis-server
+  else
+    echo "redis-server is needed for the tests; install it with your package manager" >&2
+    exit 1
+  fi
+fi

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The whole test suite on a fresh machine: installs what it needs, then runs pytest (extra args go to pytest).
+# Quick local run without the slow fuzzing: scripts/test.sh -m "not slow"
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/bootstrap.sh dev
+export KIVY_LOG_MODE=PYTHON KIVY_NO_ARGS=1
+exec .venv/bin/python -m pytest "$@"
