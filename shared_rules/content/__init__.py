@@ -16,7 +16,7 @@ from typing import Any
 from ..commands import Effect
 from ..dice import DieKind, face_range
 from ..errors import ContentError
-from ..state import SKILLS, TownSize
+from ..state import SKILLS, Hero, Skills, TownSize
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,3 +224,18 @@ def register_pack(raw: Any) -> ContentPack:
 
 def pack(name: str) -> ContentPack:
     return PACKS[name]
+
+
+def hero_from_class(hero_id: str, name: str, hero_class: str, *, pack_name: str = "default") -> Hero:
+    """A new hero with the class sheet's starting stats from the pack (FF-HERO-01, FF-HERO-07); defaults otherwise.
+
+    The class sheets are not in the rulebooks, so the default pack knows the four class names and no numbers.
+    """
+    stats = PACKS[pack_name].hero_classes.get(hero_class, {})
+    skills = Skills(**{**{s: getattr(Skills(), s) for s in SKILLS}, **stats.get("skills", {})})
+    hero = Hero(hero_id, name, hero_class, skills=skills, keywords=tuple(stats.get("keywords", ())))
+    numbers = {"health": "health_base", "sanity": "sanity_base", "max_grit": "max_grit", "defense": "defense",
+               "willpower": "willpower"}  # fmt: skip
+    from dataclasses import replace
+
+    return replace(hero, **{field: int(stats[key]) for key, field in numbers.items() if key in stats})
