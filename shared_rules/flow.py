@@ -143,6 +143,9 @@ class Ctx:
             )
             if hero.knocked_out and not _ko(self.state, hero_id, before, field):
                 self.emit("knocked_out", f"{hero.name} is KO'd", hero=hero_id, rule="FF-HERO-02")
+        if field == "grit" and before + delta > after:  # a partial overflow is announced too (FF-GRIT-07)
+            self.emit("grit_lost", f"{hero.name} is at Max Grit; {before + delta - after} more Grit is lost",
+                      hero=hero_id, rule="FF-GRIT-07")
         return int(after - before)
 
     def set_value(self, hero_id: str, field: str, value: Any, *, rule: str, why: str = "") -> None:
