@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...flow import Ctx, Procedure
-from ...state import Item
+from ...state import Item, ItemTag
 
 Hazard = Callable[[Ctx, str], Procedure]
 HAZARDS: dict[int, Hazard] = {}
@@ -52,3 +52,22 @@ def fit_side_bag(ctx: Ctx, hero: str, *, rule: str) -> Procedure:
         index = yield from ctx.choose("Your Side Bag is over capacity: discard which token?", options, hero=hero,
                                       rule="FF-HERO-08")
         ctx.remove_token(hero, int(index), rule=rule, why="no room in the torn Side Bag")
+
+
+def discard_transport(ctx: Ctx, hero: str, *, rule: str, why: str) -> list[Item]:
+    """Discard every Transport Item the hero has (21 Mimic Beast, 23 Living Hills); returns what was lost."""
+    lost = [item for item in ctx.hero(hero).items if ItemTag.TRANSPORT in item.tags]
+    for item in lost:
+        ctx.remove_item(hero, item.id, rule=rule, why=why)
+    return lost
+
+
+def plus_one(ctx: Ctx, hero: str, stat: str, *, rule: str, why: str) -> None:
+    """"+1 Health" / "+1 Sanity" (34, 51): a permanent max increase (A41); with the option off, Heal 1."""
+    if stat not in ("health", "sanity"):
+        raise ValueError(f"stat: {stat!r} is not 'health' or 'sanity'")
+    if ctx.state.options.plus_one_is_permanent:
+        ctx.change(hero, f"{stat}_mod", 1, rule=rule, why=why)
+    else:
+        damage = "wounds" if stat == "health" else "sanity_damage"
+        ctx.change(hero, damage, -1, rule=rule, why=f"{why} (heal 1)")
