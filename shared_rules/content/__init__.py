@@ -238,4 +238,5 @@ def hero_from_class(hero_id: str, name: str, hero_class: str, *, pack_name: str 
                "willpower": "willpower"}  # fmt: skip
     from dataclasses import replace
 
-    return replace(hero, **{field: int(stats[key]) for key, field in numbers.items() if key in stats})
+    changes: dict[str, Any] = {field: int(stats[key]) for key, field in numbers.items() if key in stats}
+    return replace(hero, **changes)
