@@ -145,6 +145,8 @@ def legal_commands(state: Session) -> tuple[LegalCommand, ...]:
         )
     elif state.phase is Phase.TRAVEL and state.travel is not None and state.travel.remaining > 0:
         roller = state.travel.rollers[state.travel.resolved]
+        if state.hero(roller).removed:  # as roll_hazard does: the first hero left rolls it
+            roller = state.active_heroes[0].id
         legal.append(
             LegalCommand(
                 "roll_hazard", hero=roller, note=f"hazard {state.travel.resolved + 1} of {len(state.travel.rollers)}"
