@@ -66,6 +66,7 @@ def new_session(
             )
         if not hero.name.strip():
             raise InvalidCommand(f"heroes[{index}].name: a hero needs a name", field=f"heroes[{index}].name")
+        adjust.check_hero(hero, f"heroes[{index}]")
     if pack not in PACKS:
         raise InvalidCommand(f"pack: no content pack {pack!r}; known: {sorted(PACKS)}", field="pack")
     options = options or RuleOptions()

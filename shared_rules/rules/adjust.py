@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from ..commands import Adjust, Effect
 from ..errors import IllegalCommand, InvalidCommand
 from ..flow import HERO_FIELDS, Ctx, _bounded
-from ..state import SKILLS, Item, ItemTag, Session, Skills
+from ..state import SIDE_BAG_CAPACITY, SKILLS, TORN_BAG_PENALTY, Hero, Item, ItemTag, Session, Skills
 
 OPS = frozenset({
     "change", "set", "add_item", "remove_item", "add_token", "remove_token", "add_mutation", "remove_mutation",
@@ -17,21 +17,47 @@ OPS = frozenset({
 _TAGS = {tag.value for tag in ItemTag}
 
 
+MAX_AMOUNT = 1_000_000  # no card moves a value by a million; keeps "a D6 per Dark Stone" pools finite
+MAX_SKILL = 12
+
+
+def check_effect(effect: Effect, where: str) -> None:
+    """Refuse an effect that is malformed whoever it applies to: the op, the field, the name, the tags, the amounts."""
+    if effect.op not in OPS:
+        raise InvalidCommand(f"{where}.op: unknown op {effect.op!r}; one of {sorted(OPS)}", field=f"{where}.op")
+    if effect.op in ("change", "set") and effect.field not in (*HERO_FIELDS, *SKILLS):
+        raise InvalidCommand(
+            f"{where}.field: {effect.field!r} is not a hero value; one of {sorted((*HERO_FIELDS, *SKILLS))}",
+            field=f"{where}.field",
+        )
+    if effect.op in ("change", "set") and abs(effect.amount) > MAX_AMOUNT:
+        raise InvalidCommand(f"{where}.amount: at most {MAX_AMOUNT} at a time", field=f"{where}.amount")
+    if effect.op == "set" and effect.field in SKILLS and not 0 <= effect.amount <= MAX_SKILL:
+        raise InvalidCommand(f"{where}.amount: a skill is 0-{MAX_SKILL}", field=f"{where}.amount")
+    if effect.op.startswith(("add_", "remove_")) and not effect.name.strip():
+        raise InvalidCommand(f"{where}.name: {effect.op} needs a name", field=f"{where}.name")
+    bad = [t for t in effect.tags if t not in _TAGS]
+    if bad:
+        raise InvalidCommand(f"{where}.tags: unknown item tags {bad}; one of {sorted(_TAGS)}", field=f"{where}.tags")
+    if effect.hourglass < 0 or effect.dark_stone_upgrades < 0:
+        raise InvalidCommand(f"{where}: icon counts cannot be negative", field=where)
+
+
 def check_effects(state: Session, hero_id: str, effects: Iterable[Effect], field: str = "effects") -> None:
-    """Refuse malformed effects before anything is applied (never a half-applied command)."""
+    """Refuse malformed effects before anything is applied (never a half-applied command).
+
+    Effects apply in order, so what an effect removes must be there after the effects before it.
+    """
     try:
         hero = state.hero(hero_id)
     except KeyError:
         raise InvalidCommand(f"hero: no hero {hero_id!r} in this posse", field="hero") from None
+    items = [(i.id, i.name) for i in hero.items]
+    tokens, mutations = list(hero.side_bag), list(hero.mutations)
+    capacity = hero.side_bag_capacity
     for index, effect in enumerate(effects):
         where = f"{field}[{index}]"
-        if effect.op not in OPS:
-            raise InvalidCommand(f"{where}.op: unknown op {effect.op!r}; one of {sorted(OPS)}", field=f"{where}.op")
-        if effect.op in ("change", "set") and effect.field not in (*HERO_FIELDS, *SKILLS):
-            raise InvalidCommand(
-                f"{where}.field: {effect.field!r} is not a hero value; one of {sorted((*HERO_FIELDS, *SKILLS))}",
-                field=f"{where}.field",
-            )
+        check_effect(effect, where)
         if (
             effect.op == "set"
             and effect.field in HERO_FIELDS
@@ -40,23 +66,57 @@ def check_effects(state: Session, hero_id: str, effects: Iterable[Effect], field
             raise InvalidCommand(
                 f"{where}.amount: {effect.field} cannot be {effect.amount} for {hero.name}", field=f"{where}.amount"
             )
-        if effect.op == "set" and effect.field in SKILLS and not 0 <= effect.amount <= 12:
-            raise InvalidCommand(f"{where}.amount: a skill is 0-12", field=f"{where}.amount")
-        if effect.op.startswith(("add_", "remove_")) and not effect.name.strip():
-            raise InvalidCommand(f"{where}.name: {effect.op} needs a name", field=f"{where}.name")
-        bad = [t for t in effect.tags if t not in _TAGS]
-        if bad:
+        if effect.op == "remove_item":
+            held = next((i for i in items if effect.name in i), None)
+            if held is None:
+                raise IllegalCommand(f"{where}.name: {hero.name} has no item {effect.name!r}", field=f"{where}.name")
+            items.remove(held)
+        elif effect.op == "add_item":
+            items.append((_item_id(effect.name), effect.name))
+        elif effect.op == "remove_token":
+            if effect.name not in tokens:
+                raise IllegalCommand(f"{where}.name: {hero.name} has no {effect.name!r} token", field=f"{where}.name")
+            tokens.remove(effect.name)
+        elif effect.op == "add_token" and len(tokens) < capacity:
+            tokens.append(effect.name)
+        elif effect.op in ("tear_bag", "repair_bag"):
+            capacity = SIDE_BAG_CAPACITY - (TORN_BAG_PENALTY if effect.op == "tear_bag" else 0)
+            del tokens[capacity:]
+        elif effect.op == "remove_mutation":
+            if effect.name not in mutations:
+                raise IllegalCommand(
+                    f"{where}.name: {hero.name} has no mutation {effect.name!r}", field=f"{where}.name"
+                )
+            mutations.remove(effect.name)
+        elif effect.op == "add_mutation":
+            mutations.append(effect.name)
+
+
+def check_hero(hero: Hero, where: str) -> None:
+    """Refuse a hero sheet whose values are out of their bounds (the same bounds every change keeps)."""
+    for name in HERO_FIELDS:
+        value = getattr(hero, name)
+        if _bounded(hero, name, value) != value:
+            raise InvalidCommand(f"{where}.{name}: {value} is out of bounds for {hero.name}", field=f"{where}.{name}")
+    for skill in SKILLS:
+        if not 0 <= getattr(hero.skills, skill) <= MAX_SKILL:
+            raise InvalidCommand(f"{where}.skills.{skill}: a skill is 0-{MAX_SKILL}", field=f"{where}.skills.{skill}")
+    if len(hero.side_bag) > hero.side_bag_capacity:
+        raise InvalidCommand(
+            f"{where}.side_bag: {len(hero.side_bag)} tokens do not fit a Side Bag of {hero.side_bag_capacity} "
+            "(FF-HERO-08)",
+            field=f"{where}.side_bag",
+            rule="FF-HERO-08",
+        )
+    ids = [i.id for i in hero.items]
+    for index, held in enumerate(hero.items):
+        if not held.id or ids.count(held.id) > 1:
+            raise InvalidCommand(f"{where}.items[{index}].id: item ids are unique and non-empty",
+                                 field=f"{where}.items[{index}].id")  # fmt: skip
+        if held.hourglass < 0 or held.dark_stone_upgrades < 0:
             raise InvalidCommand(
-                f"{where}.tags: unknown item tags {bad}; one of {sorted(_TAGS)}", field=f"{where}.tags"
+                f"{where}.items[{index}]: icon counts cannot be negative", field=f"{where}.items[{index}]"
             )
-        if effect.op == "remove_item" and not any(effect.name in (i.id, i.name) for i in hero.items):
-            raise IllegalCommand(f"{where}.name: {hero.name} has no item {effect.name!r}", field=f"{where}.name")
-        if effect.op == "remove_token" and effect.name not in hero.side_bag:
-            raise IllegalCommand(f"{where}.name: {hero.name} has no {effect.name!r} token", field=f"{where}.name")
-        if effect.op == "remove_mutation" and effect.name not in hero.mutations:
-            raise IllegalCommand(f"{where}.name: {hero.name} has no mutation {effect.name!r}", field=f"{where}.name")
-        if effect.hourglass < 0 or effect.dark_stone_upgrades < 0:
-            raise InvalidCommand(f"{where}: icon counts cannot be negative", field=where)
 
 
 def apply_effect(ctx: Ctx, hero_id: str, effect: Effect, *, rule: str, field: str = "effects") -> None:
@@ -65,18 +125,24 @@ def apply_effect(ctx: Ctx, hero_id: str, effect: Effect, *, rule: str, field: st
     op = effect.op
     if op in ("change", "set") and effect.field in SKILLS:
         value = effect.amount if op == "set" else getattr(hero.skills, effect.field) + effect.amount
-        skills = {s: getattr(hero.skills, s) for s in SKILLS} | {effect.field: max(0, value)}
+        value = max(0, min(MAX_SKILL, value))
+        skills = {s: getattr(hero.skills, s) for s in SKILLS} | {effect.field: value}
         ctx.set_value(hero_id, "skills", Skills(**skills), rule=rule, why=f"{effect.field} {value}")
     elif op == "change":
         ctx.change(hero_id, effect.field, effect.amount, rule=rule)
     elif op == "set":
         ctx.change(hero_id, effect.field, effect.amount - getattr(hero, effect.field), rule=rule)
     elif op == "add_item":
-        ident = re.sub(r"[^a-z0-9]+", "-", effect.name.lower()).strip("-") or "item"
         item = Item(
-            ident, effect.name, frozenset(ItemTag(t) for t in effect.tags), effect.hourglass, effect.dark_stone_upgrades
+            _item_id(effect.name),
+            effect.name,
+            frozenset(ItemTag(t) for t in effect.tags),
+            effect.hourglass,
+            effect.dark_stone_upgrades,
         )
         ctx.add_item(hero_id, item, rule=rule)
+    elif op in ("remove_item", "remove_token", "remove_mutation") and not _holds(hero, op, effect.name):
+        ctx.emit("nothing_lost", f"{hero.name} has no {effect.name} to lose", hero=hero_id, rule=rule)  # a chart
     elif op == "remove_item":
         item = next(i for i in hero.items if effect.name in (i.id, i.name))
         ctx.remove_item(hero_id, item.id, rule=rule)
@@ -103,9 +169,21 @@ def apply_effect(ctx: Ctx, hero_id: str, effect: Effect, *, rule: str, field: st
         ctx.set_value(hero_id, "bag_torn", False, rule="FT-TRAVEL-D12", why="repaired for $500 at a Blacksmith")
 
 
+def _item_id(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "item"
+
+
+def _holds(hero: Hero, op: str, name: str) -> bool:
+    if op == "remove_item":
+        return any(name in (i.id, i.name) for i in hero.items)
+    return name in (hero.side_bag if op == "remove_token" else hero.mutations)
+
+
 def adjust(ctx: Ctx, command: Adjust) -> None:
     """Record a manual adjustment (the physical game changed a value) as events like any other."""
     check_effects(ctx.state, command.hero, command.effects)
+    if ctx.hero(command.hero).removed:
+        raise IllegalCommand(f"hero: {ctx.name(command.hero)} was taken from the game", field="hero")
     if not command.effects:
         raise InvalidCommand("effects: an adjustment needs at least one effect", field="effects")
     ctx.emit(
