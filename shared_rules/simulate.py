@@ -1,0 +1,469 @@
+"""Bulk journeys for the workers: choose a Town size, resolve every Travel Hazard, arrive, and tally what happened.
+
+Every journey runs through `apply()` exactly as a table would, with the session RNG rolling the dice (dice option
+"server") and `default_policy` answering every prompt, so the figures are those of the rules as implemented. Trial
+i's seed depends only on (seed, i), so a run split into chunks and merged equals one run. Tallies keep whole
+histograms of integers, so percentiles stay exact after a merge. Pure: no I/O.
+
+    tally = run_trials(sample_heroes(4), "large", 10_000, seed=7)
+    summary = summarize(tally)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import Any
+
+from .commands import Arrive, ChooseTownSize, RollHazard
+from .content import TRAVEL_HAZARDS
+from .dice import next_random, seed_state
+from .engine import apply, new_session
+from .flow import CardRequest, ChoiceRequest, Ctx, DrawRequest, Request, RerollRequest, RollRequest
+from .prompts import Answer, Option
+from .state import SKILLS, Hero, Item, ItemTag, Phase, RuleOptions, Session, Skills, TownSize
+
+_MASK = (1 << 64) - 1
+TALLY_VERSION = 1
+PERCENTILES = (5, 25, 50, 75, 95)
+
+# ---- the default policy -----------------------------------------------------------------------------------------
+# The optional parts of the chart ("each Hero may ...") and the skill each one tests: a hero takes part when that
+# skill is 3 or more.
+OPTIONAL_TESTS: dict[str, str] = {
+    "FT-TRAVEL-D14": "lore",  # Shooting Star: optional Lore 6+
+    "FT-TRAVEL-D32": "spirit",  # Plague Church: help, then Spirit 5+
+    "FT-TRAVEL-D34": "strength",  # Burning Farmstead: enter, Strength 5+
+    "FT-TRAVEL-D46": "cunning",  # Wrecked Train: search, Cunning 5+
+    "FT-TRAVEL-D51": "lore",  # Sleeping Under the Stars: Lore 6+
+    "FT-TRAVEL-D55": "luck",  # Massacred Wagon Train: search, Luck 5+
+    "FT-TRAVEL-D64": "spirit",  # Search Party: help, Spirit 6+
+}
+HELP_THRESHOLD = 3
+_TAKE_PART = frozenset({"help", "enter", "search", "yes", "join", "take", "test", "try", "attempt"})
+_WORD = re.compile(r"[a-z]+")
+_PRICE = re.compile(r"(?<!x )\$(\d+)")  # "Pay $150", not the unrolled "Pay D6 x $50"
+MOST_A_PRICE_CAN_BE = 300  # D6 x $50 (FT-TRAVEL-D36)
+SIMULATED_CARD = "simulated"
+
+
+def _words(option: Option) -> set[str]:
+    return set(_WORD.findall(option.key.lower()))
+
+
+@cache
+def _skill_named(option: Option) -> str | None:
+    """The one skill an option names in its key or label ("cunning", "Strength 5+"), if exactly one."""
+    named = {s for s in SKILLS if s in option.key.lower() or s in option.label.lower()}
+    return named.pop() if len(named) == 1 else None
+
+
+def _choose(ctx: Ctx, request: ChoiceRequest) -> str:
+    options = request.options
+    keys = [o.key for o in options]
+    if request.rule == "FT-TRAVEL-D42" and "ford" in keys:  # Raging River: always ford
+        return "ford"
+    if request.rule == "FT-TRAVEL-D36":  # Mutant Warlord: pay when affordable (A8), else take the Lore test
+        pay = next((o for o in options if "pay" in _words(o)), None)
+        if pay is not None:
+            price = _PRICE.search(pay.label)
+            gold = ctx.hero(request.hero).gold if request.hero else 0
+            affordable = gold >= (int(price.group(1)) if price else MOST_A_PRICE_CAN_BE)
+            rest = [o.key for o in options if o is not pay]
+            return pay.key if affordable or not rest else rest[0]
+    skills = [_skill_named(o) for o in options]
+    if request.hero is not None and all(skills) and len(set(skills)) == len(skills):
+        # "Cunning 5+ OR Strength 5+": the hero's best skill (ties: the first offered)
+        hero = request.hero
+        best = max(range(len(options)), key=lambda i: (ctx.skill(hero, skills[i] or ""), -i))
+        return keys[best]
+    skill = OPTIONAL_TESTS.get(request.rule)
+    join = next((o.key for o in options if _words(o) & _TAKE_PART), None)
+    if skill is not None and join is not None and len(options) == 2:
+        heroes = [request.hero] if request.hero else ctx.heroes()
+        able = any(ctx.skill(h, skill) >= HELP_THRESHOLD for h in heroes)
+        return join if able else next(k for k in keys if k != join)
+    return keys[0]  # item and token losses, and anything else: the first option
+
+
+def default_policy(ctx: Ctx, request: Request) -> Answer | None:
+    """A plain table's answers, so a journey runs without prompts (the simulation and `brimstone travel --auto`).
+
+    - Grit re-roll offer: when the test failed (no success, A1), re-roll every failed die not yet re-rolled
+      (FF-GRIT-01/02); a passed test keeps its dice.
+    - Choices: Raging River fords (FT-TRAVEL-D42); Mutant Warlord pays when the hero can afford the price
+      (FT-TRAVEL-D36, A8), else tests Lore; "Skill A OR Skill B" takes the hero's better skill; the optional
+      tests (help, enter, search: `OPTIONAL_TESTS`) are taken when the hero's skill for them is 3 or more, else
+      declined (the other option); anything else (which item or token to lose, ...) takes the first option.
+    - Cards the rulebooks lack (Injury, Madness, Gear, Artifact): no effect, text "simulated".
+    - Rolls and random draws: None, so the session RNG rolls them (dice option "server").
+    """
+    if isinstance(request, (RollRequest, DrawRequest)):
+        return None
+    if isinstance(request, RerollRequest):
+        roll = request.roll
+        if roll.passed:
+            return Answer("reroll")
+        failed = tuple(i for i, face in enumerate(roll.faces) if face < roll.target and i not in roll.rerolled)
+        return Answer("reroll", indices=failed)
+    if isinstance(request, ChoiceRequest):
+        return Answer("choice", option=_choose(ctx, request))
+    assert isinstance(request, CardRequest)
+    return Answer("card", text=SIMULATED_CARD)
+
+
+# ---- sample heroes -----------------------------------------------------------------------------------------------
+_SAMPLES: tuple[tuple[str, str, Skills], ...] = (
+    ("Hanzo", "Samurai Warrior", Skills(agility=3, cunning=2, spirit=3, strength=4, lore=2, luck=3)),
+    ("Kasumi", "Assassin", Skills(agility=4, cunning=4, spirit=2, strength=3, lore=2, luck=3)),
+    ("Tenzin", "Traveling Monk", Skills(agility=3, cunning=2, spirit=4, strength=3, lore=3, luck=2)),
+    ("Akane", "Sorceress", Skills(agility=2, cunning=3, spirit=3, strength=2, lore=4, luck=3)),
+)
+
+
+def sample_heroes(count: int = 4) -> tuple[Hero, ...]:
+    """`count` (1-6) ready-made heroes of the four FF classes, skills 2-4, with items and tokens the hazards read."""
+    if not 1 <= count <= 6:
+        raise ValueError(f"count: a posse has 1-6 heroes, got {count}")
+    heroes = []
+    for index in range(count):
+        name, hero_class, skills = _SAMPLES[index % len(_SAMPLES)]
+        if index >= len(_SAMPLES):
+            name += " II"
+        items = (
+            Item("horse", "Horse", frozenset({ItemTag.TRANSPORT})),
+            Item("travel-cloak", "Travel Cloak", frozenset({ItemTag.CLOTHING})),
+            Item("pocket-watch", "Pocket Watch", frozenset({ItemTag.PERSONAL}), hourglass=1),
+            Item("dark-stone-charm", "Dark Stone Charm", frozenset({ItemTag.GEAR, ItemTag.DARK_STONE})),
+        )
+        heroes.append(Hero(f"h{index + 1}", name, hero_class, skills=skills, gold=150, dark_stone=1,
+                           corruption=index % 3, items=items, side_bag=("Bandages", "Whiskey")))
+    return tuple(heroes)
+
+
+# ---- one journey ------------------------------------------------------------------------------------------------
+HERO_METRICS = (
+    "xp", "gold", "wounds", "sanity_damage", "sanity_permanent", "health_permanent", "corruption", "dark_stone",
+    "grit", "grit_spent", "items_lost", "tokens_lost", "unwanted_attention", "knocked_out", "removed",
+)  # fmt: skip
+JOURNEY_METRICS = ("hazards", "hazards_met", "buildings_destroyed")
+NO_TOWN = "(no hero reached town)"
+
+
+@dataclass(frozen=True, slots=True)
+class Journey:
+    """One finished journey: the last state, and the Grit each hero spent on re-rolls (not readable from it)."""
+
+    start: Session
+    state: Session
+    grit_spent: tuple[int, ...]
+
+
+def play_journey(start: Session, size: str, *, quiet: bool = False) -> Journey:
+    """Choose `size`, resolve every hazard, and arrive, answering with `default_policy` (FT-TRAVEL-01..04)."""
+    index = {hero.id: i for i, hero in enumerate(start.heroes)}
+    spent = [0] * len(start.heroes)
+
+    def policy(ctx: Ctx, request: Request) -> Answer | None:
+        if isinstance(request, RollRequest):  # most requests: the RNG rolls them
+            return None
+        answer = default_policy(ctx, request)
+        if isinstance(request, RerollRequest) and answer is not None and answer.indices:
+            spent[index[request.hero]] += 1  # each re-roll costs 1 Grit (FF-GRIT-01)
+        return answer
+
+    state = _step(start, ChooseTownSize(size), policy, quiet)
+    while state.phase is Phase.TRAVEL:
+        state = _step(state, RollHazard(), policy, quiet)
+    if state.active_heroes:
+        state = _step(state, Arrive(), policy, quiet)
+    return Journey(start, state, tuple(spent))
+
+
+def _step(state: Session, command: ChooseTownSize | RollHazard | Arrive, policy: Any, quiet: bool) -> Session:
+    outcome = apply(state, command, policy=policy, quiet=quiet)
+    if outcome.pending is not None:  # the policy answers everything and the RNG rolls: a prompt is a bug
+        raise RuntimeError(f"journey stopped at prompt {outcome.pending.question!r} after {command.type}")
+    return outcome.state
+
+
+def _hero_values(before: Hero, after: Hero, spent: int) -> tuple[int, ...]:
+    """One hero's figures for a journey, in `HERO_METRICS` order: after minus before, and the losses."""
+    lost_tokens = Counter(before.side_bag) - Counter(after.side_bag) if before.side_bag != after.side_bag else {}
+    kept = {item.id for item in after.items} if before.items != after.items else None
+    return (
+        after.xp - before.xp,
+        after.gold - before.gold,
+        after.wounds - before.wounds,
+        after.sanity_damage - before.sanity_damage,
+        after.sanity_mod - before.sanity_mod,
+        after.health_mod - before.health_mod,
+        after.corruption - before.corruption,
+        after.dark_stone - before.dark_stone,
+        after.grit - before.grit,
+        spent,
+        0 if kept is None else sum(1 for item in before.items if item.id not in kept),
+        sum(lost_tokens.values()),
+        after.unwanted_attention - before.unwanted_attention,
+        int(after.knocked_out and not after.removed),
+        int(after.removed),
+    )
+
+
+# ---- the tally --------------------------------------------------------------------------------------------------
+Histogram = dict[int, int]  # value -> trials with that value
+
+
+@dataclass
+class Tally:
+    """Raw statistics of many journeys, mergeable: a histogram per metric, so every percentile stays exact.
+
+    `posse[m]` and `heroes[id][m]` histogram each metric of `HERO_METRICS` (the posse's is the heroes' sum);
+    `journey[m]` the metrics of `JOURNEY_METRICS`; `d36` how often each chart result came up in all; `town_types`
+    and `town_sizes` the towns reached; `turned_back` the journeys that Raging River turned back.
+    """
+
+    size: str = ""
+    hero_ids: tuple[str, ...] = ()
+    hero_names: tuple[str, ...] = ()
+    trials: int = 0
+    journey: dict[str, Histogram] = field(default_factory=dict)
+    posse: dict[str, Histogram] = field(default_factory=dict)
+    heroes: dict[str, dict[str, Histogram]] = field(default_factory=dict)
+    d36: Histogram = field(default_factory=dict)
+    town_types: dict[str, int] = field(default_factory=dict)
+    town_sizes: dict[str, int] = field(default_factory=dict)
+    turned_back: int = 0
+
+    def add(self, journey: Journey) -> None:
+        """Count one finished journey."""
+        end = journey.state
+        travel = end.travel
+        town = end.town
+        _bump(self.journey, "hazards", len(travel.rollers) if travel else 0)
+        _bump(self.journey, "hazards_met", len(travel.hazards) if travel else 0)
+        _bump(self.journey, "buildings_destroyed", sum(s.destroyed for s in town.slots) if town else 0)
+        if travel is not None:
+            for result in travel.hazards:
+                self.d36[result] = self.d36.get(result, 0) + 1
+            self.turned_back += travel.turned_back
+        type_name = town.town_type if town else NO_TOWN
+        self.town_types[type_name] = self.town_types.get(type_name, 0) + 1
+        size = town.size.value if town else NO_TOWN
+        self.town_sizes[size] = self.town_sizes.get(size, 0) + 1
+        totals = [0] * len(HERO_METRICS)
+        for before, after, spent in zip(journey.start.heroes, end.heroes, journey.grit_spent, strict=True):
+            mine = self.heroes.setdefault(before.id, {})
+            for i, value in enumerate(_hero_values(before, after, spent)):
+                _bump(mine, HERO_METRICS[i], value)
+                totals[i] += value
+        for metric, value in zip(HERO_METRICS, totals, strict=True):
+            _bump(self.posse, metric, value)
+        self.trials += 1
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data (histogram keys as strings), for rq results and storage."""
+        return {
+            "version": TALLY_VERSION, "size": self.size, "hero_ids": list(self.hero_ids),
+            "hero_names": list(self.hero_names), "trials": self.trials,
+            "journey": _hists_out(self.journey), "posse": _hists_out(self.posse),
+            "heroes": {h: _hists_out(m) for h, m in self.heroes.items()},
+            "d36": _hist_out(self.d36), "town_types": dict(self.town_types), "town_sizes": dict(self.town_sizes),
+            "turned_back": self.turned_back,
+        }  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | str) -> Tally:
+        """The tally `to_json()` wrote (or its JSON text); a wrong version or shape raises ValueError."""
+        raw: Any = json.loads(data) if isinstance(data, str) else data
+        if not isinstance(raw, Mapping) or raw.get("version") != TALLY_VERSION:
+            raise ValueError(f"tally: expected a tally object of version {TALLY_VERSION}")
+        try:
+            return cls(
+                size=str(raw["size"]), hero_ids=tuple(map(str, raw["hero_ids"])),
+                hero_names=tuple(map(str, raw["hero_names"])), trials=int(raw["trials"]),
+                journey=_hists_in(raw["journey"]), posse=_hists_in(raw["posse"]),
+                heroes={str(h): _hists_in(m) for h, m in raw["heroes"].items()}, d36=_hist_in(raw["d36"]),
+                town_types={str(k): int(v) for k, v in raw["town_types"].items()},
+                town_sizes={str(k): int(v) for k, v in raw["town_sizes"].items()},
+                turned_back=int(raw["turned_back"]),
+            )  # fmt: skip
+        except (KeyError, TypeError, AttributeError, ValueError) as error:
+            raise ValueError(f"tally: malformed ({error!r})") from None
+
+
+def _bump(hists: dict[str, Histogram], metric: str, value: int) -> None:
+    hist = hists.get(metric)
+    if hist is None:
+        hist = hists[metric] = {}
+    hist[value] = hist.get(value, 0) + 1
+
+
+def _hist_out(hist: Histogram) -> dict[str, int]:
+    return {str(value): count for value, count in sorted(hist.items())}
+
+
+def _hists_out(hists: dict[str, Histogram]) -> dict[str, dict[str, int]]:
+    return {metric: _hist_out(hist) for metric, hist in hists.items()}
+
+
+def _hist_in(raw: Mapping[str, Any]) -> Histogram:
+    return {int(value): int(count) for value, count in raw.items()}
+
+
+def _hists_in(raw: Mapping[str, Any]) -> dict[str, Histogram]:
+    return {str(metric): _hist_in(hist) for metric, hist in raw.items()}
+
+
+def _add_hists(into: dict[str, Histogram], other: dict[str, Histogram]) -> None:
+    for metric, hist in other.items():
+        mine = into.setdefault(metric, {})
+        for value, count in hist.items():
+            mine[value] = mine.get(value, 0) + count
+
+
+def merge(tallies: Iterable[Tally]) -> Tally:
+    """One tally of every journey in `tallies` (chunks of one run); mixing sizes or posses raises ValueError."""
+    out = Tally()
+    for tally in tallies:
+        if not tally.trials:
+            continue
+        if out.trials and (tally.size, tally.hero_ids) != (out.size, out.hero_ids):
+            raise ValueError(f"merge: a tally of {tally.size!r} with heroes {list(tally.hero_ids)} cannot join one "
+                             f"of {out.size!r} with heroes {list(out.hero_ids)}")
+        out.size, out.hero_ids, out.hero_names = tally.size, tally.hero_ids, tally.hero_names
+        out.trials += tally.trials
+        _add_hists(out.journey, tally.journey)
+        _add_hists(out.posse, tally.posse)
+        for hero, hists in tally.heroes.items():
+            _add_hists(out.heroes.setdefault(hero, {}), hists)
+        _add_hists({"d36": out.d36}, {"d36": tally.d36})
+        for name, count in tally.town_types.items():
+            out.town_types[name] = out.town_types.get(name, 0) + count
+        for name, count in tally.town_sizes.items():
+            out.town_sizes[name] = out.town_sizes.get(name, 0) + count
+        out.turned_back += tally.turned_back
+    return out
+
+
+# ---- running trials ---------------------------------------------------------------------------------------------
+def trial_seed(seed: int, index: int) -> int:
+    """Trial `index`'s RNG seed: a SplitMix64 mix of (seed, index) alone, so chunking never changes a result."""
+    _, mixed = next_random(seed_state(seed))
+    _, out = next_random(mixed ^ (index & _MASK))
+    return out
+
+
+def split(trials: int, chunks: int) -> list[tuple[int, int]]:
+    """`trials` cut into at most `chunks` (start, count) pieces of nearly equal size, in order, none empty."""
+    if trials < 0 or chunks < 1:
+        raise ValueError(f"split: trials >= 0 and chunks >= 1, got trials={trials}, chunks={chunks}")
+    chunks = min(chunks, trials)
+    out, start = [], 0
+    for i in range(chunks):
+        count = trials // chunks + (1 if i < trials % chunks else 0)
+        out.append((start, count))
+        start += count
+    return out
+
+
+def run_trials(
+    heroes: Sequence[Hero],
+    size: str,
+    trials: int,
+    *,
+    seed: int = 0,
+    start: int = 0,
+    options: RuleOptions | None = None,
+    progress: Callable[[int], None] | None = None,
+    quiet: bool = True,
+) -> Tally:
+    """Play journeys `start`..`start + trials - 1` to a `size` Town and tally them.
+
+    Dice are always rolled by the RNG (dice option "server", whatever `options` says); prompts are answered by
+    `default_policy`. `progress(done)` is called about every 1% (at most every 200 journeys) and at the end.
+    `quiet=True` skips the event text nobody reads here; the final states are the same (tests check it).
+    """
+    try:
+        TownSize(size)
+    except ValueError:
+        raise ValueError(f"size: {size!r} is not a Town size; one of small, medium, large") from None
+    if trials < 0 or start < 0:
+        raise ValueError(f"trials and start must be >= 0, got trials={trials}, start={start}")
+    opts = replace(options or RuleOptions(), dice="server")
+    base = new_session(tuple(heroes), options=opts)
+    tally = Tally(size=size, hero_ids=tuple(h.id for h in base.heroes), hero_names=tuple(h.name for h in base.heroes))
+    every = max(1, min(200, trials // 100))
+    for done, index in enumerate(range(start, start + trials), start=1):
+        first = replace(base, rng=seed_state(trial_seed(seed, index)))
+        tally.add(play_journey(first, size, quiet=quiet))
+        if progress is not None and (done % every == 0 or done == trials):
+            progress(done)
+    return tally
+
+
+# ---- summary ----------------------------------------------------------------------------------------------------
+def percentile(hist: Mapping[int, int], p: int) -> int | None:
+    """The nearest-rank p-th percentile: the least value with at least p% of the trials at or below it."""
+    total = sum(hist.values())
+    if not total:
+        return None
+    rank = max(1, -(-p * total // 100))  # ceil(p% of the trials), at least the first
+    seen = 0
+    for value in sorted(hist):
+        seen += hist[value]
+        if seen >= rank:
+            return value
+    return max(hist)
+
+
+def stats(hist: Mapping[int, int]) -> dict[str, Any]:
+    """Mean, min, max and the percentiles p5/p25/p50/p75/p95 of a histogram (None when empty)."""
+    total = sum(hist.values())
+    out: dict[str, Any] = {
+        "mean": sum(v * c for v, c in hist.items()) / total if total else None,
+        "min": min(hist) if total else None,
+        "max": max(hist) if total else None,
+    }
+    for p in PERCENTILES:
+        out[f"p{p}"] = percentile(hist, p)
+    return out
+
+
+def summarize(tally: Tally) -> dict[str, Any]:
+    """The distribution of a tally: hazards met, every D36 result's frequency, towns reached, and per hero and
+    for the posse XP, Gold, Wounds, Sanity (damage and permanent), Corruption, items and tokens lost, Grit spent,
+    KO'd and removed, each as mean/min/max/p5/p25/p50/p75/p95. Changes are after minus before the journey."""
+    n = tally.trials
+    met = sum(tally.d36.values())
+    results = {
+        str(roll): {"name": entry.name, "count": tally.d36.get(roll, 0),
+                    "per_journey": tally.d36.get(roll, 0) / n if n else 0.0,
+                    "share": tally.d36.get(roll, 0) / met if met else 0.0}
+        for roll, entry in sorted(TRAVEL_HAZARDS.items())
+    }  # fmt: skip
+    return {
+        "trials": n,
+        "size": tally.size,
+        "hazards": {
+            "count": stats(tally.journey.get("hazards", {})),
+            "count_distribution": _hist_out(tally.journey.get("hazards", {})),
+            "met": stats(tally.journey.get("hazards_met", {})),
+            "met_distribution": _hist_out(tally.journey.get("hazards_met", {})),
+            "results": results,
+        },
+        "turned_back": tally.turned_back,
+        "buildings_destroyed": stats(tally.journey.get("buildings_destroyed", {})),
+        "town_types": dict(sorted(tally.town_types.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "town_sizes": dict(sorted(tally.town_sizes.items())),
+        "posse": {metric: stats(tally.posse.get(metric, {})) for metric in HERO_METRICS},
+        "heroes": {
+            hero: {"name": name, **{metric: stats(tally.heroes.get(hero, {}).get(metric, {}))
+                                    for metric in HERO_METRICS}}
+            for hero, name in zip(tally.hero_ids, tally.hero_names, strict=True)
+        },
+    }
