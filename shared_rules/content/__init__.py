@@ -15,7 +15,7 @@ from typing import Any
 
 from ..commands import Effect
 from ..dice import DieKind, face_range
-from ..errors import ContentError
+from ..errors import ContentError, RulesError
 from ..state import SKILLS, Hero, Skills, TownSize
 
 
@@ -78,11 +78,13 @@ def _read(name: str) -> Any:
 
 
 def _load_hazards(raw: dict[str, Any]) -> dict[int, HazardEntry]:
-    chart = {
-        int(k): HazardEntry(int(k), v["name"], v["scope"], f"FT-TRAVEL-D{k}")
-        for k, v in raw.items()
-        if not k.startswith("_")
-    }
+    chart = {}
+    for key, value in raw.items():
+        if key.startswith("_"):
+            continue
+        if not key.isdigit() or not isinstance(value, dict) or not isinstance(value.get("name"), str):
+            raise ContentError(f"travel_hazards.json {key!r}: a D36 result with a name and a scope")
+        chart[int(key)] = HazardEntry(int(key), value["name"], value.get("scope", ""), f"FT-TRAVEL-D{key}")
     expected = {10 * t + o for t in range(1, 7) for o in range(1, 7)}
     if set(chart) != expected:
         raise ContentError(
@@ -96,10 +98,12 @@ def _load_hazards(raw: dict[str, Any]) -> dict[int, HazardEntry]:
 
 
 def _load_town_types(raw: dict[str, Any]) -> dict[int, str]:
-    table = {int(k): str(v) for k, v in raw.items() if not k.startswith("_")}
-    if set(table) != set(range(2, 13)):
+    table = {k: v for k, v in raw.items() if not k.startswith("_")}
+    if set(table) != {str(total) for total in range(2, 13)}:
         raise ContentError("town_types.json must cover every 2D6 total 2..12 (FT-TOWN-02)")
-    return table
+    if not all(isinstance(v, str) and v for v in table.values()):
+        raise ContentError("town_types.json: each 2D6 total names a Town type (FT-TOWN-02)")
+    return {int(k): v for k, v in table.items()}
 
 
 def _load_sizes(raw: dict[str, Any]) -> dict[TownSize, SizeEntry]:
@@ -108,29 +112,65 @@ def _load_sizes(raw: dict[str, Any]) -> dict[TownSize, SizeEntry]:
         entry = raw.get(size.value)
         if not isinstance(entry, dict):
             raise ContentError(f"town_sizes.json lacks {size.value!r}")
+        where = f"town_sizes.json {size.value}"
+        adds = entry.get("roll_adds_hazard_on")
+        if not isinstance(adds, list):
+            raise ContentError(f"{where}.roll_adds_hazard_on: a list of D6 faces")
         sizes[size] = SizeEntry(
-            int(entry["locations"]),
-            int(entry["auto_hazards_per_hero"]),
-            frozenset(int(v) for v in entry["roll_adds_hazard_on"]),
+            _int(entry.get("locations"), f"{where}.locations", 1, 8),
+            _int(entry.get("auto_hazards_per_hero"), f"{where}.auto_hazards_per_hero", 0),
+            frozenset(_int(v, f"{where}.roll_adds_hazard_on", 1, 6) for v in adds),
         )
     return sizes
 
 
+def _int(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
+    """A whole number from a pack (a bool or a string is not one), within [low, high]."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ContentError(f"{where}: a whole number, not {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ContentError(f"{where}: {value} is not within {low}..{high}")
+    return value
+
+
+def _strings(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ContentError(f"{where}: a list of non-empty strings")
+    return tuple(value)
+
+
+def _object(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ContentError(f"{where}: an object")
+    return value
+
+
 def _effect(raw: Any, where: str) -> Effect:
+    """An effect as the adjust command takes it, checked the same way (ops, hero values, tags)."""
+    from ..rules.adjust import check_effect  # imported here: the rules package imports this module
+
     if not isinstance(raw, dict) or "op" not in raw:
         raise ContentError(f"{where}: an effect is an object with an 'op'")
     unknown = set(raw) - {"op", "field", "amount", "name", "tags", "hourglass", "dark_stone_upgrades"}
     if unknown:
         raise ContentError(f"{where}: unknown keys {sorted(unknown)}")
-    return Effect(
-        str(raw["op"]),
-        str(raw.get("field", "")),
-        int(raw.get("amount", 0)),
-        str(raw.get("name", "")),
-        tuple(raw.get("tags", ())),
-        int(raw.get("hourglass", 0)),
-        int(raw.get("dark_stone_upgrades", 0)),
+    for key in ("op", "field", "name"):
+        if not isinstance(raw.get(key, ""), str):
+            raise ContentError(f"{where}.{key}: a string")
+    effect = Effect(
+        raw["op"],
+        raw.get("field", ""),
+        _int(raw.get("amount", 0), f"{where}.amount"),
+        raw.get("name", ""),
+        _strings(raw.get("tags", []), f"{where}.tags"),
+        _int(raw.get("hourglass", 0), f"{where}.hourglass", 0),
+        _int(raw.get("dark_stone_upgrades", 0), f"{where}.dark_stone_upgrades", 0),
     )
+    try:
+        check_effect(effect, where)
+    except RulesError as error:
+        raise ContentError(error.message, field=error.field) from None
+    return effect
 
 
 def _chart_range(die: DieKind) -> tuple[int, int]:
@@ -144,6 +184,10 @@ def _chart_range(die: DieKind) -> tuple[int, int]:
     return (1, 3) if die is DieKind.D3 else (faces[0], faces[-1])
 
 
+_CLASS_NUMBERS = {"health": (1, None), "sanity": (1, None), "max_grit": (0, None), "defense": (1, 7),
+                  "willpower": (1, 7)}  # fmt: skip
+
+
 def load_pack(raw: Any) -> ContentPack:
     """Validate a content pack document and build it; every problem names where it is (ContentError)."""
     if not isinstance(raw, dict):
@@ -151,62 +195,95 @@ def load_pack(raw: Any) -> ContentPack:
     for key in ("name", "version", "buildings"):
         if key not in raw:
             raise ContentError(f"content pack lacks {key!r}")
+    unknown = set(raw) - {"name", "version", "description", "buildings", "town_types", "hero_classes", "charts"}
+    if unknown:
+        raise ContentError(f"content pack: unknown keys {sorted(unknown)}")
     name = raw["name"]
-    if not isinstance(name, str) or not name:
+    if not isinstance(name, str) or not name.strip():
         raise ContentError("name: a non-empty string")
-    buildings = []
+    version = _int(raw["version"], "version", 0)
+    if not isinstance(raw["buildings"], list) or not raw["buildings"]:
+        raise ContentError("buildings: a non-empty list of Building tokens (FT-TOWN-03)")
+    tokens_of: dict[str, int] = {}
     for i, b in enumerate(raw["buildings"]):
-        if not isinstance(b, dict) or not isinstance(b.get("location"), str) or not b["location"]:
+        if not isinstance(b, dict) or not isinstance(b.get("location"), str) or not b["location"].strip():
             raise ContentError(f"buildings[{i}]: needs a 'location' name")
-        tokens = b.get("tokens", 1)
-        if not isinstance(tokens, int) or tokens < 1:
-            raise ContentError(f"buildings[{i}].tokens: a whole number >= 1")
-        buildings.append((b["location"], tokens))
-    locations = {b for b, _ in buildings}
+        if set(b) - {"location", "tokens"}:
+            raise ContentError(f"buildings[{i}]: unknown keys {sorted(set(b) - {'location', 'tokens'})}")
+        if b["location"] in tokens_of:
+            raise ContentError(f"buildings[{i}]: {b['location']!r} is listed twice; give it more 'tokens' instead")
+        tokens_of[b["location"]] = _int(b.get("tokens", 1), f"buildings[{i}].tokens", 1)
     types: dict[str, TownTypeRules] = {}
-    for type_name, rules in raw.get("town_types", {}).items():
-        always = tuple(rules.get("always", ()))
-        never = tuple(rules.get("never", ()))
-        for where, names in (("always", always), ("never", never)):
-            missing = [n for n in names if n not in locations]
+    for type_name, rules in _object(raw.get("town_types", {}), "town_types").items():
+        where = f"town_types.{type_name}"
+        if type_name not in TOWN_TYPES.values():
+            raise ContentError(f"{where}: not a Town type of the 2D6 table (FT-TOWN-02); one of "
+                               f"{sorted(set(TOWN_TYPES.values()))}")  # fmt: skip
+        rules = _object(rules, where)
+        if set(rules) - {"always", "never"}:
+            raise ContentError(f"{where}: unknown keys {sorted(set(rules) - {'always', 'never'})}")
+        always = _strings(rules.get("always", []), f"{where}.always")
+        never = _strings(rules.get("never", []), f"{where}.never")
+        for key, names in (("always", always), ("never", never)):
+            missing = [n for n in names if n not in tokens_of]
             if missing:
-                raise ContentError(f"town_types.{type_name}.{where}: {missing} have no Building token in this pack")
+                raise ContentError(f"{where}.{key}: {missing} have no Building token in this pack")
+        short = sorted({n for n in always if always.count(n) > tokens_of[n]})
+        if short:
+            raise ContentError(f"{where}.always: {short} named more often than they have Building tokens")
         if set(always) & set(never):
-            raise ContentError(f"town_types.{type_name}: a Location cannot be both always and never present")
+            raise ContentError(f"{where}: a Location cannot be both always and never present")
         types[type_name] = TownTypeRules(always, never)
     classes: dict[str, dict[str, Any]] = {}
-    for class_name, stats in raw.get("hero_classes", {}).items():
+    for class_name, stats in _object(raw.get("hero_classes", {}), "hero_classes").items():
+        where = f"hero_classes.{class_name}"
         if not isinstance(stats, dict):
-            raise ContentError(f"hero_classes.{class_name}: an object of starting stats")
-        unknown = set(stats) - {"skills", "health", "sanity", "max_grit", "defense", "willpower", "keywords"}
+            raise ContentError(f"{where}: an object of starting stats")
+        unknown = set(stats) - {"skills", "keywords", *_CLASS_NUMBERS}
         if unknown:
-            raise ContentError(f"hero_classes.{class_name}: unknown keys {sorted(unknown)}")
-        bad = set(stats.get("skills", {})) - set(SKILLS)
+            raise ContentError(f"{where}: unknown keys {sorted(unknown)}")
+        skills = _object(stats.get("skills", {}), f"{where}.skills")
+        bad = set(skills) - set(SKILLS)
         if bad:
-            raise ContentError(f"hero_classes.{class_name}.skills: unknown skills {sorted(bad)}")
+            raise ContentError(f"{where}.skills: unknown skills {sorted(bad)}")
+        for skill, value in skills.items():
+            _int(value, f"{where}.skills.{skill}", 0, 12)
+        for key, (low, high) in _CLASS_NUMBERS.items():
+            if key in stats:
+                _int(stats[key], f"{where}.{key}", low, high)
+        _strings(stats.get("keywords", []), f"{where}.keywords")
         classes[class_name] = stats
     charts: dict[str, Chart] = {}
-    for chart_name, chart in raw.get("charts", {}).items():
+    for chart_name, chart in _object(raw.get("charts", {}), "charts").items():
+        where = f"charts.{chart_name}"
+        chart = _object(chart, where)
         try:
-            die = DieKind(chart["die"])
-        except (KeyError, ValueError):
-            raise ContentError(f"charts.{chart_name}.die: one of {[d.value for d in DieKind]}") from None
-        entries = tuple(
-            ChartEntry(
-                int(e["low"]),
-                int(e.get("high", e["low"])),
-                str(e.get("text", "")),
-                tuple(_effect(x, f"charts.{chart_name}.entries[{i}].effects") for x in e.get("effects", ())),
-            )
-            for i, e in enumerate(chart.get("entries", ()))
-        )
+            die = DieKind(chart.get("die"))
+        except ValueError:
+            raise ContentError(f"{where}.die: one of {[d.value for d in DieKind]}") from None
+        if not isinstance(chart.get("entries"), list):
+            raise ContentError(f"{where}.entries: a list of entries")
+        entries = []
+        for i, e in enumerate(chart["entries"]):
+            at = f"{where}.entries[{i}]"
+            e = _object(e, at)
+            if set(e) - {"low", "high", "text", "effects"}:
+                raise ContentError(f"{at}: unknown keys {sorted(set(e) - {'low', 'high', 'text', 'effects'})}")
+            low = _int(e.get("low"), f"{at}.low")
+            if not isinstance(e.get("text", ""), str):
+                raise ContentError(f"{at}.text: a string")
+            if not isinstance(e.get("effects", []), list):
+                raise ContentError(f"{at}.effects: a list of effects")
+            effects = tuple(_effect(x, f"{at}.effects[{j}]") for j, x in enumerate(e.get("effects", [])))
+            entries.append(ChartEntry(low, _int(e.get("high", low), f"{at}.high", low), e.get("text", ""), effects))
+        entries.sort(key=lambda entry: entry.low)
         low, high = _chart_range(die)
         covered = sorted(v for e in entries for v in range(e.low, e.high + 1))
         wanted = [v for v in range(low, high + 1) if die is not DieKind.D36 or (v % 10 in range(1, 7))]
         if covered != wanted:
-            raise ContentError(f"charts.{chart_name}: entries must cover each result {low}..{high} exactly once")
-        charts[chart_name] = Chart(die, entries)
-    return ContentPack(name, int(raw["version"]), tuple(buildings), types, classes, charts)
+            raise ContentError(f"{where}: entries must cover each result {low}..{high} exactly once")
+        charts[chart_name] = Chart(die, tuple(entries))
+    return ContentPack(name, version, tuple(tokens_of.items()), types, classes, charts)
 
 
 TRAVEL_HAZARDS: dict[int, HazardEntry] = _load_hazards(_read("travel_hazards.json"))
