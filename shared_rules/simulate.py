@@ -156,11 +156,20 @@ NO_TOWN = "(no hero reached town)"
 
 @dataclass(frozen=True, slots=True)
 class Journey:
-    """One finished journey: the last state, and the Grit each hero spent on re-rolls (not readable from it)."""
+    """One finished journey: the last state, and the Grit each hero chose to spend (not readable from the state)."""
 
     start: Session
     state: Session
     grit_spent: tuple[int, ...]
+
+
+def spends_grit(request: Request, answer: Answer) -> bool:
+    """Whether an answer spends 1 Grit: a re-roll (FF-GRIT-01) or paying Plague Church's price in Grit (FT-TRAVEL-D32).
+
+    Grit that hazards take (22, 35, 46, 65) is not spent by choice; it shows in the net `grit` change."""
+    if isinstance(request, RerollRequest):
+        return bool(answer.indices)
+    return isinstance(request, ChoiceRequest) and request.rule == "FT-TRAVEL-D32" and answer.option == "grit"
 
 
 def play_journey(start: Session, size: str, *, quiet: bool = False) -> Journey:
@@ -172,8 +181,9 @@ def play_journey(start: Session, size: str, *, quiet: bool = False) -> Journey:
         if isinstance(request, RollRequest):  # most requests: the RNG rolls them
             return None
         answer = default_policy(ctx, request)
-        if isinstance(request, RerollRequest) and answer is not None and answer.indices:
-            spent[index[request.hero]] += 1  # each re-roll costs 1 Grit (FF-GRIT-01)
+        if answer is not None and spends_grit(request, answer):
+            assert isinstance(request, (RerollRequest, ChoiceRequest)) and request.hero is not None
+            spent[index[request.hero]] += 1
         return answer
 
     state = _step(start, ChooseTownSize(size), policy, quiet)

@@ -200,3 +200,30 @@ def test_the_fast_copy_of_frozen_values_equals_dataclasses_replace() -> None:
     hurt = replace(posse[0], wounds=9, health_mod=-4, grit=2, max_grit=1)
     assert _reclamp(hurt) == replace(hurt, wounds=6, grit=1)
     assert _reclamp(posse[0]) is posse[0]
+
+
+def test_grit_spent_counts_the_grit_the_log_shows_spent_on_rerolls_and_plague_church() -> None:
+    from shared_rules import Arrive, ChooseTownSize, RollHazard, apply
+    from shared_rules.state import Phase
+
+    base = new_session(HEROES)
+    total = 0
+    for index in range(25):
+        start = replace(base, rng=seed_state(trial_seed(4, index)))
+        journey = play_journey(start, "large")
+        state, events = start, []
+        for command in (ChooseTownSize("large"), *([RollHazard()] * 20), Arrive()):
+            if isinstance(command, RollHazard) and state.phase is not Phase.TRAVEL:
+                continue
+            outcome = apply(state, command, policy=default_policy)
+            state, events = outcome.state, [*events, *outcome.events]
+        assert state == journey.state
+        spent = {h.id: 0 for h in HEROES}
+        for event in events:
+            for change in event.changes:
+                if change.field == "grit" and event.rule in ("FF-GRIT-01", "FT-TRAVEL-D32") and \
+                        int(change.after) < int(change.before) and event.hero is not None:
+                    spent[event.hero] += int(change.before) - int(change.after)
+        assert tuple(spent[h.id] for h in HEROES) == journey.grit_spent
+        total += sum(journey.grit_spent)
+    assert total > 0
