@@ -14,8 +14,15 @@ import cProfile
 import io
 import pstats
 import time
+from dataclasses import replace
 
-from shared_rules.simulate import run_trials, sample_heroes, summarize
+from shared_rules.commands import Arrive, ChooseTownSize, RollHazard
+from shared_rules.dice import seed_state
+from shared_rules.engine import apply, new_session
+from shared_rules.flow import Ctx, Request
+from shared_rules.prompts import Answer
+from shared_rules.simulate import default_policy, run_trials, sample_heroes, summarize, trial_seed
+from shared_rules.state import Phase
 
 TARGET_PER_CORE_SECOND = 100_000
 
@@ -27,6 +34,28 @@ def _measure(journeys: int, seed: int, *, quiet: bool) -> tuple[float, float, in
     tally = run_trials(heroes, "large", journeys, seed=seed, quiet=quiet)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     return wall, cpu, sum(tally.d36.values())
+
+
+def work_per_journey(journeys: int, seed: int) -> tuple[float, float]:
+    """Commands through apply() and requests (rolls, draws, choices, re-roll offers) per journey, on average."""
+    requests = commands = 0
+
+    def counting(ctx: Ctx, request: Request) -> Answer | None:
+        nonlocal requests
+        requests += 1
+        return default_policy(ctx, request)
+
+    base = new_session(sample_heroes(4))
+    for index in range(journeys):
+        state = replace(base, rng=seed_state(trial_seed(seed, index)))
+        state = apply(state, ChooseTownSize("large"), policy=counting, quiet=True).state
+        commands += 1
+        while state.phase is Phase.TRAVEL:
+            state = apply(state, RollHazard(), policy=counting, quiet=True).state
+            commands += 1
+        state = apply(state, Arrive(), policy=counting, quiet=True).state
+        commands += 1
+    return commands / journeys, requests / journeys
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -50,6 +79,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"fast / plain:         {plain_wall / fast_wall:10.2f}x")
     print(f"target:               {TARGET_PER_CORE_SECOND:10,} per core-second "
           f"({n / fast_cpu / TARGET_PER_CORE_SECOND:.1%} reached; {fast_cpu / n * 1e6:,.0f} us per journey)")
+
+    commands, requests = work_per_journey(min(n, 500), args.seed)
+    print(f"work per journey:     {commands:.1f} commands through apply(), {requests:.1f} requests answered "
+          f"({fast_cpu / n / requests * 1e6:.1f} us per request on the fast path)")
 
     if args.profile:
         profiler = cProfile.Profile()

@@ -18,30 +18,26 @@ from collections.abc import Callable, Sequence
 from importlib import import_module
 from typing import TextIO
 
-from shared_rules import (
+from shared_rules.codec import decode_hero
+from shared_rules.commands import (
     Arrive,
     Choose,
     ChooseTownSize,
+    Command,
     Effect,
     EnterCard,
-    Event,
-    Hero,
-    Prompt,
     Reroll,
     RollDice,
     RollHazard,
-    RuleOptions,
-    RulesError,
-    Session,
-    apply,
-    decode_hero,
-    new_session,
 )
-from shared_rules.commands import Command
 from shared_rules.dice import DieKind
+from shared_rules.engine import apply, new_session
+from shared_rules.errors import RulesError
+from shared_rules.events import Event
 from shared_rules.flow import Policy
+from shared_rules.prompts import Prompt
 from shared_rules.simulate import default_policy, sample_heroes
-from shared_rules.state import Phase
+from shared_rules.state import Hero, Phase, RuleOptions, Session
 
 SERVICE_COMMANDS = {"serve": "services.api.serve", "worker": "services.jobs.worker"}
 
