@@ -1,0 +1,122 @@
+"""create_app(settings): the litestar app with the REST door under /v1, GraphQL at /graphql and OpenAPI at /schema.
+
+The process keeps no game state: sessions live in the store (Redis or SQLite), so replicas can share a Redis.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from litestar import Litestar
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import SwaggerRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme, Tag
+
+from services.api.errors import problem_response
+from services.api.graphql.schema import graphql_controller
+from services.api.rest.schemas import all_components
+from services.api.rest.sessions import SessionsController
+from services.api.rest.simulations import HealthController, SimulationsController
+from services.jobs.runner import open_runner
+from services.settings import Settings
+from services.store import open_store
+from services.use_cases import Services
+
+API_VERSION = "1.0.0"
+DESCRIPTION = """\
+Game-state service for Shadows of Brimstone tables (Frontier Town): one session per table, every write a new
+version, an append-only log, exact undo, live changes over GraphQL subscriptions and bulk simulations.
+
+Authentication: creating a table returns its join code and a table token; send the token as
+`Authorization: Bearer <token>`. A table's token opens only that table. The event host's token (set with
+BRIMSTONE_HOST_TOKEN) lists the tables and reads any of them.
+
+Writes: name `expected_version` to apply only to that version (409 `stale-version` otherwise, with
+`current_version`), or leave it out to apply to the latest (the answer says which version it produced). Send an
+`Idempotency-Key` to make a retry safe: it is answered with the first response and applied once.
+
+Errors are `application/problem+json` (RFC 9457) with `field` (what was refused) and `rule` (the rules-reference id).
+GraphQL (queries, mutations and the `sessionChanges` subscription) is served at `/graphql`.
+"""
+
+
+def openapi_config() -> OpenAPIConfig:
+    return OpenAPIConfig(
+        title="Brimstone Table",
+        version=API_VERSION,
+        description=DESCRIPTION,
+        path="/schema",
+        render_plugins=[SwaggerRenderPlugin()],
+        components=Components(
+            security_schemes={"bearer": SecurityScheme(type="http", scheme="bearer",
+                                                       description="a table token, or the event host's token")},
+        ),
+        tags=[Tag(name="sessions", description="tables: state, commands, log, undo"),
+              Tag(name="simulations", description="bulk runs of the road to town"),
+              Tag(name="service", description="health")],
+        use_handler_docstrings=True,
+        create_examples=False,
+    )
+
+
+def create_app(settings: Settings | None = None, *, services: Services | None = None) -> Litestar:
+    """The app for `settings` (default: from the environment); `services` replaces the store/runner (tests)."""
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        if services is not None:
+            app.state.services = services
+            yield
+            return
+        store = open_store(settings.redis_url, _db_path(settings), idempotency_ttl=settings.idempotency_ttl,
+                           redis_prefix=settings.redis_prefix)
+        runner = open_runner(settings)
+        app.state.services = Services(store, settings, runner)
+        try:
+            yield
+        finally:
+            await runner.close()
+            await store.close()
+
+    with warnings.catch_warnings():
+        # strawberry's controller relies on litestar inferring its dependencies (a deprecation in litestar 2.x).
+        warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"litestar\..*")
+        warnings.filterwarnings("ignore", message=r".*[Dd]ependenc.*", category=DeprecationWarning)
+        app = Litestar(
+            route_handlers=[SessionsController, SimulationsController, HealthController,
+                            graphql_controller(settings.allowed_origins)],
+            lifespan=[lifespan],
+            exception_handlers={Exception: problem_response},
+            openapi_config=openapi_config(),
+            request_max_body_size=settings.max_body_bytes,
+            debug=False,
+        )
+        # litestar replaces `components.schemas` with the schemas it generated itself (none: every handler is
+        # documented with our components), so ours are put back into the cached document before it is served.
+        document = app.openapi_schema
+        document.components.schemas = {**all_components(), **(document.components.schemas or {})}  # type: ignore[dict-item]
+    return app
+
+
+def _db_path(settings: Settings) -> str:
+    from pathlib import Path
+
+    path = Path(settings.db_path)
+    if not settings.redis_url:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return str(path)
+
+
+def openapi_document(settings: Settings | None = None) -> dict[str, Any]:
+    """The OpenAPI document as served at /schema/openapi.json (for scripts/export_schemas.py)."""
+    app = create_app(settings or Settings())
+    document: dict[str, Any] = app.openapi_schema.to_schema()
+    return document
+
+
+logging.getLogger("brimstone").addHandler(logging.NullHandler())

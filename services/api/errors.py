@@ -1,0 +1,150 @@
+"""The one place that turns refusals into answers: RFC 9457 problem details for REST, extensions for GraphQL.
+
+RulesError -> 422 (InvalidCommand, malformed) or 409 (IllegalCommand, not allowed now); StaleVersion -> 409 with
+`current_version`; missing credentials 401, wrong ones 403; unknown table 404. Every problem names the `field`
+and the `rule` (empty when no rule applies). Anything unexpected is a 500 without internals in the body.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import Any
+
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+
+from services.store import StaleVersion
+from services.use_cases import Forbidden, IdempotencyKeyReused, NotFound, ServiceError, Unauthenticated
+from shared_rules import IllegalCommand, InvalidCommand, RulesError
+
+log = logging.getLogger("brimstone.api")
+PROBLEM_JSON = "application/problem+json"
+PROBLEM_BASE = "urn:brimstone:problem:"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A refusal as RFC 9457 members plus ours (`field`, `rule`, and `current_version` for stale writes)."""
+
+    status: int
+    slug: str
+    title: str
+    detail: str
+    field: str = ""
+    rule: str = ""
+    extra: dict[str, Any] = dataclasses.field(default_factory=dict)
+    headers: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    @property
+    def type(self) -> str:
+        return "about:blank" if self.slug == "about:blank" else PROBLEM_BASE + self.slug
+
+    def body(self, instance: str | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, "title": self.title, "status": self.status, "detail": self.detail,
+                               "field": self.field, "rule": self.rule, **self.extra}
+        if instance:
+            out["instance"] = instance
+        return out
+
+
+# The kinds of problem, for the docs: slug -> (status, title).
+KINDS: dict[str, tuple[int, str]] = {
+    "invalid-command": (422, "Malformed request"),
+    "illegal-command": (409, "Not allowed now"),
+    "stale-version": (409, "Stale version"),
+    "unauthenticated": (401, "Missing credentials"),
+    "forbidden": (403, "Forbidden"),
+    "not-found": (404, "Not found"),
+    "idempotency-key-reused": (422, "Idempotency-Key reused"),
+    "internal-error": (500, "Internal error"),
+}
+
+
+def _kind(slug: str, detail: str, **kwargs: Any) -> Problem:
+    status, title = KINDS[slug]
+    return Problem(status, slug, title, detail, **kwargs)
+
+
+def problem_for(exc: BaseException) -> Problem:
+    """Map any exception to the problem a client sees (the single mapping for REST and GraphQL)."""
+    if isinstance(exc, InvalidCommand):
+        return _kind("invalid-command", exc.message, field=exc.field, rule=exc.rule)
+    if isinstance(exc, IllegalCommand):
+        return _kind("illegal-command", exc.message, field=exc.field, rule=exc.rule)
+    if isinstance(exc, RulesError):
+        return _kind("invalid-command", exc.message, field=exc.field, rule=exc.rule)
+    if isinstance(exc, StaleVersion):
+        return _kind("stale-version", f"the session is at version {exc.current_version}, not {exc.expected}; "
+                     "reload and send the command again", field="expected_version",
+                     extra={"current_version": exc.current_version})
+    if isinstance(exc, Unauthenticated):
+        return _kind("unauthenticated", exc.message, field=exc.field, rule=exc.rule,
+                     headers={"WWW-Authenticate": 'Bearer realm="brimstone"'})
+    if isinstance(exc, Forbidden):
+        return _kind("forbidden", exc.message, field=exc.field, rule=exc.rule)
+    if isinstance(exc, NotFound):
+        return _kind("not-found", exc.message, field=exc.field, rule=exc.rule)
+    if isinstance(exc, IdempotencyKeyReused):
+        return _kind("idempotency-key-reused", exc.message, field=exc.field, rule=exc.rule)
+    if isinstance(exc, ServiceError):
+        return _kind("invalid-command", exc.message, field=exc.field, rule=exc.rule)
+    if isinstance(exc, ValidationException):
+        return _validation(exc)
+    if isinstance(exc, HTTPException):
+        status = exc.status_code
+        if status >= 500:
+            log.error("HTTP %s: %s", status, exc.detail)
+        title = HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else "Error"
+        headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() in ("allow", "retry-after")}
+        return Problem(status, "about:blank", title, str(exc.detail or title), headers=headers)
+    log.error("unexpected error", exc_info=exc)
+    return _kind("internal-error", "the server failed to answer; the error was logged")
+
+
+_PARAMETER_NAMES = {"idempotency_key": "Idempotency-Key"}
+
+
+def _validation(exc: ValidationException) -> Problem:
+    """litestar's parameter checks (query, path, header) as a 422 naming the parameter."""
+    where = ""
+    message = str(exc.detail)
+    if isinstance(exc.extra, list) and exc.extra and isinstance(exc.extra[0], dict):
+        first = exc.extra[0]
+        where = str(first.get("key") or "")
+        where = _PARAMETER_NAMES.get(where, where)
+        message = f"{where}: {first.get('message') or message}" if where else message
+    elif "JSON" in message or "decode" in message.lower():
+        where = "body"
+    return _kind("invalid-command", message, field=where or "request")
+
+
+def problem_response(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    """litestar exception handler: every error leaves as application/problem+json."""
+    problem = problem_for(exc)
+    return Response(problem.body(str(request.url.path)), status_code=problem.status, media_type=PROBLEM_JSON,
+                    headers=problem.headers)
+
+
+def graphql_extensions(exc: BaseException) -> dict[str, Any]:
+    """The same problem as GraphQL error extensions (code, status, type, field, rule, current_version)."""
+    problem = problem_for(exc)
+    return {"code": problem.slug.upper().replace("-", "_"), **problem.body()}
+
+
+PROBLEM_RESPONSES = {
+    401: "no Authorization header (problem type `unauthenticated`)",
+    403: "the token does not open this table (`forbidden`)",
+    404: "no such table or job (`not-found`)",
+    409: "not allowed now (`illegal-command`), or a stale `expected_version` (`stale-version`, with current_version)",
+    422: "malformed: bad JSON, wrong types, unknown fields or command types, impossible dice (`invalid-command`)",
+}
+"""What each error status means, for the OpenAPI document."""
+
+
+def documented(status: int) -> str:
+    return PROBLEM_RESPONSES.get(status, HTTPStatus(status).phrase)
+
+

@@ -1,0 +1,62 @@
+"""The strawberry schema and its litestar controller at /graphql (left out of the OpenAPI document)."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+import strawberry
+from graphql import GraphQLError
+from strawberry.litestar import make_graphql_controller
+from strawberry.schema.config import StrawberryConfig
+from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
+from strawberry.types import ExecutionContext
+from strawberry.utils.logging import StrawberryLogger
+
+from services.api.graphql.context import context_getter
+from services.api.graphql.mutations import Mutation
+from services.api.graphql.queries import Query
+from services.api.graphql.subscriptions import Subscription
+from services.api.graphql.types import SCALARS
+
+log = logging.getLogger("brimstone.graphql")
+
+
+
+class Schema(strawberry.Schema):
+    """Logs only what is the server's fault: refusals (problems below 500) and invalid queries are the client's."""
+
+    def process_errors(self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None) -> None:
+        for error in errors:
+            status = (error.extensions or {}).get("status")
+            if isinstance(status, int) and status < 500:
+                continue
+            if error.original_error is None and status is None:
+                log.debug("GraphQL request refused: %s", error.message)
+                continue
+            StrawberryLogger.error(error, execution_context)
+
+
+schema = Schema(query=Query, mutation=Mutation, subscription=Subscription, config=StrawberryConfig(scalar_map=SCALARS))
+
+
+def sdl() -> str:
+    """The schema in GraphQL SDL, as committed in openapi/schema.graphql."""
+    return schema.as_str() + "\n"
+
+
+def graphql_controller(allowed_origins: tuple[str, ...] = ("*",)) -> Any:
+    """The /graphql controller: queries and mutations over HTTP, subscriptions over both websocket protocols."""
+    controller = make_graphql_controller(
+        schema,
+        path="/graphql",
+        context_getter=context_getter,
+        subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL),
+        keep_alive=True,
+        keep_alive_interval=15,
+        connection_init_wait_timeout=timedelta(seconds=30),
+        allowed_origins=list(allowed_origins),
+    )
+    controller.include_in_schema = False  # GraphiQL is HTML and POST has no JSON schema: keep it out of OpenAPI
+    return controller

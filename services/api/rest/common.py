@@ -1,0 +1,46 @@
+"""What every REST handler shares: the services, the bearer token, the JSON body and the JSON answer."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from litestar import Request, Response
+from litestar.datastructures import State
+
+from services.use_cases import Services
+from shared_rules import InvalidCommand
+
+SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]
+
+
+def services(state: State) -> Services:
+    """The app's Services (store, settings, simulation runner), set up at start-up."""
+    found: Services = state.services
+    return found
+
+
+def bearer(request: Request[Any, Any, Any]) -> str | None:
+    """The token of `Authorization: Bearer <token>`; None when missing or of another scheme."""
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.strip().partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+async def json_body(request: Request[Any, Any, Any], *, default: Any = ...) -> Any:
+    """The request body as JSON data; invalid JSON is a 422 naming `body` (never a 500)."""
+    raw = await request.body()
+    if not raw.strip():
+        if default is ...:
+            raise InvalidCommand("body: a JSON body is required", field="body")
+        return default
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise InvalidCommand(f"body: not valid JSON ({str(exc)[:120]})", field="body") from None
+
+
+def answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response[bytes]:
+    """JSON out with Python's encoder: the engine's integers may exceed 64 bits (msgspec would refuse them)."""
+    return Response(json.dumps(body, separators=(",", ":")).encode(), status_code=status,
+                    media_type="application/json", headers=headers)

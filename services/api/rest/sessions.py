@@ -1,0 +1,189 @@
+"""REST door for tables: create, read, command, events, undo, legal commands, and the host's list.
+
+Each handler parses, calls one use case and returns; rules live in shared_rules, the flow in use_cases.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, Request, Response, get, post
+from litestar.datastructures import State
+from litestar.params import HeaderParameter, Parameter, QueryParameter
+
+from services import use_cases
+from services.api.rest.common import SECURITY, answer, bearer, json_body, services
+from services.api.rest.docs import EXAMPLE_EVENT, EXAMPLE_LEGAL, documented, example_hero, example_view
+
+SessionId = Annotated[str, Parameter(description="the table's join code, e.g. K7QX2M", max_length=128)]
+ExpectedVersion = Annotated[
+    int | None,
+    QueryParameter(name="expected_version", ge=0, le=2**53, required=False,
+              description="apply only if the table is still at this version (else 409 stale-version); "
+                          "without it the command is applied to the latest version"),
+]
+IdempotencyKey = Annotated[
+    str | None,
+    HeaderParameter(name="Idempotency-Key", min_length=1, max_length=256, required=False,
+              description="a retry with the same key is answered with the first response and applied once"),
+]
+REPLAYED = "Idempotent-Replayed"
+
+
+def _written(result: use_cases.Written) -> Response[bytes]:
+    return answer(result.body, headers={REPLAYED: "true"} if result.replayed else None)
+
+
+class SessionsController(Controller):
+    path = "/v1/sessions"
+    tags = ["sessions"]  # noqa: RUF012 - litestar reads a class attribute
+
+    @post(
+        "/",
+        operation_id="createSession",
+        summary="Open a table",
+        status_code=201,
+        operation_class=documented(
+            status=201, response="SessionCreated", request="CreateSessionRequest",
+            description="The table's join code (`session_id`), its table token (shown once) and its first state.",
+            request_example={"heroes": [example_hero()], "options": {"dice": "server"}, "seed": 7}, errors=(422,),
+            example=example_view(token="t0k3n-shown-once"), location=True,
+        ),
+    )
+    async def create_session(self, request: Request[Any, Any, Any], state: State) -> Response[bytes]:
+        """Open a table for a posse of 1-6 heroes with rule options, an optional seed and content pack."""
+        created = await use_cases.create_session(services(state), await json_body(request))
+        return answer(created, 201, {"Location": f"/v1/sessions/{created['session_id']}"})
+
+    @get(
+        "/",
+        operation_id="listSessions",
+        summary="List tables (event host)",
+        security=SECURITY,
+        operation_class=documented(status=200, response="SessionList", errors=(401, 403, 422),
+                                   description="Join codes of the tables, in order.",
+                                   example={"sessions": ["K7QX2M", "M3RT9A"], "next_after": None}),
+    )
+    async def list_sessions(
+        self,
+        request: Request[Any, Any, Any],
+        state: State,
+        limit: Annotated[int, Parameter(ge=1, le=1000, description="page size")] = 100,
+        after: Annotated[str | None, Parameter(max_length=128, required=False,
+                                               description="list ids after this one")] = None,
+    ) -> Response[bytes]:
+        """Every table's join code; needs the event host's token (BRIMSTONE_HOST_TOKEN), never a table token."""
+        return answer(await use_cases.list_sessions(services(state), bearer(request), limit=limit, after=after))
+
+    @get(
+        "/{session_id:str}",
+        operation_id="getSession",
+        summary="Read a table",
+        security=SECURITY,
+        operation_class=documented(status=200, response="SessionView", errors=(401, 403, 404, 422),
+                                   description="The latest version: state, pending prompt, legal commands.",
+                                   example=example_view()),
+    )
+    async def get_session(self, request: Request[Any, Any, Any], state: State, session_id: SessionId) -> Response[bytes]:
+        """The table's latest version with its state, the prompt waiting (if any) and the legal commands."""
+        return answer(await use_cases.get_session(services(state), session_id, bearer(request)))
+
+    @post(
+        "/{session_id:str}/commands",
+        operation_id="postCommand",
+        summary="Apply a command",
+        status_code=200,
+        security=SECURITY,
+        operation_class=documented(
+            status=200, response="CommandResult", request="CommandInput", errors=(401, 403, 404, 409, 422),
+            description="The version the command produced (`based_on` is the one it was applied to), its events "
+                        "and the new state. A replayed Idempotency-Key answers the first response again, with the "
+                        "header `Idempotent-Replayed: true`.",
+            request_example={"type": "roll_hazard", "dice": [[3, 5]]},
+            example=example_view(based_on=0, events=[EXAMPLE_EVENT]) | {"version": 1},
+        ),
+    )
+    async def post_command(
+        self,
+        request: Request[Any, Any, Any],
+        state: State,
+        session_id: SessionId,
+        expected_version: ExpectedVersion = None,
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[bytes]:
+        """Apply any engine command (`{"type": "roll_hazard", "dice": [[3, 5]]}`; `dice` optional)."""
+        return _written(await use_cases.submit_command(
+            services(state), session_id, bearer(request), await json_body(request),
+            expected_version=expected_version, idempotency_key=idempotency_key))
+
+    @get(
+        "/{session_id:str}/events",
+        operation_id="listEvents",
+        summary="Page through the log",
+        security=SECURITY,
+        operation_class=documented(
+            status=200, response="EventPage", errors=(401, 403, 404, 422),
+            description="Log entries with version > `after`, oldest first; `next_after` continues the paging.",
+            example={"session_id": "K7QX2M", "version": 1, "next_after": None, "entries": [
+                {"version": 1, "command": {"type": "choose_town_size", "size": "medium", "dice": []},
+                 "events": [EXAMPLE_EVENT], "at": 1767225600.0}]},
+        ),
+    )
+    async def list_events(
+        self,
+        request: Request[Any, Any, Any],
+        state: State,
+        session_id: SessionId,
+        after: Annotated[int, Parameter(ge=-1, le=2**53, description="entries after this version (-1: from the "
+                                                                     "creation)")] = -1,
+        limit: Annotated[int, Parameter(ge=1, le=use_cases.MAX_EVENTS_PAGE, description="page size")] = 50,
+    ) -> Response[bytes]:
+        """The append-only log: each entry is a command (or the creation, or an undo) and its events."""
+        return answer(await use_cases.list_events(services(state), session_id, bearer(request), after=after,
+                                                  limit=limit))
+
+    @post(
+        "/{session_id:str}/undo",
+        operation_id="undoCommands",
+        summary="Undo the last N versions",
+        status_code=200,
+        security=SECURITY,
+        operation_class=documented(
+            status=200, response="CommandResult", request="UndoRequest", request_required=False,
+            errors=(401, 403, 404, 409, 422),
+            description="The state of version v-N written again as a new version (the log stays append-only).",
+            request_example={"steps": 1},
+            example=example_view(based_on=1, events=[
+                {"type": "undone", "text": "Undid 1 command: back to version 0", "hero": None,
+                 "rule": use_cases.UNDO_RULE, "changes": [], "roll": None}]) | {"version": 2},
+        ),
+    )
+    async def undo(
+        self,
+        request: Request[Any, Any, Any],
+        state: State,
+        session_id: SessionId,
+        expected_version: ExpectedVersion = None,
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[bytes]:
+        """Go back `steps` versions (default 1) exactly, as a new version; an undo can itself be undone."""
+        return _written(await use_cases.undo(
+            services(state), session_id, bearer(request), await json_body(request, default=None),
+            expected_version=expected_version, idempotency_key=idempotency_key))
+
+    @get(
+        "/{session_id:str}/legal-commands",
+        operation_id="getLegalCommands",
+        summary="What may be sent now",
+        security=SECURITY,
+        operation_class=documented(
+            status=200, response="LegalCommands", errors=(401, 403, 404, 422),
+            description="The legal commands and the pending prompt (while a prompt waits, only its answer).",
+            example={"session_id": "K7QX2M", "version": 0, "pending": None, "legal_commands": EXAMPLE_LEGAL},
+        ),
+    )
+    async def get_legal_commands(
+        self, request: Request[Any, Any, Any], state: State, session_id: SessionId
+    ) -> Response[bytes]:
+        """The commands the engine accepts now, and the prompt waiting for an answer."""
+        return answer(await use_cases.get_legal_commands(services(state), session_id, bearer(request)))

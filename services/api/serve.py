@@ -1,0 +1,53 @@
+"""`brimstone serve` / `python -m services.api.serve`: run the API with uvicorn.
+
+Storage: Redis with --redis URL (or REDIS_URL), else the SQLite file --db PATH (or BRIMSTONE_DB, default
+./data/brimstone.sqlite3). Sessions survive a restart in both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from services.settings import DEFAULT_DB, Settings
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="brimstone serve", description="Run the Brimstone Table API (REST + GraphQL).")
+    p.add_argument("--host", help="interface to listen on (default 127.0.0.1, BRIMSTONE_HOST)")
+    p.add_argument("--port", type=int, help="TCP port (default 8000, BRIMSTONE_PORT)")
+    p.add_argument("--redis", metavar="URL", help="Redis URL for sessions, pub/sub and rq jobs (REDIS_URL)")
+    p.add_argument("--db", metavar="PATH", help=f"SQLite file when no Redis is set (BRIMSTONE_DB, default {DEFAULT_DB})")
+    p.add_argument("--host-token", help="the event host's token for listing tables (BRIMSTONE_HOST_TOKEN)")
+    p.add_argument("--redis-prefix", help="namespace for Redis keys (BRIMSTONE_REDIS_PREFIX, default brimstone)")
+    p.add_argument("--simulation-executor", choices=("process", "thread"),
+                   help="embedded simulations run in a process pool (default) or threads")
+    p.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"),
+                   help="uvicorn and service log level (default info)")
+    return p
+
+
+def settings_from(argv: list[str]) -> Settings:
+    args = parser().parse_args(argv)
+    return Settings.from_env(host=args.host, port=args.port, redis_url=args.redis, db_path=args.db,
+                             host_token=args.host_token, redis_prefix=args.redis_prefix,
+                             simulation_executor=args.simulation_executor, log_level=args.log_level)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the command line, build the app and serve it until interrupted."""
+    import uvicorn
+
+    from services.api.app import create_app
+
+    settings = settings_from(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    where = settings.redis_url if settings.redis_url else settings.db_path
+    logging.getLogger("brimstone").info("storage: %s (%s)", settings.storage, where)
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level=settings.log_level,
+                ws="websockets-sansio", lifespan="on", timeout_graceful_shutdown=5)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""Job functions: importable, taking and returning plain data, so rq workers and the embedded pool run the same code.
+
+A simulation is split into chunks (`shared_rules.simulate.split`); each chunk plays journeys start..start+count-1
+with per-trial seeds, so the merged chunks equal one run with the same seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from shared_rules import RuleOptions, decode_hero, simulate
+from shared_rules import codec as rules_codec
+
+
+def _inputs(spec: dict[str, Any]) -> tuple[tuple[Any, ...], RuleOptions]:
+    heroes = tuple(decode_hero(data, f"heroes[{i}]") for i, data in enumerate(spec["heroes"]))
+    options: RuleOptions = rules_codec.decode(RuleOptions, spec.get("options") or {}, "options")
+    return heroes, options
+
+
+def run_chunk(
+    spec: dict[str, Any], start: int, count: int, progress: Callable[[int], None] | None = None
+) -> dict[str, Any]:
+    """Play trials start..start+count-1 of a simulation `spec`; returns the chunk's Tally as JSON data.
+
+    Inside an rq job, progress is written to the job's meta (`done`) so the poller can report it.
+    """
+    heroes, options = _inputs(spec)
+    report = progress if progress is not None else _rq_progress()
+    tally = simulate.run_trials(heroes, spec["size"], count, seed=spec["seed"], start=start, options=options,
+                                progress=report)
+    return tally.to_json()
+
+
+def _rq_progress() -> Callable[[int], None] | None:
+    try:
+        from rq import get_current_job
+    except ImportError:  # pragma: no cover - rq is a service dependency
+        return None
+    job = get_current_job()
+    if job is None:
+        return None
+
+    def report(done: int) -> None:
+        job.meta["done"] = done
+        job.save_meta()
+
+    return report
+
+
+def merge_chunks(tallies: list[dict[str, Any]]) -> dict[str, Any]:
+    """The summary (shared_rules.simulate.summarize) of a simulation's chunk tallies."""
+    merged = simulate.merge(simulate.Tally.from_json(t) for t in tallies)
+    return simulate.summarize(merged)
+
+
+def finalize(chunk_ids: list[str]) -> dict[str, Any]:
+    """rq finalizer, run once every chunk job finished: merge their tallies into the summary."""
+    from rq import get_current_job
+    from rq.job import Job
+
+    current = get_current_job()
+    if current is None:
+        raise RuntimeError("finalize runs as an rq job")
+    jobs = Job.fetch_many(chunk_ids, connection=current.connection)
+    tallies = []
+    for job_id, job in zip(chunk_ids, jobs, strict=True):
+        result = job.return_value() if job is not None else None
+        if result is None:
+            raise RuntimeError(f"chunk {job_id} has no result (expired or failed)")
+        tallies.append(result)
+    return merge_chunks(tallies)
+
+
+def single_run(spec: dict[str, Any]) -> dict[str, Any]:
+    """The whole simulation in one piece (for tests and benchmarks comparing against the chunked run)."""
+    return merge_chunks([run_chunk(spec, 0, int(spec["trials"]))])

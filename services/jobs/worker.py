@@ -1,0 +1,48 @@
+"""`brimstone worker`: an rq worker for simulation chunks (start several: they share the queue).
+
+    brimstone worker --redis redis://127.0.0.1:6379/0 [--burst] [--queue brimstone-simulations]
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+from services.settings import Settings
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="brimstone worker", description="Run an rq worker for bulk simulations.")
+    p.add_argument("--redis", metavar="URL", help="the Redis the API enqueues to (default REDIS_URL)")
+    p.add_argument("--queue", help="queue name (default brimstone-simulations, BRIMSTONE_RQ_QUEUE)")
+    p.add_argument("--burst", action="store_true", help="work until the queue is empty, then exit")
+    p.add_argument("--name", help="worker name (default: rq's host.pid)")
+    p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
+    return p
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run an rq worker on the simulation queue until stopped (or, with --burst, until it is empty)."""
+    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    settings = Settings.from_env(redis_url=args.redis, rq_queue=args.queue)
+    if not settings.redis_url:
+        raise SystemExit("brimstone worker: give --redis URL (or set REDIS_URL): workers share jobs through Redis")
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    from redis import Redis
+    from rq import Queue, Worker
+
+    import services.jobs.tasks  # noqa: F401 - fail now, not per job, if the job functions cannot be imported
+
+    connection = Redis.from_url(settings.redis_url)
+    queue = Queue(settings.rq_queue, connection=connection)
+    worker = Worker([queue], connection=connection, name=args.name)
+    logging.getLogger("brimstone.jobs").info("worker %s (pid %d) on queue %s", worker.name, os.getpid(),
+                                             settings.rq_queue)
+    worker.work(burst=args.burst, logging_level=args.log_level.upper())
+
+
+if __name__ == "__main__":
+    main()
