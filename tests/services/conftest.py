@@ -60,11 +60,9 @@ async def store_factory(anyio_backend: str, store_target: tuple[str, str]) -> As
     made: list[SessionStore] = []
 
     def make(**kwargs: Any) -> SessionStore:
-        store: SessionStore
-        if backend == "redis":
-            store = RedisStore(where, prefix=prefix, **kwargs)
-        else:
-            store = SqliteStore(where, **kwargs)
+        store: SessionStore = (
+            RedisStore(where, prefix=prefix, **kwargs) if backend == "redis" else SqliteStore(where, **kwargs)
+        )
         made.append(store)
         return store
 

@@ -20,7 +20,6 @@ from services.store import (
 from services.store.redis import RedisStore
 from services.store.sqlite import SqliteStore
 
-
 pytestmark = pytest.mark.anyio
 
 SID = "dusty-gulch-1"

@@ -1,0 +1,56 @@
+"""Session store: versioned snapshots, command log, idempotency and change notifications.
+
+`open_store` picks Redis when a URL is configured (shared by replicas) and SQLite otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+
+from services.store.base import (
+    DEFAULT_IDEMPOTENCY_TTL,
+    CommitResult,
+    LogEntry,
+    SessionExists,
+    SessionNotFound,
+    SessionStore,
+    StaleVersion,
+    StoredSession,
+    StoreError,
+    Subscription,
+    change_message,
+    valid_session_id,
+)
+
+__all__ = [
+    "DEFAULT_IDEMPOTENCY_TTL",
+    "CommitResult",
+    "LogEntry",
+    "SessionExists",
+    "SessionNotFound",
+    "SessionStore",
+    "StaleVersion",
+    "StoreError",
+    "StoredSession",
+    "Subscription",
+    "change_message",
+    "open_store",
+    "valid_session_id",
+]
+
+
+def open_store(
+    redis_url: str | None,
+    sqlite_path: str | os.PathLike[str],
+    *,
+    idempotency_ttl: float = DEFAULT_IDEMPOTENCY_TTL,
+    redis_prefix: str = "brimstone",
+) -> SessionStore:
+    """Return a RedisStore for `redis_url` if it is set, else a SqliteStore on `sqlite_path`."""
+    if redis_url:
+        from services.store.redis import RedisStore
+
+        return RedisStore(redis_url, prefix=redis_prefix, idempotency_ttl=idempotency_ttl)
+    from services.store.sqlite import SqliteStore
+
+    return SqliteStore(sqlite_path, idempotency_ttl=idempotency_ttl)
