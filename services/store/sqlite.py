@@ -294,6 +294,8 @@ class SqliteStore(SessionStore):
 
     def subscribe(self, session_id: str) -> Subscription:
         """Return a live in-process subscription to the session's messages."""
+        if self._closed:
+            raise RuntimeError("store is closed")
         return self.bus.subscribe(session_id)
 
     async def list_sessions(self, limit: int = 100, after: str | None = None) -> list[str]:

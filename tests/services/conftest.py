@@ -16,7 +16,7 @@ from services.store.redis import RedisStore
 from services.store.sqlite import SqliteStore
 
 # A throwaway redis-server on a free port, started once per test session.
-store_redis_proc = factories.redis_proc(port=None)
+store_redis_proc = factories.redis_proc(port=None)  # type: ignore[arg-type]  # None = any free port (documented)
 
 
 @pytest.fixture
