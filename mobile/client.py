@@ -1,0 +1,720 @@
+"""One interface to a table, two ways to reach it: the service over GraphQL, or the rules engine in the app.
+
+`TableBackend` is what the presenters use: create, join, load, submit(command, idempotency_key), undo(n),
+subscribe(callback). `GraphQLBackend` speaks to `services/api/graphql` (gql: HTTP for queries and mutations, a
+websocket for the `sessionUpdates` subscription); `OfflineBackend` runs `shared_rules` on the phone and keeps the
+session, every state it passed through (for undo) and its event log in one local JSON file.
+
+Both hand back a `Snapshot`: the decoded state, its version and the log of applied steps. Errors are sorted into
+what a table can act on: `ConnectionLost` (resend later, same idempotency key), `VersionConflict` (the table moved
+on), `CommandRejected` (the rules refused it; message, field and rule from the engine), `TableNotFound`,
+`NotAuthorized`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import secrets
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from shared_rules import (
+    Command,
+    Event,
+    Hero,
+    LegalCommand,
+    Prompt,
+    RuleOptions,
+    RulesError,
+    Session,
+    apply,
+    decode_event,
+    decode_state,
+    encode,
+    encode_event,
+    encode_state,
+    legal_commands,
+    new_session,
+)
+
+UNDO_RULE = "SVC-UNDO"  # the service's exact undo (services/use_cases.py)
+OFFLINE_FORMAT = "brimstone-offline"
+OFFLINE_SCHEMA = 1
+LOG_LIMIT = 500  # steps of history a client keeps and shows
+
+
+# ---- what a backend hands back ---------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class LogStep:
+    """One applied step of a table's history: the version it made, which command made it, what happened."""
+
+    version: int
+    command: str  # the command type, "create" or "undo"
+    events: tuple[Event, ...] = ()
+    at: float = 0.0
+    undo_to: int | None = None  # an undo: the version whose state it wrote again
+
+
+def history(log: Sequence[LogStep], version: int) -> list[int]:
+    """The versions whose steps are in effect at `version`, oldest first (undone steps are left out).
+
+    An undo to T has T's state, so its history is T's; any other step adds itself to its predecessor's.
+    Steps older than the log the client holds count as a root.
+    """
+    by_version = {step.version: step for step in log}
+    canon: dict[int, int] = {}
+    parent: dict[int, int | None] = {}
+    for step in sorted(log, key=lambda s: s.version):
+        if step.command == "undo" and step.undo_to is not None:
+            canon[step.version] = canon.get(step.undo_to, step.undo_to)
+        else:
+            canon[step.version] = step.version
+            before = step.version - 1
+            parent[step.version] = canon.get(before, before) if before in by_version else None
+    path: list[int] = []
+    node: int | None = canon.get(version, version)
+    while node is not None and node in by_version:
+        path.append(node)
+        node = parent.get(node)
+    return path[::-1]
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """How to reach a table again: its id, the short code players read out, and the secret token."""
+
+    session_id: str
+    token: str = ""
+    code: str = ""
+    server: str = ""  # "" when the table lives on this phone
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A table as one client sees it: the state at `version` and the steps that led there (oldest first)."""
+
+    table: TableInfo
+    version: int
+    state: Session
+    log: tuple[LogStep, ...] = ()
+
+    @property
+    def pending(self) -> Prompt | None:
+        """The prompt the rules wait on, if any (the same engine decides on the server and on the phone)."""
+        return self.state.pending.prompt if self.state.pending is not None else None
+
+    @property
+    def legal(self) -> tuple[LegalCommand, ...]:
+        return legal_commands(self.state)
+
+
+# ---- what can go wrong -----------------------------------------------------------------------------------------
+class BackendError(Exception):
+    """Base of the errors a backend raises; `message` is fit to show at the table."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ConnectionLost(BackendError):
+    """The server could not be reached or did not answer: send the same command again later."""
+
+
+class VersionConflict(BackendError):
+    """The command was based on an old version: someone at the table acted first."""
+
+    def __init__(self, message: str, current: int | None = None) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+class CommandRejected(BackendError):
+    """The rules refused the command; `field` and `rule` come from the engine's error."""
+
+    def __init__(self, message: str, *, field: str = "", rule: str = "", kind: str = "illegal") -> None:
+        super().__init__(message)
+        self.field = field
+        self.rule = rule
+        self.kind = kind  # "invalid" (malformed) or "illegal" (not allowed now)
+
+
+class TableNotFound(BackendError):
+    """No table has this code or id."""
+
+
+class NotAuthorized(BackendError):
+    """The token does not open this table."""
+
+
+def rejected(error: RulesError) -> CommandRejected:
+    """The engine's refusal in the backend's terms, keeping its message, field and rule."""
+    from shared_rules import InvalidCommand
+
+    kind = "invalid" if isinstance(error, InvalidCommand) else "illegal"
+    return CommandRejected(error.message, field=error.field, rule=error.rule, kind=kind)
+
+
+class Closeable(Protocol):
+    def close(self) -> None: ...
+
+
+UpdateCallback = Callable[[Snapshot], None]
+StatusCallback = Callable[[str, str], None]  # (status, detail): "live" | "reconnecting" | "closed"
+
+
+class TableBackend(Protocol):
+    """What the presenters need from a table, wherever it lives."""
+
+    @property
+    def table(self) -> TableInfo | None: ...
+
+    @property
+    def online(self) -> bool: ...
+
+    def create(self, heroes: Sequence[Hero], options: RuleOptions, *, seed: int | None = None) -> Snapshot: ...
+
+    def join(self, code: str, token: str) -> Snapshot: ...
+
+    def load(self) -> Snapshot: ...
+
+    def submit(self, command: Command, idempotency_key: str, expected_version: int | None = None) -> Snapshot: ...
+
+    def undo(self, steps: int, idempotency_key: str, expected_version: int | None = None) -> Snapshot: ...
+
+    def subscribe(self, on_update: UpdateCallback, on_status: StatusCallback | None = None) -> Closeable: ...
+
+    def close(self) -> None: ...
+
+
+def new_key() -> str:
+    """A fresh idempotency key: the same key on a resend lets the server answer without applying twice."""
+    return secrets.token_hex(12)
+
+
+def short_code() -> str:
+    """Six letters and digits easy to read out across a table (no 0/O, 1/I/L)."""
+    alphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(6))
+
+
+# ---- offline: the engine on the phone, the session in a JSON file ---------------------------------------------
+@dataclass(slots=True)
+class _Entry:
+    version: int
+    command: str
+    command_data: Any
+    events: tuple[Event, ...]
+    state: Session
+    key: str | None
+    at: float
+
+
+@dataclass(slots=True)
+class _NoSubscription:
+    callbacks: list[UpdateCallback]
+    callback: UpdateCallback
+
+    def close(self) -> None:
+        with contextlib.suppress(ValueError):
+            self.callbacks.remove(self.callback)
+
+
+class OfflineBackend:
+    """A table kept on this phone: `shared_rules.apply` for every command, every state kept for undo.
+
+    The file holds every version written, as the service's log does: versions only grow, and an undo writes an
+    earlier version's state again as a new version (so an undo can itself be undone, as online).
+    """
+
+    online = False
+
+    def __init__(self, directory: str | Path) -> None:
+        self.directory = Path(directory)
+        self._table: TableInfo | None = None
+        self._entries: list[_Entry] = []
+        self._keys: dict[str, int] = {}
+        self._callbacks: list[UpdateCallback] = []
+        self._lock = threading.Lock()
+
+    @property
+    def table(self) -> TableInfo | None:
+        return self._table
+
+    @property
+    def path(self) -> Path:
+        if self._table is None:
+            raise TableNotFound("no table is open")
+        return self.directory / f"{self._table.session_id}.json"
+
+    # -- the interface -----------------------------------------------------------------------------------------
+    def create(self, heroes: Sequence[Hero], options: RuleOptions, *, seed: int | None = None) -> Snapshot:
+        try:
+            state = new_session(tuple(heroes), options=options,
+                                seed=secrets.randbits(63) if seed is None else seed)
+        except RulesError as error:
+            raise rejected(error) from None
+        code = short_code()
+        with self._lock:
+            self._table = TableInfo(f"offline-{code.lower()}", code=code)
+            created = Event("session_created", f"Table opened for {', '.join(h.name for h in heroes)}")
+            self._entries = [_Entry(0, "create", {"type": "create"}, (created,), state, None, time.time())]
+            self._keys = {}
+            self._save()
+            return self._snapshot()
+
+    def join(self, code: str, token: str = "") -> Snapshot:
+        """Open a table saved on this phone by its code (or file id); offline tables need no token."""
+        wanted = code.strip().lower()
+        for candidate in (wanted, f"offline-{wanted}"):
+            path = self.directory / f"{candidate}.json"
+            if path.is_file():
+                with self._lock:
+                    self._read(path)
+                    return self._snapshot()
+        raise TableNotFound(f"code: no table {code!r} is saved on this phone (in {self.directory})")
+
+    def load(self) -> Snapshot:
+        with self._lock:
+            return self._snapshot()
+
+    def submit(self, command: Command, idempotency_key: str, expected_version: int | None = None) -> Snapshot:
+        with self._lock:
+            if idempotency_key in self._keys:
+                return self._snapshot()
+            self._check_version(expected_version)
+            current = self._entries[-1].state
+            try:
+                outcome = apply(current, command)
+            except RulesError as error:
+                raise rejected(error) from None
+            self._append(command.type, encode(command), outcome.events, outcome.state, idempotency_key)
+            snapshot = self._snapshot()
+        self._notify(snapshot)
+        return snapshot
+
+    def undo(self, steps: int, idempotency_key: str, expected_version: int | None = None) -> Snapshot:
+        """As the service does it: the state of version v-steps is written again as version v+1 (SVC-UNDO)."""
+        with self._lock:
+            if idempotency_key in self._keys:
+                return self._snapshot()
+            self._check_version(expected_version)
+            current = self._entries[-1].version
+            target = current - steps
+            if steps < 1 or target < 0:
+                raise CommandRejected(f"steps: version {current} has only {current} command(s) to undo, not {steps}",
+                                      field="steps", rule=UNDO_RULE)
+            event = Event("undone", f"Undid {steps} command{'s' if steps != 1 else ''}: back to version {target}",
+                          rule=UNDO_RULE)
+            self._append("undo", {"type": "undo", "steps": steps, "to_version": target}, (event,),
+                         self._entries[target].state, idempotency_key)
+            snapshot = self._snapshot()
+        self._notify(snapshot)
+        return snapshot
+
+    def subscribe(self, on_update: UpdateCallback, on_status: StatusCallback | None = None) -> Closeable:
+        """Nobody else plays this table; the callback still hears of each change, as it would online."""
+        self._callbacks.append(on_update)
+        if on_status is not None:
+            on_status("local", "the table is kept on this phone")
+        return _NoSubscription(self._callbacks, on_update)
+
+    def close(self) -> None:
+        self._callbacks.clear()
+
+    # -- saved tables ------------------------------------------------------------------------------------------
+    @staticmethod
+    def saved_tables(directory: str | Path) -> list[tuple[str, str, float]]:
+        """(code, a line describing the posse, last write time) of each table saved in `directory`, newest first."""
+        found = []
+        for path in Path(directory).glob("offline-*.json"):
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                state = data["entries"][-1]["state"]
+                names = ", ".join(hero["name"] for hero in state["heroes"])
+                found.append((data["code"], f"{names} ({state['phase'].replace('_', ' ')})", path.stat().st_mtime))
+            except (OSError, ValueError, KeyError, IndexError, TypeError):
+                continue
+        return sorted(found, key=lambda row: -row[2])
+
+    # -- inside --------------------------------------------------------------------------------------------------
+    def _check_version(self, expected: int | None) -> None:
+        current = self._entries[-1].version
+        if expected is not None and expected != current:
+            raise VersionConflict(f"expected_version: the table is at version {current}, not {expected}", current)
+
+    def _append(self, command: str, data: Any, events: tuple[Event, ...], state: Session, key: str | None) -> None:
+        version = len(self._entries)
+        self._entries.append(_Entry(version, command, data, tuple(events), state, key, time.time()))
+        if key is not None:
+            self._keys[key] = version
+        self._save()
+
+    def _snapshot(self) -> Snapshot:
+        if self._table is None:
+            raise TableNotFound("no table is open: create one or open a saved one")
+        log = tuple(LogStep(e.version, e.command, e.events, e.at, e.command_data.get("to_version"))
+                    for e in self._entries[-LOG_LIMIT:])
+        return Snapshot(self._table, self._entries[-1].version, self._entries[-1].state, log)
+
+    def _notify(self, snapshot: Snapshot) -> None:
+        for callback in list(self._callbacks):
+            callback(snapshot)
+
+    def _save(self) -> None:
+        assert self._table is not None
+        data = {
+            "format": OFFLINE_FORMAT, "schema": OFFLINE_SCHEMA, "session_id": self._table.session_id,
+            "code": self._table.code,
+            "entries": [{"version": e.version, "command": e.command_data, "events": [encode_event(x) for x in e.events],
+                         "state": encode_state(e.state), "key": e.key, "at": e.at} for e in self._entries],
+        }  # fmt: skip
+        self.directory.mkdir(parents=True, exist_ok=True)
+        path = self.path
+        temp = path.with_suffix(".tmp")
+        temp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+        os.replace(temp, path)  # a crash mid-write leaves the previous file whole
+
+    def _read(self, path: Path) -> None:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") != OFFLINE_FORMAT or data.get("schema") != OFFLINE_SCHEMA:
+                raise ValueError(f"format {data.get('format')!r} schema {data.get('schema')!r}")
+            entries = [
+                _Entry(raw["version"], str(raw["command"].get("type", "?")), raw["command"],
+                       tuple(decode_event(x) for x in raw["events"]), decode_state(raw["state"]), raw["key"], raw["at"])
+                for raw in data["entries"]
+            ]  # fmt: skip
+        except (OSError, ValueError, KeyError, TypeError, RulesError) as error:
+            raise TableNotFound(f"{path.name}: not a readable offline table ({error})") from None
+        self._table = TableInfo(data["session_id"], code=data["code"])
+        self._entries = entries
+        self._keys = {e.key: e.version for e in entries if e.key is not None}
+
+
+# ---- online: the service over GraphQL ---------------------------------------------------------------------------
+_EVENT_FIELDS = "type text hero rule changes { field before after } roll"
+Q_CREATE = """
+mutation Create($heroes: JSON!, $options: JSON, $seed: Long) {
+  createSession(heroes: $heroes, options: $options, seed: $seed) { token sessionId version }
+}"""
+Q_LOAD = """
+query Load($id: String!, $after: Int!, $limit: Int!) {
+  session(sessionId: $id) { sessionId version state }
+  events(sessionId: $id, after: $after, limit: $limit) {
+    version nextAfter entries { version command at events { EVENT_FIELDS } }
+  }
+}""".replace("EVENT_FIELDS", _EVENT_FIELDS)
+Q_POST = """
+mutation Post($id: String!, $command: JSON!, $expected: Int, $key: String) {
+  postCommand(sessionId: $id, command: $command, expectedVersion: $expected, idempotencyKey: $key) {
+    version basedOn replayed state events { EVENT_FIELDS }
+  }
+}""".replace("EVENT_FIELDS", _EVENT_FIELDS)
+Q_UNDO = """
+mutation Undo($id: String!, $steps: Int!, $expected: Int, $key: String) {
+  undo(sessionId: $id, steps: $steps, expectedVersion: $expected, idempotencyKey: $key) {
+    version basedOn replayed state events { EVENT_FIELDS }
+  }
+}""".replace("EVENT_FIELDS", _EVENT_FIELDS)
+Q_CHANGES = """
+subscription Changes($id: String!, $after: Int) {
+  sessionChanges(sessionId: $id, afterVersion: $after) { version command state events { EVENT_FIELDS } }
+}""".replace("EVENT_FIELDS", _EVENT_FIELDS)
+EVENTS_PAGE = 500
+
+
+def server_urls(address: str) -> tuple[str, str, str]:
+    """(base, HTTP GraphQL URL, websocket GraphQL URL) from what a player types: "192.168.1.5:8000" is enough."""
+    base = address.strip().rstrip("/")
+    if not base:
+        raise BackendError("server: enter the server's address, e.g. http://192.168.1.5:8000")
+    if "://" not in base:
+        base = "http://" + base
+    if base.endswith("/graphql"):
+        base = base[: -len("/graphql")]
+    scheme, rest = base.split("://", 1)
+    if scheme not in ("http", "https"):
+        raise BackendError(f"server: {address!r} is not an http(s) address")
+    return base, f"{base}/graphql", f"{'wss' if scheme == 'https' else 'ws'}://{rest}/graphql"
+
+
+def _command_name(data: Any) -> str:
+    kind = data.get("type", "?") if isinstance(data, dict) else "?"
+    return "create" if kind in ("create_session", "create") else str(kind)
+
+
+def _translate(error: BaseException) -> BackendError:
+    """A gql/httpx failure as what the table can act on (the service's problem codes: services/api/errors.py)."""
+    from gql.transport.exceptions import (
+        TransportClosed,
+        TransportConnectionFailed,
+        TransportQueryError,
+        TransportServerError,
+    )
+
+    if isinstance(error, BackendError):
+        return error
+    if isinstance(error, TransportQueryError):
+        first = (error.errors or [{}])[0]
+        ext = first.get("extensions") or {}
+        code = str(ext.get("code", ""))
+        message = str(ext.get("detail") or first.get("message") or error)
+        field_, rule = str(ext.get("field", "")), str(ext.get("rule", ""))
+        if code == "STALE_VERSION":
+            current = ext.get("current_version")
+            return VersionConflict(message, current if isinstance(current, int) else None)
+        if code in ("INVALID_COMMAND", "ILLEGAL_COMMAND", "IDEMPOTENCY_KEY_REUSED"):
+            kind = "illegal" if code == "ILLEGAL_COMMAND" else "invalid"
+            return CommandRejected(message, field=field_, rule=rule, kind=kind)
+        if code == "NOT_FOUND":
+            return TableNotFound(message)
+        if code in ("UNAUTHENTICATED", "FORBIDDEN"):
+            return NotAuthorized(message)
+        return BackendError(message)
+    if isinstance(error, TransportServerError) and (error.code or 500) < 500:
+        return BackendError(f"the server refused the request (HTTP {error.code}): {error}")
+    if isinstance(error, (TransportConnectionFailed, TransportClosed, TransportServerError, OSError,
+                          asyncio.TimeoutError)):
+        return ConnectionLost(f"cannot reach the server: {error}")
+    import httpx
+
+    if isinstance(error, httpx.HTTPError):
+        return ConnectionLost(f"cannot reach the server: {error}")
+    return BackendError(f"{type(error).__name__}: {error}")
+
+
+class GraphQLBackend:
+    """The service at `address`: queries and mutations over HTTP (gql + httpx), live changes over a websocket.
+
+    Calls block; the app makes them from one worker thread. The subscription runs its own thread and event loop,
+    reconnects by itself (asking for every version after the last one it has, so nothing is missed) and reports
+    "live" / "reconnecting" / "closed" through the status callback.
+    """
+
+    online = True
+
+    def __init__(self, address: str, *, timeout: float = 5.0) -> None:
+        self.base, self.http_url, self.ws_url = server_urls(address)
+        self.timeout = timeout
+        self._table: TableInfo | None = None
+        self._steps: dict[int, LogStep] = {}
+        self._lock = threading.Lock()
+        self._client: Any = None
+        self._session: Any = None
+        self._feeds: list[_LiveFeed] = []
+
+    @property
+    def table(self) -> TableInfo | None:
+        return self._table
+
+    # ---- HTTP ------------------------------------------------------------------------------------------------
+    def _execute(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
+        from gql import Client, GraphQLRequest
+        from gql.transport.httpx import HTTPXTransport
+
+        if self._session is None:
+            headers = {"Authorization": f"Bearer {self._table.token}"} if self._table and self._table.token else {}
+            self._client = Client(transport=HTTPXTransport(self.http_url, headers=headers, timeout=self.timeout),
+                                  fetch_schema_from_transport=False)
+            self._session = self._client.connect_sync()
+        try:
+            result: dict[str, Any] = self._session.execute(GraphQLRequest(query, variable_values=variables))
+            return result
+        except Exception as error:  # noqa: BLE001 - sorted into what the table can act on
+            translated = _translate(error)
+            if isinstance(translated, ConnectionLost):
+                self._reset_http()
+            raise translated from error
+
+    def _reset_http(self) -> None:
+        client, self._client, self._session = self._client, None, None
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close_sync()
+
+    # ---- the interface -----------------------------------------------------------------------------------------
+    def create(self, heroes: Sequence[Hero], options: RuleOptions, *, seed: int | None = None) -> Snapshot:
+        data = self._execute(Q_CREATE, {"heroes": [encode(h) for h in heroes], "options": encode(options),
+                                        "seed": seed})["createSession"]
+        self._open(TableInfo(data["sessionId"], data["token"], data["sessionId"], self.base))
+        return self.load()
+
+    def join(self, code: str, token: str) -> Snapshot:
+        code = code.strip().upper()
+        if not code:
+            raise TableNotFound("code: enter the table's code")
+        if not token.strip():
+            raise NotAuthorized("token: enter the table's token (shown on the phone that created it)")
+        self._open(TableInfo(code, token.strip(), code, self.base))
+        return self.load()
+
+    def load(self) -> Snapshot:
+        table = self._need_table()
+        after = self._contiguous_top()
+        while True:
+            data = self._execute(Q_LOAD, {"id": table.session_id, "after": after, "limit": EVENTS_PAGE})
+            page = data["events"]
+            with self._lock:
+                for entry in page["entries"]:
+                    self._steps[entry["version"]] = self._step(entry["version"], entry["command"], entry["events"],
+                                                               entry["at"])
+            if page["nextAfter"] is None:
+                break
+            after = page["nextAfter"]
+        session = data["session"]
+        return self._snapshot(session["version"], session["state"])
+
+    def submit(self, command: Command, idempotency_key: str, expected_version: int | None = None) -> Snapshot:
+        table = self._need_table()
+        data = self._execute(Q_POST, {"id": table.session_id, "command": encode(command),
+                                      "expected": expected_version, "key": idempotency_key})["postCommand"]
+        return self._written(data, encode(command))
+
+    def undo(self, steps: int, idempotency_key: str, expected_version: int | None = None) -> Snapshot:
+        table = self._need_table()
+        data = self._execute(Q_UNDO, {"id": table.session_id, "steps": steps, "expected": expected_version,
+                                      "key": idempotency_key})["undo"]
+        return self._written(data, {"type": "undo", "steps": steps, "to_version": data["basedOn"] - steps})
+
+    def subscribe(self, on_update: UpdateCallback, on_status: StatusCallback | None = None) -> Closeable:
+        feed = _LiveFeed(self, on_update, on_status or (lambda status, detail: None))
+        self._feeds.append(feed)
+        feed.start()
+        return feed
+
+    def close(self) -> None:
+        for feed in self._feeds:
+            feed.close()
+        self._feeds.clear()
+        self._reset_http()
+
+    # ---- keeping the log ---------------------------------------------------------------------------------------
+    def _open(self, table: TableInfo) -> None:
+        self._reset_http()
+        with self._lock:
+            self._table = table
+            self._steps = {}
+
+    def _need_table(self) -> TableInfo:
+        if self._table is None:
+            raise TableNotFound("no table is open: create or join one")
+        return self._table
+
+    @staticmethod
+    def _step(version: int, command: Any, events: list[Any], at: float = 0.0) -> LogStep:
+        undo_to = command.get("to_version") if isinstance(command, dict) and command.get("type") == "undo" else None
+        return LogStep(version, _command_name(command), tuple(decode_event(e) for e in events), at or time.time(),
+                       undo_to if isinstance(undo_to, int) else None)
+
+    def _contiguous_top(self) -> int:
+        """The newest version up to which the log held here has no gap (-1: nothing held)."""
+        with self._lock:
+            top = -1
+            while top + 1 in self._steps:
+                top += 1
+            return top
+
+    def _written(self, data: dict[str, Any], command: Any) -> Snapshot:
+        if data["replayed"]:
+            return self.load()  # answered from the first request: the table may have moved on since
+        with self._lock:
+            self._steps[data["version"]] = self._step(data["version"], command, data["events"])
+        return self._snapshot(data["version"], data["state"])
+
+    def absorb(self, change: dict[str, Any]) -> Snapshot:
+        """A `sessionChanges` message as a snapshot (the subscription thread calls this)."""
+        with self._lock:
+            self._steps[change["version"]] = self._step(change["version"], change["command"], change["events"])
+        return self._snapshot(change["version"], change["state"])
+
+    def last_version(self) -> int:
+        with self._lock:
+            return max(self._steps, default=-1)
+
+    def _snapshot(self, version: int, state: Any) -> Snapshot:
+        try:
+            decoded = decode_state(state)
+        except RulesError as error:
+            raise BackendError(f"the server sent a state this app cannot read: {error.message}") from None
+        with self._lock:
+            log = tuple(self._steps[v] for v in sorted(self._steps)[-LOG_LIMIT:] if v <= version)
+        return Snapshot(self._need_table(), version, decoded, log)
+
+
+@dataclass
+class _LiveFeed:
+    """The `sessionChanges` subscription on its own thread, reconnecting with a growing pause (0.5 s .. 5 s)."""
+
+    backend: GraphQLBackend
+    on_update: UpdateCallback
+    on_status: StatusCallback
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _loop: asyncio.AbstractEventLoop | None = None
+    _task: asyncio.Task[None] | None = None
+    _thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="table-live", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        loop, task = self._loop, self._task
+        if loop is not None and task is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(task.cancel)
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        try:
+            self._task = loop.create_task(self._main())
+            with contextlib.suppress(asyncio.CancelledError):
+                loop.run_until_complete(self._task)
+        finally:
+            loop.close()
+
+    async def _main(self) -> None:
+        from gql import Client, GraphQLRequest
+        from gql.transport.websockets import WebsocketsTransport
+
+        pause = 0.5
+        table = self.backend._need_table()
+        while not self._stop.is_set():
+            transport = WebsocketsTransport(
+                url=self.backend.ws_url, init_payload={"Authorization": f"Bearer {table.token}"},
+                subprotocols=[WebsocketsTransport.GRAPHQLWS_SUBPROTOCOL], connect_timeout=5, ack_timeout=5,
+                keep_alive_timeout=45, close_timeout=2,
+            )  # fmt: skip
+            try:
+                async with Client(transport=transport, fetch_schema_from_transport=False) as session:
+                    self.on_status("live", "")
+                    pause = 0.5
+                    after = self.backend.last_version()
+                    request = GraphQLRequest(Q_CHANGES, variable_values={"id": table.session_id,
+                                                                        "after": after if after >= 0 else None})
+                    async for result in session.subscribe(request):
+                        self.on_update(self.backend.absorb(result["sessionChanges"]))
+                    raise ConnectionLost("the server ended the subscription")
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # noqa: BLE001 - sorted below
+                problem = _translate(error)
+                if isinstance(problem, (NotAuthorized, TableNotFound)):
+                    self.on_status("closed", problem.message)
+                    return
+                if self._stop.is_set():
+                    return
+                self.on_status("reconnecting", problem.message)
+            await asyncio.sleep(pause)
+            pause = min(5.0, pause * 2)

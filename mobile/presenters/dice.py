@@ -1,0 +1,380 @@
+"""Answering the rules: dice entry for roll prompts, Grit re-roll offers, choices, and cards read at the table.
+
+A roll prompt offers "I rolled" (tap the faces the physical dice show) or "roll for me" (`RollDice` with no
+faces: the session's RNG rolls). Faces are checked with the engine's own `validate_faces` before sending, so the
+message the player sees is the engine's: the right number of dice (FF-DICE-01), only 3-6 on the Peril Die
+(FF-DICE-04), a D36 as a tens die and a ones die of different colours (FT-DICE-01).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from shared_rules import Choose, DieKind, Effect, EnterCard, InvalidCommand, Prompt, Reroll, RollDice, RulesError
+from shared_rules.dice import die_count, face_range, validate_faces
+from shared_rules.flow import HERO_FIELDS
+from shared_rules.rules.adjust import check_effects
+from shared_rules.state import SKILLS
+
+from .table import Notice, TableSession
+
+# Die colours: the D36 needs two dice told apart before rolling (FT-DICE-01); white is the heroes' die (FF-DICE-01)
+TENS_COLOUR = "red"
+ONES_COLOUR = "white"
+PERIL_COLOUR = "amber"
+D8_COLOUR = "blue"
+
+FIELD_LABELS = {
+    "xp": "XP", "gold": "Gold", "wounds": "Wounds", "sanity_damage": "Sanity Damage", "grit": "Grit",
+    "max_grit": "Max Grit", "corruption": "Corruption", "dark_stone": "Dark Stone", "health_mod": "Max Health",
+    "sanity_mod": "Max Sanity", "unwanted_attention": "Unwanted Attention", "wanted": "Wanted", "level": "Level",
+    "defense": "Defense", "willpower": "Willpower", "health_base": "Base Health", "sanity_base": "Base Sanity",
+} | {skill: skill.capitalize() for skill in SKILLS}  # fmt: skip
+CARD_FIELDS = ("wounds", "sanity_damage", "gold", "xp", "grit", "corruption", "dark_stone", "health_mod",
+               "sanity_mod", "max_grit", "unwanted_attention", "wanted", *SKILLS)  # fmt: skip
+CARD_NAMED_OPS = {"add_item": "gains item", "remove_item": "loses item", "add_token": "gains token",
+                  "add_mutation": "gains Mutation", "add_keyword": "gains keyword"}  # fmt: skip
+assert set(CARD_FIELDS) <= set(HERO_FIELDS) | set(SKILLS)
+
+
+@dataclass(frozen=True, slots=True)
+class DieSlot:
+    index: int
+    label: str
+    colour: str
+    face: int | None
+    selected: bool  # the die the face pad fills next
+
+
+@dataclass(frozen=True, slots=True)
+class RollEntry:
+    """A roll prompt being answered: the dice to fill, the faces they may show, and what they add up to."""
+
+    slots: tuple[DieSlot, ...]
+    pad: tuple[int, ...]
+    pad_colour: str
+    pad_label: str
+    reading: str  # what the rules will read: "D36 = 35", "3 dice: 6, 4, 1"
+    complete: bool
+    hint: str
+
+
+@dataclass(frozen=True, slots=True)
+class RerollDie:
+    index: int
+    face: int
+    success: bool
+    selected: bool
+    locked: bool  # re-rolled once already (FF-GRIT-02)
+
+
+@dataclass(frozen=True, slots=True)
+class RerollEntry:
+    dice: tuple[RerollDie, ...]
+    target: int
+    grit: int
+    summary: str
+    can_reroll: bool
+    reroll_label: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardEntry:
+    chart: str
+    text: str
+    effects: tuple[str, ...]  # in words
+    fields: tuple[tuple[str, str], ...]
+    field: str
+    amount: int
+    named_ops: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PromptView:
+    """What the prompt screen shows."""
+
+    prompt_id: str
+    kind: str  # roll | reroll | choice | card | none
+    who: str
+    question: str
+    rule: str
+    roll: RollEntry | None = None
+    reroll: RerollEntry | None = None
+    options: tuple[tuple[str, str], ...] = ()
+    draw: bool = False  # a draw at random: the phone may draw for the table
+    card: CardEntry | None = None
+
+
+def slots_for(kind: DieKind, count: int) -> list[tuple[str, str]]:
+    """Label and colour of each physical die a roll shows."""
+    if kind is DieKind.D36:
+        return [(f"Tens ({TENS_COLOUR})", TENS_COLOUR), (f"Ones ({ONES_COLOUR})", ONES_COLOUR)]
+    if kind is DieKind.PERIL:
+        return [("Peril Die", PERIL_COLOUR)]
+    if kind is DieKind.D8:
+        return [("D8", D8_COLOUR)]
+    if kind is DieKind.D3:
+        return [("D3 (a D6)", ONES_COLOUR)]
+    if count == 1:
+        return [("D6", ONES_COLOUR)]
+    return [(f"Die {i + 1}", ONES_COLOUR) for i in range(count)]
+
+
+def reading(kind: DieKind, faces: list[int | None]) -> str:
+    """What the rules will read from the faces entered so far."""
+    got = [face for face in faces if face is not None]
+    if len(got) < len(faces):
+        return f"{len(got)} of {len(faces)} dice entered"
+    if kind is DieKind.D36:
+        return f"D36 = {10 * got[0] + got[1]}"
+    if kind is DieKind.D3:
+        return f"D3 = {(got[0] + 1) // 2}"
+    if kind is DieKind.TWO_D6:
+        return f"2D6 = {sum(got)}"
+    if kind is DieKind.INJURY_3D6:
+        return f"3D6 drop lowest = {sum(got) - min(got)}"
+    if len(got) == 1:
+        return f"{kind.value.upper()} = {got[0]}"
+    return f"{len(got)} dice: {', '.join(map(str, got))}"
+
+
+class PromptPresenter:
+    """The prompt the rules wait on, and the answer the player is putting together."""
+
+    def __init__(self, table: TableSession) -> None:
+        self.table = table
+        self._prompt_id = ""
+        self.faces: list[int | None] = []
+        self.cursor = 0
+        self.chosen: set[int] = set()
+        self.card_text = ""
+        self.card_effects: list[Effect] = []
+        self.card_field = "wounds"
+        self.card_amount = 1
+
+    # ---- which prompt ----------------------------------------------------------------------------------------
+    @property
+    def prompt(self) -> Prompt | None:
+        return self.table.snapshot.pending
+
+    def sync(self) -> None:
+        """A new prompt starts a fresh answer; the same prompt keeps what was entered."""
+        prompt = self.prompt
+        pid = prompt.id if prompt is not None else ""
+        if pid == self._prompt_id:
+            return
+        self._prompt_id = pid
+        self.chosen = set()
+        self.card_text, self.card_effects, self.card_field, self.card_amount = "", [], "wounds", 1
+        self.cursor = 0
+        self.faces = []
+        if prompt is not None and prompt.kind == "roll" and prompt.die is not None:
+            self.faces = [None] * die_count(prompt.die, prompt.dice_count)
+
+    def view(self) -> PromptView:
+        self.sync()
+        prompt = self.prompt
+        if prompt is None:
+            return PromptView("", "none", "", "Nothing to answer: the rules are not waiting on the table.", "")
+        who = self.table.hero_name(prompt.hero) if prompt.hero else "The posse"
+        base = dict(prompt_id=prompt.id, kind=prompt.kind, who=who, question=prompt.question, rule=prompt.rule)
+        if prompt.kind == "roll":
+            return PromptView(**base, roll=self._roll_entry(prompt))
+        if prompt.kind == "reroll":
+            return PromptView(**base, reroll=self._reroll_entry(prompt))
+        if prompt.kind == "choice":
+            return PromptView(**base, options=tuple((o.key, o.label) for o in prompt.options),
+                              draw=bool(prompt.purpose))
+        return PromptView(**base, card=self._card_entry(prompt))
+
+    # ---- roll prompts ----------------------------------------------------------------------------------------
+    def _roll_entry(self, prompt: Prompt) -> RollEntry:
+        assert prompt.die is not None
+        kind = prompt.die
+        specs = slots_for(kind, len(self.faces))
+        slots = tuple(DieSlot(i, label, colour, self.faces[i], i == self.cursor)
+                      for i, (label, colour) in enumerate(specs))
+        complete = all(face is not None for face in self.faces)
+        cursor = min(self.cursor, len(slots) - 1)
+        hint = {
+            DieKind.D36: "Tens die first (red), then the ones die (white): 3 then 5 reads 35",
+            DieKind.PERIL: "The Peril Die shows 3, 3, 4, 4, 5, 6",
+            DieKind.D3: "Roll a D6: 1-2 is 1, 3-4 is 2, 5-6 is 3",
+        }.get(kind, "Tap the face each die shows; tap a die to change it")
+        return RollEntry(slots, face_range(kind), slots[cursor].colour, slots[cursor].label,
+                         reading(kind, self.faces), complete, hint)
+
+    def tap_face(self, face: int) -> None:
+        """The pad: put `face` on the selected die, then move to the next empty one."""
+        self.sync()
+        if not self.faces:
+            return
+        self.faces[self.cursor] = face
+        empty = [i for i, f in enumerate(self.faces) if f is None]
+        later = [i for i in empty if i > self.cursor]
+        self.cursor = later[0] if later else empty[0] if empty else self.cursor
+        self.table.changed()
+
+    def select_die(self, index: int) -> None:
+        self.sync()
+        if 0 <= index < len(self.faces):
+            self.cursor = index
+            self.table.changed()
+
+    def clear_dice(self) -> None:
+        self.sync()
+        self.faces = [None] * len(self.faces)
+        self.cursor = 0
+        self.table.changed()
+
+    def send_faces(self) -> bool:
+        """"I rolled": check the faces with the engine's rules, then send them; False (and a notice) if refused."""
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "roll" or prompt.die is None:
+            return False
+        faces = [face for face in self.faces if face is not None]
+        try:
+            checked = validate_faces(prompt.die, faces, prompt.dice_count, field="faces", purpose=prompt.purpose)
+        except InvalidCommand as error:
+            self.table.notice = Notice(error.message, rule=error.rule, field=error.field)
+            self.table.changed()
+            return False
+        self.table.submit(RollDice(checked, prompt=prompt.id), label=f"{prompt.purpose}: {reading(prompt.die, self.faces)}")
+        return True
+
+    def send_raw(self, faces: list[int]) -> bool:
+        """Faces typed some other way (a keyboard): the same engine check as the pad."""
+        self.sync()
+        self.faces = [*faces]
+        return self.send_faces()
+
+    def roll_for_me(self) -> None:
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "roll":
+            return
+        self.table.submit(RollDice(None, prompt=prompt.id), label=f"{prompt.purpose}: rolled by the app")
+
+    # ---- Grit re-roll offers (FF-GRIT-01/02) ----------------------------------------------------------------
+    def _reroll_entry(self, prompt: Prompt) -> RerollEntry:
+        roll = prompt.roll
+        assert roll is not None
+        hero = self.table.snapshot.state.hero(prompt.hero) if prompt.hero else None
+        dice = tuple(RerollDie(i, face, face >= roll.target, i in self.chosen, i in roll.rerolled)
+                     for i, face in enumerate(roll.faces))
+        successes = sum(1 for die in dice if die.success)
+        summary = (f"{', '.join(map(str, roll.faces))}: {successes} success{'es' if successes != 1 else ''} "
+                   f"at {roll.target}+" if roll.target else ", ".join(map(str, roll.faces)))
+        n = len(self.chosen)
+        return RerollEntry(dice, roll.target, hero.grit if hero else 0, summary, n > 0,
+                           f"Re-roll {n} di{'ce' if n != 1 else 'e'} (1 Grit)" if n else "Tap dice to re-roll")
+
+    def toggle_die(self, index: int) -> None:
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.roll is None or index in prompt.roll.rerolled:
+            return
+        self.chosen ^= {index}
+        self.table.changed()
+
+    def reroll(self) -> None:
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "reroll" or not self.chosen:
+            return
+        indices = tuple(sorted(self.chosen))
+        self.table.submit(Reroll(indices, prompt=prompt.id), label=f"re-roll {len(indices)} for 1 Grit")
+
+    def keep(self) -> None:
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "reroll":
+            return
+        self.table.submit(Reroll((), prompt=prompt.id), label="keep the dice")
+
+    # ---- choices ----------------------------------------------------------------------------------------------
+    def choose(self, key: str) -> None:
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "choice":
+            return
+        label = next((o.label for o in prompt.options if o.key == key), key)
+        self.table.submit(Choose(key, prompt=prompt.id), label=label)
+
+    def draw_for_me(self) -> None:
+        """A draw at random (a Building token, a Random Hero): the phone picks uniformly, as a shuffled pile would."""
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "choice" or not prompt.purpose or not prompt.options:
+            return
+        option = secrets.choice(prompt.options)
+        self.table.submit(Choose(option.key, prompt=prompt.id), label=f"{prompt.purpose}: {option.label} (drawn)")
+
+    # ---- cards: what the physical card says ------------------------------------------------------------------
+    def _card_entry(self, prompt: Prompt) -> CardEntry:
+        return CardEntry(prompt.chart, self.card_text, tuple(describe_effect(e) for e in self.card_effects),
+                         tuple((f, FIELD_LABELS[f]) for f in CARD_FIELDS), self.card_field, self.card_amount,
+                         tuple(CARD_NAMED_OPS.items()))
+
+    def set_card_text(self, text: str) -> None:
+        self.sync()
+        self.card_text = text
+
+    def set_card_field(self, field: str) -> None:
+        if field in CARD_FIELDS:
+            self.card_field = field
+            self.table.changed()
+
+    def step_amount(self, delta: int) -> None:
+        self.card_amount = max(-99, min(999, self.card_amount + delta))
+        if self.card_amount == 0:
+            self.card_amount = delta  # 0 changes nothing: skip it
+        self.table.changed()
+
+    def add_change(self) -> None:
+        self._add(Effect("change", self.card_field, self.card_amount))
+
+    def add_named(self, op: str, name: str) -> None:
+        if op not in CARD_NAMED_OPS:
+            raise ValueError(f"op: {op!r} is not one of {sorted(CARD_NAMED_OPS)}")
+        self._add(Effect(op, name=name.strip()))
+
+    def remove_effect(self, index: int) -> None:
+        if 0 <= index < len(self.card_effects):
+            del self.card_effects[index]
+            self.table.changed()
+
+    def _add(self, effect: Effect) -> None:
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.hero is None:
+            return
+        try:
+            check_effects(self.table.snapshot.state, prompt.hero, (*self.card_effects, effect))
+        except RulesError as error:
+            self.table.notice = Notice(error.message, rule=error.rule, field=error.field)
+        else:
+            self.card_effects.append(effect)
+            self.table.notice = None
+        self.table.changed()
+
+    def send_card(self) -> bool:
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "card":
+            return False
+        if not self.card_text.strip() and not self.card_effects:
+            self.table.notice = Notice("text: say what the card reads, or add what it changes", field="text")
+            self.table.changed()
+            return False
+        self.table.submit(EnterCard(self.card_text.strip(), tuple(self.card_effects), prompt=prompt.id),
+                          label=f"card: {self.card_text.strip() or prompt.chart}")
+        return True
+
+
+def describe_effect(effect: Effect) -> str:
+    if effect.op == "change":
+        label = FIELD_LABELS.get(effect.field, effect.field)
+        amount = f"${abs(effect.amount)}" if effect.field == "gold" else str(abs(effect.amount))
+        return f"{'+' if effect.amount > 0 else '-'}{amount} {label}"
+    if effect.op == "set":
+        return f"{FIELD_LABELS.get(effect.field, effect.field)} = {effect.amount}"
+    return f"{CARD_NAMED_OPS.get(effect.op, effect.op.replace('_', ' '))} {effect.name}".strip()

@@ -1,0 +1,207 @@
+"""The posse screen: one card per hero with the numbers a player checks most, and one tap to change one.
+
+Each tap sends an `adjust` command (the physical game changed a value), so the change is logged, checked by the
+engine's bounds (Gold never below $0, Wounds never above Health: `Ctx.change`) and shared with the other phones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shared_rules import Adjust, Effect, Hero
+from shared_rules.state import SIDE_BAG_CAPACITY
+
+from .table import Notice, TableSession
+
+# The values on a card, in reading order: (key, label, hero field, step of one tap, +1 on the card lowers field)
+STATS: tuple[tuple[str, str, str, int, bool], ...] = (
+    ("health", "Health", "wounds", 1, True),  # FF-HERO-02: Wounds reduce Health
+    ("sanity", "Sanity", "sanity_damage", 1, True),  # FF-HERO-03
+    ("grit", "Grit", "grit", 1, False),  # FF-GRIT
+    ("gold", "Gold", "gold", 25, False),  # FF-HERO-10
+    ("xp", "XP", "xp", 10, False),
+    ("corruption", "Corruption", "corruption", 1, False),
+    ("dark_stone", "Dark Stone", "dark_stone", 1, False),
+    ("unwanted_attention", "Unwanted Attention", "unwanted_attention", 1, False),  # FT-UA
+    ("wanted", "Wanted", "wanted", 1, False),  # FT-WANTED-01: Wanted! then Most Wanted!
+)
+WANTED_WORDS = ("not wanted", "Wanted!", "Most Wanted!")
+# Side Bag tokens the rulebooks name (FF-BAG-02, FF-BAG-01, FT-BAG-01..07), offered when adding one
+TOKENS = ("Bandages", "Tonic", "Sake", "Bomb", "Fire Sake", "Spice", "Potion", "Hatchet", "Lantern Oil",
+          "Exotic Herbs", "Tequila", "Fine Cigar")  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class StatTile:
+    """One number on a hero card with its two buttons."""
+
+    key: str
+    label: str
+    value: str
+    detail: str
+    can_lower: bool
+    can_raise: bool
+    step: int
+    tone: str = "normal"  # normal | warn | danger
+
+
+@dataclass(frozen=True, slots=True)
+class HeroCard:
+    hero_id: str
+    name: str
+    subtitle: str
+    tiles: tuple[StatTile, ...]
+    mutations: tuple[str, ...]
+    tokens: tuple[str, ...]
+    bag_text: str
+    bag_full: bool
+    badges: tuple[str, ...]  # KO'd, torn bag, Scratch's deal, removed
+
+
+@dataclass(frozen=True, slots=True)
+class ListEditor:
+    """Adding or removing a named thing on a hero: Side Bag tokens or Mutations."""
+
+    hero_id: str
+    kind: str  # tokens | mutations
+    title: str
+    items: tuple[str, ...]
+    suggestions: tuple[str, ...]
+    can_add: bool
+    note: str
+
+
+def _value(hero: Hero, key: str) -> tuple[int, int | None]:
+    """The number shown for `key` and its maximum, if any."""
+    if key == "health":
+        return hero.health_left, hero.max_health
+    if key == "sanity":
+        return hero.sanity_left, hero.max_sanity
+    if key == "grit":
+        return hero.grit, hero.max_grit
+    if key == "wanted":
+        return hero.wanted, 2
+    return int(getattr(hero, key)), None
+
+
+def tile(hero: Hero, key: str) -> StatTile:
+    """The tile for one value: text, whether each button can move it, how urgent it looks."""
+    spec = next(s for s in STATS if s[0] == key)
+    _, label, _field, step, _inverse = spec
+    value, top = _value(hero, key)
+    if key == "gold":
+        text, detail = f"${value}", f"-/+ ${step}"
+    elif key == "wanted":
+        text, detail = WANTED_WORDS[value], "FT-WANTED-01"
+    elif key == "dark_stone":
+        carried = hero.dark_stone_carried()
+        text, detail = str(value), f"{carried} carried incl. items" if carried != value else "shards"
+    elif top is not None:
+        text, detail = f"{value}/{top}", ""
+    else:
+        text, detail = str(value), f"-/+ {step}" if step != 1 else ""
+    tone = "normal"
+    if key in ("health", "sanity") and top:
+        tone = "danger" if value <= max(1, top // 4) else "warn" if value <= top // 2 else "normal"
+    elif key in ("corruption", "unwanted_attention") and value > 0 or key == "wanted" and value:
+        tone = "warn"
+    can_lower = value > 0
+    can_raise = top is None or value < top
+    if key in ("health", "sanity"):  # raising means healing: only while damaged
+        can_lower = value > 0
+    return StatTile(key, label, text, detail, can_lower, can_raise, step, tone)
+
+
+def card(hero: Hero) -> HeroCard:
+    subtitle = " · ".join(part for part in (hero.hero_class, f"Level {hero.level}",
+                                            f"Def {hero.defense}+ Will {hero.willpower}+") if part)
+    badges = []
+    if hero.removed:
+        badges.append("Removed")
+    elif hero.knocked_out:
+        badges.append("KO'd")
+    if hero.bag_torn:
+        badges.append("Bag torn")
+    if hero.scratch_deal:
+        badges.append("Scratch's deal")
+    return HeroCard(
+        hero.id, hero.name, subtitle, tuple(tile(hero, key) for key, *_ in STATS), hero.mutations, hero.side_bag,
+        f"{len(hero.side_bag)}/{hero.side_bag_capacity}", len(hero.side_bag) >= hero.side_bag_capacity,
+        tuple(badges),
+    )
+
+
+class PossePresenter:
+    """Hero cards from the table's state; taps become `adjust` commands."""
+
+    def __init__(self, table: TableSession) -> None:
+        self.table = table
+        self.editor: ListEditor | None = None
+
+    def cards(self) -> tuple[HeroCard, ...]:
+        return tuple(card(hero) for hero in self.table.heroes())
+
+    def adjust(self, hero_id: str, key: str, direction: int) -> None:
+        """One tap on + (direction 1) or - (-1): the value on the card moves by its step."""
+        spec = next((s for s in STATS if s[0] == key), None)
+        if spec is None or direction not in (1, -1):
+            raise ValueError(f"adjust: no value {key!r} / direction {direction}")
+        _, label, field, step, inverse = spec
+        hero = self.table.snapshot.state.hero(hero_id)
+        delta = direction * step * (-1 if inverse else 1)
+        sign = "+" if direction > 0 else "-"
+        amount = f"${step}" if key == "gold" else str(step)
+        self.table.submit(Adjust(hero_id, (Effect("change", field, delta),),
+                                 reason=f"{label} {sign}{amount} at the table"),
+                          label=f"{hero.name}: {label} {sign}{amount}")
+
+    # ---- tokens and mutations -------------------------------------------------------------------------------
+    def open_list(self, hero_id: str, kind: str) -> ListEditor:
+        self.editor = self._editor(hero_id, kind)
+        return self.editor
+
+    def close_list(self) -> None:
+        self.editor = None
+
+    def _editor(self, hero_id: str, kind: str) -> ListEditor:
+        hero = self.table.snapshot.state.hero(hero_id)
+        if kind == "tokens":
+            full = len(hero.side_bag) >= hero.side_bag_capacity
+            note = (f"Side Bag {len(hero.side_bag)}/{hero.side_bag_capacity}"
+                    + (f" (torn: -{SIDE_BAG_CAPACITY - hero.side_bag_capacity})" if hero.bag_torn else "")
+                    + (": full" if full else ""))
+            return ListEditor(hero_id, kind, f"{hero.name}: Side Bag", hero.side_bag, TOKENS, not full, note)
+        if kind == "mutations":
+            note = f"{len(hero.mutations)} Mutations; over 3 brings Unwanted Attention in town (FT-UA-01)"
+            return ListEditor(hero_id, kind, f"{hero.name}: Mutations", hero.mutations, (), True, note)
+        raise ValueError(f"kind: {kind!r} is not 'tokens' or 'mutations'")
+
+    def sync(self) -> None:
+        """Keep an open editor in step with the state after a change."""
+        if self.editor is not None:
+            self.editor = self._editor(self.editor.hero_id, self.editor.kind)
+
+    def add(self, name: str) -> None:
+        editor = self.editor
+        if editor is None:
+            return
+        name = name.strip()
+        if not name:
+            self.table.notice = Notice("name: type what to add", field="name")
+            self.table.changed()
+            return
+        op = "add_token" if editor.kind == "tokens" else "add_mutation"
+        self._send(editor.hero_id, op, name, "gains")
+
+    def remove(self, name: str) -> None:
+        editor = self.editor
+        if editor is None:
+            return
+        op = "remove_token" if editor.kind == "tokens" else "remove_mutation"
+        self._send(editor.hero_id, op, name, "loses")
+
+    def _send(self, hero_id: str, op: str, name: str, verb: str) -> None:
+        hero = self.table.snapshot.state.hero(hero_id)
+        what = "token" if "token" in op else "Mutation"
+        self.table.submit(Adjust(hero_id, (Effect(op, name=name),), reason=f"{verb} {name} ({what})"),
+                          label=f"{hero.name} {verb} {name}")

@@ -1,0 +1,313 @@
+"""The table as the app holds it: the latest snapshot, the commands on their way, and the connection.
+
+Every screen's presenter reads `TableSession.snapshot` and sends through `submit`/`undo`. A command gets its
+idempotency key once, when the player taps; it stays in the outbox until the backend answers, so a lost
+connection never loses it (it is resent with the same key, and the server answers a resend without applying it
+twice). Network calls go through a `Worker` (inline in tests, a background thread in the app); updates pushed by
+the subscription arrive on another thread and are handed to `post`, which runs them on the UI thread.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from shared_rules import Command, Hero
+
+from ..client import (
+    BackendError,
+    Closeable,
+    CommandRejected,
+    ConnectionLost,
+    Snapshot,
+    TableBackend,
+    VersionConflict,
+    new_key,
+)
+
+Listener = Callable[[], None]
+Post = Callable[[Callable[[], None]], None]
+
+# connection states shown in the status bar
+LIVE = "live"
+CONNECTING = "connecting"
+RECONNECTING = "reconnecting"
+LOCAL = "local"
+
+
+class Worker:
+    """Runs a blocking backend call and hands its result (or exception) to `done`; inline by default."""
+
+    def run(self, job: Callable[[], Any], done: Callable[[Any, BaseException | None], None]) -> None:
+        try:
+            result = job()
+        except BaseException as error:  # noqa: BLE001 - handed to `done`, which decides
+            done(None, error)
+            return
+        done(result, None)
+
+
+class ThreadWorker(Worker):
+    """One background thread runs the calls in order; `post` brings each result back to the UI thread."""
+
+    def __init__(self, post: Post) -> None:
+        self._post = post
+        self._jobs: queue.Queue[tuple[Callable[[], Any], Callable[[Any, BaseException | None], None]] | None] = (
+            queue.Queue())
+        self._thread = threading.Thread(target=self._loop, name="table-worker", daemon=True)
+        self._thread.start()
+
+    def run(self, job: Callable[[], Any], done: Callable[[Any, BaseException | None], None]) -> None:
+        self._jobs.put((job, done))
+
+    def stop(self) -> None:
+        self._jobs.put(None)
+
+    def _loop(self) -> None:
+        while (item := self._jobs.get()) is not None:
+            job, done = item
+            try:
+                result, error = job(), None
+            except BaseException as exc:  # noqa: BLE001
+                result, error = None, exc
+            self._post(lambda d=done, r=result, e=error: d(r, e))  # type: ignore[misc]
+
+
+class CallQueue:
+    """A thread-safe inbox of calls for the UI thread; tests drain it, the app drains it from its clock."""
+
+    def __init__(self) -> None:
+        self._calls: queue.Queue[Callable[[], None]] = queue.Queue()
+
+    def post(self, call: Callable[[], None]) -> None:
+        self._calls.put(call)
+
+    def drain(self) -> int:
+        done = 0
+        while True:
+            try:
+                call = self._calls.get_nowait()
+            except queue.Empty:
+                return done
+            call()
+            done += 1
+
+
+def immediate(call: Callable[[], None]) -> None:
+    call()
+
+
+@dataclass(slots=True)
+class Outgoing:
+    """A command on its way: sent again with the same key until the backend answers."""
+
+    command: Command | None  # None for an undo
+    key: str
+    based_on: int  # the version the player saw when tapping
+    label: str
+    undo_target: int = -1  # an undo: the version whose state to go back to
+    attempts: int = 0
+    chained: bool = False  # tapped while another of ours was waiting: based on what that one produces
+
+
+@dataclass(slots=True)
+class Notice:
+    """A message for the player (an error from the rules, a command that could not be applied)."""
+
+    text: str
+    level: str = "error"  # error | info
+    rule: str = ""
+    field: str = ""
+
+
+@dataclass(slots=True)
+class TableSession:
+    """The open table: snapshot, outbox, connection status and who to tell when something changes."""
+
+    backend: TableBackend
+    snapshot: Snapshot
+    worker: Worker = field(default_factory=Worker)
+    post: Post = immediate
+    status: str = CONNECTING
+    status_detail: str = ""
+    outbox: list[Outgoing] = field(default_factory=list)
+    notice: Notice | None = None
+    last_step_version: int = -1  # the newest step this phone has shown the effects of
+    _listeners: list[Listener] = field(default_factory=list)
+    _sending: bool = False
+    _subscription: Closeable | None = None
+
+    # ---- lifecycle ---------------------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Subscribe to live updates (offline: to local changes)."""
+        self.status = LOCAL if not self.backend.online else CONNECTING
+        self._subscription = self.backend.subscribe(
+            lambda snap: self.post(lambda: self.receive(snap)),
+            lambda status, detail: self.post(lambda: self.connection(status, detail)),
+        )
+
+    def stop(self) -> None:
+        if self._subscription is not None:
+            self._subscription.close()
+            self._subscription = None
+        self.backend.close()
+
+    def listen(self, listener: Listener) -> Callable[[], None]:
+        """Call `listener` after each change; returns the function that stops it."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def changed(self) -> None:
+        for listener in list(self._listeners):
+            listener()
+
+    # ---- reading -----------------------------------------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        return self.snapshot.state
+
+    def hero_name(self, hero_id: str | None) -> str:
+        if hero_id is None:
+            return "Posse"
+        try:
+            return str(self.snapshot.state.hero(hero_id).name)
+        except KeyError:
+            return hero_id
+
+    def heroes(self) -> tuple[Hero, ...]:
+        return tuple(self.snapshot.state.heroes)
+
+    @property
+    def waiting(self) -> int:
+        """Commands tapped but not yet confirmed by the backend."""
+        return len(self.outbox)
+
+    # ---- sending -----------------------------------------------------------------------------------------------
+    def submit(self, command: Command, label: str = "") -> None:
+        """Queue a command with a fresh idempotency key and send it (in order, after any still waiting)."""
+        self.notice = None
+        self.outbox.append(Outgoing(command, new_key(), self.snapshot.version, label or command.type,
+                                    chained=bool(self.outbox)))
+        self.flush()
+        self.changed()
+
+    def undo_to(self, version: int, label: str = "") -> None:
+        """Go back to the state of `version` (sent as the service's "undo the last N versions")."""
+        self.notice = None
+        self.outbox.append(Outgoing(None, new_key(), self.snapshot.version, label or f"undo to version {version}",
+                                    undo_target=version, chained=bool(self.outbox)))
+        self.flush()
+        self.changed()
+
+    def flush(self) -> None:
+        """Send the oldest waiting command unless one is in flight; each answer sends the next."""
+        if self._sending or not self.outbox:
+            return
+        item = self.outbox[0]
+        if item.based_on == -1:
+            return  # waiting for the reload that re-bases it
+        if item.chained and item.attempts == 0:
+            item.based_on = self.snapshot.version
+        item.attempts += 1
+        self._sending = True
+        backend = self.backend
+        if item.command is None:
+            steps = item.based_on - item.undo_target
+            self.worker.run(lambda: backend.undo(steps, item.key, item.based_on), self._sent)
+        else:
+            command = item.command
+            self.worker.run(lambda: backend.submit(command, item.key, item.based_on), self._sent)
+
+    def _sent(self, result: Snapshot | None, error: BaseException | None) -> None:
+        self._sending = False
+        item = self.outbox[0] if self.outbox else None
+        if error is None and result is not None:
+            if item is not None:
+                self.outbox.pop(0)
+            if self.status == RECONNECTING:
+                self.status, self.status_detail = LIVE, ""
+            self._take(result)
+            self.flush()
+            self.changed()
+            return
+        if isinstance(error, ConnectionLost):
+            self.status, self.status_detail = RECONNECTING, error.message  # keep it; tick() or reconnect resends
+            self.changed()
+            return
+        if item is None:
+            return
+        self.outbox.pop(0)
+        if isinstance(error, VersionConflict):
+            self._conflict(item)
+        elif isinstance(error, CommandRejected):
+            self.notice = Notice(error.message, rule=error.rule, field=error.field)
+        elif isinstance(error, BackendError):
+            self.notice = Notice(error.message)
+        else:
+            self.notice = Notice(f"{item.label}: {error}")
+        self.refresh()
+        self.flush()
+        self.changed()
+
+    def _conflict(self, item: Outgoing) -> None:
+        """Someone at the table acted first. A manual adjustment still means the same on the new state, so it is
+        sent again on top of it; a step of the rules (a hazard, an answer) is dropped: its moment has passed."""
+        if item.command is not None and item.command.type == "adjust" and item.attempts < 3:
+            item.based_on = -1  # rebased below, after the refresh
+            self.outbox.insert(0, item)
+            self.notice = Notice(f"The table moved on; {item.label} is applied to the new state", level="info")
+            return
+        self.notice = Notice(f"Not applied: {item.label}. Someone at the table acted first; check the new state",
+                             level="info")
+
+    def refresh(self) -> None:
+        """Load the latest state; commands re-based on it keep their keys."""
+        backend = self.backend
+        self.worker.run(backend.load, self._loaded)
+
+    def _loaded(self, result: Snapshot | None, error: BaseException | None) -> None:
+        if isinstance(error, ConnectionLost):
+            self.status, self.status_detail = RECONNECTING, error.message
+        elif error is not None:
+            self.notice = Notice(getattr(error, "message", str(error)))
+        elif result is not None:
+            if self.backend.online and self.status != LIVE:
+                self.status, self.status_detail = LIVE, ""
+            self._take(result, force=True)
+            for item in self.outbox:
+                if item.based_on == -1:
+                    item.based_on = result.version
+            self.flush()
+        self.changed()
+
+    def tick(self) -> None:
+        """Called every few seconds: while commands wait after a lost connection, try again."""
+        if self.outbox and not self._sending and self.status == RECONNECTING:
+            self.flush()
+
+    # ---- hearing ----------------------------------------------------------------------------------------------
+    def receive(self, snapshot: Snapshot) -> None:
+        """An update pushed by the subscription (another phone acted, or our own command echoed)."""
+        if self._take(snapshot):
+            self.changed()
+
+    def connection(self, status: str, detail: str = "") -> None:
+        """The subscription's news: live again after a loss means reload and resend what waits."""
+        was = self.status
+        self.status, self.status_detail = status, detail
+        if status == LIVE and was in (RECONNECTING, CONNECTING):
+            self.refresh()
+            if self.outbox and not self._sending:
+                self.flush()
+        self.changed()
+
+    def _take(self, snapshot: Snapshot, *, force: bool = False) -> bool:
+        if not force and snapshot.version < self.snapshot.version:
+            return False  # an older push arriving late
+        if not force and snapshot.version == self.snapshot.version and snapshot.log == self.snapshot.log:
+            return False
+        self.snapshot = snapshot
+        return True

@@ -1,0 +1,279 @@
+"""Regenerate the phone screenshots in docs/screenshots/ from a real table: `python scripts/screenshots.py`.
+
+Plays a table on the offline engine (fixed seed, dice entered as a player would tap them), draws each screen
+offscreen at phone size (1080x2340 px at density 3, i.e. 360x780 dp) and saves one PNG per screen. It also checks
+what is drawn: any label whose text does not fit its box (cut off), any button smaller than 48 dp, and screens that
+come out nearly blank; `--report FILE` writes those findings as JSON (tests/mobile/test_render.py reads it) and the
+exit status is 1 if there are any.
+
+Kivy needs no display: SDL falls back to its offscreen driver. Run it in its own process (it owns the window).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+WIDTH, HEIGHT, DENSITY = 1080, 2340, 3
+
+
+def _prepare_kivy() -> None:
+    """Environment and window size, before Kivy is imported."""
+    os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    os.environ["KIVY_NO_ARGS"] = "1"
+    os.environ["KIVY_METRICS_DENSITY"] = str(DENSITY)
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    os.environ.setdefault("KIVY_CLIPBOARD", "dummy")  # no xsel/xclip probing on a headless machine
+    import logging
+
+    logging.getLogger("kivy").setLevel(logging.CRITICAL)  # provider probing (clipboard, mtdev) is not news here
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(WIDTH))
+    Config.set("graphics", "height", str(HEIGHT))
+    Config.set("graphics", "resizable", "0")
+    Config.set("input", "mouse", "mouse,disable_multitouch")
+
+
+# ---- checking what is drawn ------------------------------------------------------------------------------------
+def _shown(widget: Any) -> bool:
+    node = widget
+    while node is not None:
+        if getattr(node, "opacity", 1) <= 0 or node.width <= 0 or node.height <= 0:
+            return False
+        if node.__class__.__name__ == "Screen" and node.manager is not None and node.manager.current != node.name:
+            return False
+        parent = node.parent
+        node = parent if parent is not node else None
+    return True
+
+
+def layout_problems(root: Any, where: str) -> list[str]:
+    """Text that does not fit its label, and touch targets under 48 dp, among the widgets on screen."""
+    from kivy.metrics import dp
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.label import Label
+
+    found = []
+    tops = list(root.children) if not hasattr(root, "walk") else [root]
+    for widget in (w for top in tops for w in top.walk(restrict=False)):
+        if not _shown(widget):
+            continue
+        if isinstance(widget, Label) and widget.text.strip():
+            widget.texture_update()
+            tw, th = widget.texture_size
+            wraps = widget.text_size[0] is not None
+            text = widget.text.replace("\n", " ")[:60]
+            if not widget.shorten and not wraps and tw > widget.width + 2:
+                found.append(f"{where}: text cut off at the side ({tw:.0f}px in {widget.width:.0f}px): {text!r}")
+            if th > widget.height + 2:
+                found.append(f"{where}: text cut off below ({th:.0f}px in {widget.height:.0f}px): {text!r}")
+        if isinstance(widget, ButtonBehavior) and not widget.disabled and min(widget.size) < dp(48) - 1:
+            label = getattr(widget, "text", "") or widget.__class__.__name__
+            found.append(f"{where}: touch target {widget.width / dp(1):.0f}x{widget.height / dp(1):.0f} dp < 48 dp: "
+                         f"{label!r}")
+    return found
+
+
+def ink(image: Any) -> float:
+    """Share of sampled pixels that differ from the background: a nearly blank screen scores near 0."""
+    from mobile import theme
+
+    pixels = image.texture.pixels
+    bg = tuple(round(c * 255) for c in theme.BG[:3])
+    step = 4 * 97  # sample every 97th pixel
+    sampled = differ = 0
+    for i in range(0, len(pixels) - 4, step):
+        sampled += 1
+        if abs(pixels[i] - bg[0]) + abs(pixels[i + 1] - bg[1]) + abs(pixels[i + 2] - bg[2]) > 24:
+            differ += 1
+    return differ / max(1, sampled)
+
+
+# ---- the table the screenshots show ---------------------------------------------------------------------------------
+def render(out: Path) -> dict[str, Any]:
+    import time
+
+    _prepare_kivy()
+    from kivy.app import App
+    from kivy.base import EventLoop
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    from mobile.app import BrimstoneApp
+    from mobile.client import OfflineBackend
+    from mobile.presenters.start import HeroDraft
+    from mobile.presenters.table import TableSession, Worker, immediate
+    from shared_rules import Hero, Item, ItemTag, RuleOptions, Skills
+
+    out.mkdir(parents=True, exist_ok=True)
+    data = Path(tempfile.mkdtemp(prefix="brimstone-shots-"))
+    app = BrimstoneApp(data_dir=data, worker=Worker(), post=immediate)
+    App._running_app = app  # what App.run() would do; kv rules read `app`
+    EventLoop.ensure_window()
+    app.root = app.build()
+    Window.add_widget(app.root)
+    report: dict[str, Any] = {"size": [Window.width, Window.height], "screens": {}, "problems": []}
+
+    def settle() -> None:
+        for _ in range(8):
+            Clock.tick()
+            EventLoop.idle()
+
+    def shot(name: str, screen: str | None = None) -> None:
+        t0 = time.perf_counter()
+        if screen is not None:
+            app.go(screen)
+        app.refresh()
+        t1 = time.perf_counter()
+        settle()
+        t2 = time.perf_counter()
+        target = Window.children[0] if len(Window.children) > 1 else app.root  # an open popup is on top
+        path = out / f"{name}.png"
+        if target is not app.root:  # a popup: the window holds both
+            Window.screenshot(name=str(out / f"{name}_.png"))
+            produced = sorted(out.glob(f"{name}_*.png"))[-1]
+            produced.replace(path)
+            score = ink(app.root.export_as_image())
+        else:
+            image = app.root.export_as_image()
+            image.save(str(path))
+            score = ink(image)
+        t3 = time.perf_counter()
+        problems = layout_problems(Window, name)
+        report["screens"][name] = {"file": path.name, "ink": round(score, 3), "problems": len(problems)}
+        print(f"{name}: refresh {t1 - t0:.1f}s, drawing {t2 - t1:.1f}s, saving {t3 - t2:.1f}s", file=sys.stderr)
+        report["problems"].extend(problems)
+
+    # -- start: a posse being entered --------------------------------------------------------------------------------
+    start = app.screens["start"].presenter
+    start.drafts = (HeroDraft("Ann Hawke", "Samurai Warrior").with_stat("agility", 3).with_stat("strength", 4),
+                    HeroDraft("Bo Lantern", "Sorceress").with_stat("lore", 4).with_stat("health", 8))
+    start.set_server("http://192.168.1.20:8000")
+    shot("start")
+
+    # -- a table on the engine, three heroes ----------------------------------------------------------------------------
+    watch = Item("pocket-watch", "Pocket Watch", frozenset({ItemTag.PERSONAL}), hourglass=1)
+    heroes = [
+        Hero("ann", "Ann Hawke", "Samurai Warrior", level=2, skills=Skills(agility=3, strength=4, spirit=2),
+             grit=2, max_grit=3, gold=150, xp=60, dark_stone=2, side_bag=("Sake", "Bandages"), items=(watch,)),
+        Hero("bo", "Bo Lantern", "Sorceress", skills=Skills(lore=4, spirit=3, agility=2, strength=2),
+             health_base=8, wounds=3, corruption=2, mutations=("Third Eye",), grit=1),
+        Hero("cy", "Cy Drummond", "Traveling Monk", skills=Skills(agility=2, strength=2), wanted=1, gold=40),
+    ]
+    backend = OfflineBackend(data / "tables")
+    snapshot = backend.create(heroes, RuleOptions(dice="table", offer_grit_rerolls=True), seed=2024)
+    table = TableSession(backend, snapshot)
+    table.start()
+    app.open_table(table)
+    s = app.screens
+    travel, dice, posse, log = (s["travel"].presenter, s["dice"].presenter, s["posse"].presenter,
+                                s["log"].presenter)
+
+    def tap(*faces: int) -> None:
+        for face in faces:
+            dice.tap_face(face)
+        if not dice.send_faces():
+            raise SystemExit(f"refused: {table.notice}")
+
+    def keep_all() -> None:
+        while table.snapshot.pending is not None and table.snapshot.pending.kind == "reroll":
+            dice.keep()
+
+    travel.choose_size("large")
+    tap(2)  # Ann: adds a hazard (FT-TRAVEL-02)
+    tap(5)
+    tap(1)  # Cy: adds one
+    app.go("travel")
+
+    travel.roll_hazard()
+    dice.tap_face(2)  # the tens die entered, the ones die next
+    shot("dice_d36")
+    tap(4)  # 24 Dark Stone Convoy
+
+    travel.roll_hazard()
+    tap(1, 2)  # 12 Bleached Bones: Agility 5+ each
+    tap(2, 6, 1)  # Ann
+    dice.toggle_die(0)
+    dice.toggle_die(2)
+    shot("dice_reroll")
+    dice.reroll()
+    tap(5, 3)
+    tap(1, 1)  # Bo fails
+    keep_all()
+    tap(5, 2)  # Cy passes
+    keep_all()
+    shot("travel", "travel")
+
+    travel.roll_hazard()
+    tap(1, 1)  # Bo rolls 11 Possession
+    tap(2)  # a Madness roll: the table enters the card
+    dice.set_card_text("Paranoia: -1 Initiative until cured")
+    dice.set_card_field("corruption")
+    dice.add_change()
+    shot("dice_card")
+    dice.send_card()
+
+    travel.roll_hazard()
+    tap(4, 2)  # Cy rolls 42 Raging River
+    shot("dice_choice")
+    dice.choose("ford")
+    tap(5, 2, 2, 6)  # Ann
+    keep_all()
+    tap(6, 6)  # Bo
+    tap(3, 2)  # Cy fails, carries nothing with an hourglass
+    keep_all()
+
+    travel.roll_hazard()
+    tap(2, 6)  # 26 Void Storm: 2 Buildings destroyed on arrival
+    travel.step_destroyed(+1)
+    travel.arrive()
+    tap(5, 6)  # 11: Mutant Town
+    turn = 0
+    while (prompt := table.snapshot.pending) is not None and prompt.kind == "choice":
+        dice.choose(prompt.options[(3 * turn) % len(prompt.options)].key)  # what the table drew
+        turn += 1
+    keep_all()
+    shot("town", "town")
+
+    posse.adjust("ann", "gold", +1)
+    posse.adjust("bo", "health", -1)
+    posse.adjust("cy", "xp", +1)
+    shot("posse", "posse")
+    posse.open_list("ann", "tokens")
+    s["posse"].open_list("ann", "tokens")
+    shot("posse_side_bag")
+    if s["posse"].popup is not None:
+        s["posse"].popup.dismiss()
+        settle()
+
+    log.undo_last()
+    shot("log", "log")
+    app.stop() if False else None
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots", help="where the PNGs go")
+    parser.add_argument("--report", type=Path, help="write the size, ink and layout findings as JSON")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    report = render(args.out)
+    if args.report is not None:
+        args.report.write_text(json.dumps(report, indent=2))
+    for problem in report["problems"]:
+        print(problem, file=sys.stderr)
+    print(f"{len(report['screens'])} screenshots in {args.out}; {len(report['problems'])} layout problem(s)")
+    return 1 if report["problems"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

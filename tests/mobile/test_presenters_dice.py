@@ -1,0 +1,231 @@
+"""Dice entry, Grit re-rolls, choices and cards: what the prompt screen lets a player do, and what it refuses.
+
+Refusals carry the engine's own message (validate_faces, check_effects), so they are compared with what the
+engine says for the same input rather than with text written here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mobile.presenters.dice import ONES_COLOUR, TENS_COLOUR, PromptPresenter, describe_effect
+from mobile.presenters.travel import TravelPresenter
+from shared_rules import DieKind, Effect, InvalidCommand, Prompt, RollDice, RulesError, apply
+from shared_rules.dice import PERIL_FACES, validate_faces
+from shared_rules.rules.adjust import check_effects
+from tests.mobile.helpers import hero, offline_table, table_waiting_on
+
+
+def tap(dice: PromptPresenter, *faces: int) -> None:
+    for face in faces:
+        dice.tap_face(face)
+    assert dice.send_faces(), dice.table.notice
+
+
+def on_the_road(tmp_path: Path, *heroes_: object, rerolls: bool = False) -> tuple[PromptPresenter, TravelPresenter]:
+    table = offline_table(tmp_path, list(heroes_), rerolls=rerolls)  # type: ignore[arg-type]
+    travel, dice = TravelPresenter(table), PromptPresenter(table)
+    travel.choose_size("medium")
+    travel.act()
+    return dice, travel
+
+
+# ---- D36: a tens die and a ones die of different colours (FT-DICE-01) ----------------------------------------
+def test_d36_is_a_red_tens_die_then_a_white_ones_die_FT_DICE_01(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann"))
+    entry = dice.view().roll
+    assert entry is not None
+    assert [(s.label, s.colour) for s in entry.slots] == [(f"Tens ({TENS_COLOUR})", TENS_COLOUR),
+                                                        (f"Ones ({ONES_COLOUR})", ONES_COLOUR)]
+    assert TENS_COLOUR != ONES_COLOUR and entry.pad == (1, 2, 3, 4, 5, 6)
+    assert entry.pad_colour == TENS_COLOUR and entry.slots[0].selected
+    dice.tap_face(3)
+    entry = dice.view().roll
+    assert entry.pad_colour == ONES_COLOUR and entry.slots[1].selected and not entry.complete
+    dice.tap_face(5)
+    assert dice.view().roll.reading == "D36 = 35" and dice.view().roll.complete
+    dice.select_die(0)  # the tens die was misread: tap it and put it right
+    dice.tap_face(4)
+    assert dice.view().roll.reading == "D36 = 45"
+    dice.clear_dice()
+    assert [s.face for s in dice.view().roll.slots] == [None, None]
+
+
+def test_a_d36_entry_becomes_the_hazard_with_that_number(tmp_path: Path) -> None:
+    dice, travel = on_the_road(tmp_path, hero("ann", "Ann"))
+    tap(dice, 2, 4)
+    assert travel.view().hazards[0].result.startswith("24 ")
+
+
+# ---- the Peril Die offers only 3, 4, 5, 6 (FF-DICE-04) ---------------------------------------------------------
+def peril_prompt() -> Prompt:
+    return Prompt("p9", "roll", "Roll the Peril Die for the Escaped Prisoner's move", "roll", None, "FF-DICE-04",
+                  purpose="Escaped Prisoner moves", die=DieKind.PERIL, dice_count=1)
+
+
+def test_peril_die_pad_offers_only_its_faces_FF_DICE_04() -> None:
+    table, backend = table_waiting_on(peril_prompt(), [hero("ann", "Ann")])
+    dice = PromptPresenter(table)
+    entry = dice.view().roll
+    assert entry is not None and entry.pad == tuple(sorted(set(PERIL_FACES))) == (3, 4, 5, 6)
+    assert [s.label for s in entry.slots] == ["Peril Die"] and entry.slots[0].colour not in (TENS_COLOUR, ONES_COLOUR)
+    dice.tap_face(5)
+    assert dice.send_faces()
+    assert backend.sent == [RollDice((5,), prompt="p9")]
+
+
+def test_peril_face_two_is_refused_with_the_engines_message_FF_DICE_04() -> None:
+    table, backend = table_waiting_on(peril_prompt(), [hero("ann", "Ann")])
+    dice = PromptPresenter(table)
+    assert not dice.send_raw([2])
+    with pytest.raises(InvalidCommand) as engine:
+        validate_faces(DieKind.PERIL, [2], 1, field="faces", purpose="Escaped Prisoner moves")
+    assert table.notice is not None and table.notice.text == engine.value.message
+    assert table.notice.rule == "FF-DICE-04" and backend.sent == []
+
+
+# ---- pools: as many dice as the skill (FF-DICE-06), the count checked (FF-DICE-01) -------------------------------
+def test_a_skill_test_pool_has_one_die_per_skill_point_FF_DICE_06(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann", agility=4), hero("bob", "Bob", agility=1))
+    tap(dice, 1, 2)  # 12 Bleached Bones: Agility 5+ each
+    entry = dice.view().roll
+    assert [s.label for s in entry.slots] == ["Die 1", "Die 2", "Die 3", "Die 4"]
+    assert "Agility 5+" in dice.view().question
+
+
+def test_too_few_dice_are_refused_with_the_engines_message_and_nothing_is_sent(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann", agility=3))
+    tap(dice, 1, 2)
+    table = dice.table
+    before = table.snapshot.version
+    dice.tap_face(6)
+    dice.tap_face(6)
+    assert not dice.send_faces()
+    with pytest.raises(InvalidCommand) as engine:
+        apply(table.snapshot.state, RollDice((6, 6)))
+    assert table.notice is not None and table.notice.text == engine.value.message
+    assert table.notice.rule == "FF-DICE-01" and table.snapshot.version == before
+    dice.tap_face(5)
+    assert dice.send_faces() and table.snapshot.state.hero("ann").xp == 10
+
+
+def test_a_new_prompt_starts_with_empty_dice(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann"), hero("bob", "Bob"))
+    tap(dice, 1, 2)
+    assert [s.face for s in dice.view().roll.slots] == [None, None]
+    dice.tap_face(4)
+    assert [s.face for s in dice.view().roll.slots] == [4, None]  # kept while the same prompt waits
+
+
+# ---- Grit re-roll offers (FF-GRIT-01/02) -----------------------------------------------------------------------
+def test_grit_reroll_taps_dice_to_reroll_and_costs_one_grit_FF_GRIT_01(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann", agility=2, grit=1), rerolls=True)
+    tap(dice, 1, 2)  # Bleached Bones
+    tap(dice, 2, 6)  # 1 success at 5+
+    offer = dice.view()
+    assert offer.kind == "reroll" and offer.reroll is not None
+    assert [(d.face, d.success, d.locked) for d in offer.reroll.dice] == [(2, False, False), (6, True, False)]
+    assert not offer.reroll.can_reroll and offer.reroll.grit == 1
+    dice.toggle_die(0)
+    assert dice.view().reroll.can_reroll and dice.view().reroll.reroll_label == "Re-roll 1 die (1 Grit)"
+    dice.toggle_die(1)
+    dice.toggle_die(1)  # tapped twice: back to keep
+    dice.reroll()
+    again = dice.view()
+    assert again.kind == "roll" and len(again.roll.slots) == 1 and "re-roll" in again.question
+    tap(dice, 5)
+    ann = dice.table.snapshot.state.hero("ann")
+    assert ann.grit == 0 and ann.xp == 10
+
+
+def test_keeping_the_dice_spends_no_grit_FF_GRIT_01(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann", agility=2, grit=1), rerolls=True)
+    tap(dice, 1, 2)
+    tap(dice, 1, 1)
+    dice.keep()
+    ann = dice.table.snapshot.state.hero("ann")
+    assert ann.grit == 1 and ann.bag_torn and dice.view().kind == "none"
+
+
+def test_a_die_already_rerolled_is_locked_FF_GRIT_02() -> None:
+    from shared_rules import Roll
+
+    roll = Roll("Bleached Bones: Agility 5+ test", DieKind.POOL, (1, 3), "ann", "table", 5, rerolled=(0,))
+    prompt = Prompt("p4", "reroll", "Ann: spend 1 Grit to re-roll?", "reroll", "ann", "FF-GRIT-01",
+                    purpose=roll.purpose, roll=roll)
+    table, backend = table_waiting_on(prompt, [hero("ann", "Ann", grit=2)])
+    dice = PromptPresenter(table)
+    assert [d.locked for d in dice.view().reroll.dice] == [True, False]
+    dice.toggle_die(0)
+    assert not dice.view().reroll.can_reroll
+    dice.toggle_die(1)
+    dice.reroll()
+    assert [c.indices for c in backend.sent] == [(1,)]  # type: ignore[attr-defined]
+
+
+# ---- choices and draws -------------------------------------------------------------------------------------------
+def test_a_draw_at_random_can_be_drawn_by_the_phone_FT_TOWN_03(tmp_path: Path) -> None:
+    table = offline_table(tmp_path, [hero("ann", "Ann")])
+    travel, dice = TravelPresenter(table), PromptPresenter(table)
+    travel.choose_size("small")
+    tap(dice, 6)  # no hazard: straight to arrival
+    travel.act()
+    tap(dice, 3, 4)
+    draw = dice.view()
+    assert draw.kind == "choice" and draw.draw and len(draw.options) > 1
+    keys = {key for key, _ in draw.options}
+    dice.draw_for_me()
+    answered = [e for e in table.snapshot.log[-1].events if e.type == "answered"]
+    assert answered and answered[0].text.endswith("(drawn)")
+    assert any(label in answered[0].text for _, label in draw.options) and keys
+
+
+def test_a_choice_sends_the_key_of_the_option(tmp_path: Path) -> None:
+    dice, travel = on_the_road(tmp_path, hero("ann", "Ann"))
+    tap(dice, 4, 2)
+    assert dice.view().draw is False  # a decision, not a draw: no "draw for me"
+    dice.choose("turn_back")
+    assert dice.table.snapshot.state.travel.turned_back
+
+
+# ---- cards the rulebooks lack: the table enters what the card says ----------------------------------------------
+def test_a_card_prompt_takes_text_and_effects_checked_by_the_engine_FT_TRAVEL_D11(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann"))
+    tap(dice, 1, 1)  # 11 Possession: -1 Sanity for good, a D6 of 1-3 means a Madness roll
+    tap(dice, 2)
+    card = dice.view()
+    assert card.kind == "card" and card.card is not None and card.card.chart == "madness"
+    assert "sanity_damage" in dict(card.card.fields)
+    dice.set_card_field("sanity_damage")
+    dice.step_amount(+1)
+    dice.add_change()
+    dice.add_named("add_mutation", "Third Eye")
+    bad = Effect("remove_item", name="Lucky Coin")
+    dice.add_named("remove_item", "Lucky Coin")  # Ann has no such item: the engine says so
+    with pytest.raises(RulesError) as engine:
+        check_effects(dice.table.snapshot.state, "ann", (bad,))
+    assert dice.table.notice is not None and dice.table.notice.text.endswith(engine.value.message.split(": ", 1)[1])
+    assert dice.view().card.effects == ("+2 Sanity Damage", "gains Mutation Third Eye")
+    dice.remove_effect(1)
+    dice.set_card_text("Paranoia")
+    assert dice.send_card()
+    ann = dice.table.snapshot.state.hero("ann")
+    assert ann.sanity_damage == 2 and ann.sanity_mod == -1 and ann.mutations == ()
+    assert any(e.type == "card" and "Paranoia" in e.text for e in dice.table.snapshot.log[-1].events)
+
+
+def test_an_empty_card_is_not_sent(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann"))
+    tap(dice, 1, 1)
+    tap(dice, 1)
+    version = dice.table.snapshot.version
+    assert not dice.send_card() and dice.table.notice is not None and dice.table.notice.field == "text"
+    assert dice.table.snapshot.version == version
+
+
+def test_effects_read_in_words() -> None:
+    assert describe_effect(Effect("change", "gold", -50)) == "-$50 Gold"
+    assert describe_effect(Effect("change", "health_mod", 1)) == "+1 Max Health"
+    assert describe_effect(Effect("add_item", name="Hat")) == "gains item Hat"
