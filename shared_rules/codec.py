@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any, TypeVar, Union
 
 from . import commands, dice, events, prompts, state
-from .commands import COMMAND_TYPES, Command
+from .commands import COMMAND_TYPES, Command, Faces
 from .errors import InvalidCommand
 from .events import Event
 from .state import Hero, Session
@@ -132,14 +132,35 @@ def _decode_dataclass(cls: Any, data: Any, path: str) -> Any:
         raise InvalidCommand(
             f"{where}: unknown field(s) {sorted(extra)}", field=f"{path}.{sorted(extra)[0]}".lstrip(".")
         )
-    kwargs = {}
+    kwargs: dict[str, Any] = {}
     for name, tp, required in fields:
         sub = f"{path}.{name}" if path else name
-        if name in data:
+        if name in data and name in _DICE_FIELDS and cls in _COMMAND_CLASSES:
+            value = data[name]
+            if name == "dice":
+                if not isinstance(value, list):
+                    raise InvalidCommand(f"{sub}: expected a list", field=sub)
+                kwargs[name] = tuple(_faces(entry, f"{sub}[{i}]") for i, entry in enumerate(value))
+            else:
+                kwargs[name] = None if value is None else _faces(value, sub)
+        elif name in data:
             kwargs[name] = decode(tp, data[name], sub)
         elif required:
             raise InvalidCommand(f"{sub}: required", field=sub)
     return cls(**kwargs)
+
+
+_DICE_FIELDS = ("dice", "faces")
+_COMMAND_CLASSES = frozenset(COMMAND_TYPES.values())
+
+
+def _faces(data: Any, path: str) -> Faces:
+    """One roll's faces typed in: a list, or one number (a D36 as 35 is tens 3 and ones 5, FT-DICE-01; a die's face)."""
+    if isinstance(data, int) and not isinstance(data, bool):
+        number: int = decode(int, data, path)
+        return (number // 10, number % 10) if number >= 10 else (number,)
+    faces: Faces = decode(Faces, data, path)
+    return faces
 
 
 def decode_command(data: Any, path: str = "") -> Command:
@@ -147,7 +168,7 @@ def decode_command(data: Any, path: str = "") -> Command:
     if not isinstance(data, dict):
         raise InvalidCommand(f"{path or 'body'}: a command is an object with a 'type'", field=path or "body")
     kind = data.get("type")
-    if kind not in COMMAND_TYPES:
+    if not isinstance(kind, str) or kind not in COMMAND_TYPES:
         raise InvalidCommand(
             f"{path + '.' if path else ''}type: {kind!r} is not a command; one of {sorted(COMMAND_TYPES)}",
             field=f"{path + '.' if path else ''}type",

@@ -158,7 +158,9 @@ def test_item_tags_encode_sorted_so_equal_states_encode_equal() -> None:
         ({"type": "arrive", "destroyed_slots": 2.0}, "destroyed_slots"),
         ({"type": "arrive", "destroyed_slots": 2**70}, "destroyed_slots"),
         ({"type": "roll_hazard", "dice": [[3, 5], [True]]}, "dice[1][0]"),
-        ({"type": "roll_hazard", "dice": [35]}, "dice[0]"),
+        ({"type": "roll_hazard", "dice": [True]}, "dice[0]"),
+        ({"type": "roll_hazard", "dice": [2**70]}, "dice[0]"),
+        ({"type": "roll", "faces": "3"}, "faces"),
         ({"type": "roll_hazard", "dice": "35"}, "dice"),
         ({"type": "roll", "faces": ["1"]}, "faces[0]"),
         ({"type": "reroll", "indices": [0, None]}, "indices[1]"),
@@ -173,6 +175,8 @@ def test_item_tags_encode_sorted_so_equal_states_encode_equal() -> None:
         ({"type": "teleport"}, "type"),
         ({"size": "small"}, "type"),
         ({"type": None}, "type"),
+        ({"type": []}, "type"),
+        ({"type": {"a": 1}}, "type"),
     ],
 )
 def test_bad_commands_name_the_field(data: dict[str, Any], field: str) -> None:
@@ -180,6 +184,16 @@ def test_bad_commands_name_the_field(data: dict[str, Any], field: str) -> None:
         decode_command(data)
     assert error.value.field == field
     assert field.split("[")[0].split(".")[0] in error.value.message
+
+
+def test_a_d36_may_be_typed_as_its_number_FT_DICE_01() -> None:
+    assert decode_command({"type": "roll_hazard", "dice": [35]}) == RollHazard(dice=((3, 5),))
+    assert decode_command({"type": "roll", "faces": 62}) == RollDice((6, 2))
+    assert decode_command({"type": "choose_town_size", "size": "small", "dice": [4, [2]]}).dice == ((4,), (2,))
+    state = new_session([hero("a")], seed=1)
+    travelling = apply(state, ChooseTownSize("medium")).state
+    outcome = apply(travelling, decode_command({"type": "roll_hazard", "dice": [24]}))
+    assert outcome.state.travel is not None and outcome.state.travel.hazards == (24,)
 
 
 @pytest.mark.parametrize("data", [None, [], "arrive", 3, True])
