@@ -42,6 +42,22 @@ def _prepare_kivy() -> None:
     Config.set("input", "mouse", "mouse,disable_multitouch")
 
 
+def write_png(path: Path, width: int, height: int, rgba: bytes) -> None:
+    """RGBA pixels (top row first, as an exported Kivy image holds them) as a PNG file."""
+    import struct
+    import zlib
+
+    stride = width * 4
+    rows = b"".join(b"\x00" + rgba[y * stride:(y + 1) * stride] for y in range(height))
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 6))
+                     + chunk(b"IEND", b""))
+
+
 # ---- checking what is drawn ------------------------------------------------------------------------------------
 def _shown(widget: Any) -> bool:
     node = widget
@@ -82,11 +98,10 @@ def layout_problems(root: Any, where: str) -> list[str]:
     return found
 
 
-def ink(image: Any) -> float:
-    """Share of sampled pixels that differ from the background: a nearly blank screen scores near 0."""
+def ink(pixels: bytes) -> float:
+    """Share of sampled RGBA pixels that differ from the background: a nearly blank screen scores near 0."""
     from mobile import theme
 
-    pixels = image.texture.pixels
     bg = tuple(round(c * 255) for c in theme.BG[:3])
     step = 4 * 97  # sample every 97th pixel
     sampled = differ = 0
@@ -122,9 +137,13 @@ def render(out: Path) -> dict[str, Any]:
     Window.add_widget(app.root)
     report: dict[str, Any] = {"size": [Window.width, Window.height], "screens": {}, "problems": []}
 
-    def settle() -> None:
+    def settle(frames: int = 0) -> None:
+        """Let layout and text settle (the clock); draw the window itself only when asked (a popup shot):
+        a software renderer draws a 1080x2340 frame slowly, and the screens are exported from their own FBO."""
         for _ in range(8):
             Clock.tick()
+            Clock.tick_draw()
+        for _ in range(frames):
             EventLoop.idle()
 
     def shot(name: str, screen: str | None = None) -> None:
@@ -133,19 +152,20 @@ def render(out: Path) -> dict[str, Any]:
             app.go(screen)
         app.refresh()
         t1 = time.perf_counter()
-        settle()
-        t2 = time.perf_counter()
         target = Window.children[0] if len(Window.children) > 1 else app.root  # an open popup is on top
+        settle(frames=3)
+        t2 = time.perf_counter()
         path = out / f"{name}.png"
         if target is not app.root:  # a popup: the window holds both
             Window.screenshot(name=str(out / f"{name}_.png"))
             produced = sorted(out.glob(f"{name}_*.png"))[-1]
             produced.replace(path)
-            score = ink(app.root.export_as_image())
+            score = ink(app.root.export_as_image().texture.pixels)
         else:
-            image = app.root.export_as_image()
-            image.save(str(path))
-            score = ink(image)
+            texture = app.root.export_as_image().texture
+            pixels = texture.pixels  # reading back waits for the frame to be drawn: the slow part
+            write_png(path, texture.width, texture.height, pixels)
+            score = ink(pixels)
         t3 = time.perf_counter()
         problems = layout_problems(Window, name)
         report["screens"][name] = {"file": path.name, "ink": round(score, 3), "problems": len(problems)}
@@ -157,6 +177,7 @@ def render(out: Path) -> dict[str, Any]:
     start.drafts = (HeroDraft("Ann Hawke", "Samurai Warrior").with_stat("agility", 3).with_stat("strength", 4),
                     HeroDraft("Bo Lantern", "Sorceress").with_stat("lore", 4).with_stat("health", 8))
     start.set_server("http://192.168.1.20:8000")
+    app.screens["start"].refresh()
     shot("start")
 
     # -- a table on the engine, three heroes ----------------------------------------------------------------------------

@@ -9,7 +9,7 @@ message the player sees is the engine's: the right number of dice (FF-DICE-01), 
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from shared_rules import Choose, DieKind, Effect, EnterCard, InvalidCommand, Prompt, Reroll, RollDice, RulesError
 from shared_rules.dice import die_count, face_range, validate_faces
@@ -178,15 +178,14 @@ class PromptPresenter:
         if prompt is None:
             return PromptView("", "none", "", "Nothing to answer: the rules are not waiting on the table.", "")
         who = self.table.hero_name(prompt.hero) if prompt.hero else "The posse"
-        base = dict(prompt_id=prompt.id, kind=prompt.kind, who=who, question=prompt.question, rule=prompt.rule)
+        base = PromptView(prompt.id, prompt.kind, who, prompt.question, prompt.rule)
         if prompt.kind == "roll":
-            return PromptView(**base, roll=self._roll_entry(prompt))
+            return replace(base, roll=self._roll_entry(prompt))
         if prompt.kind == "reroll":
-            return PromptView(**base, reroll=self._reroll_entry(prompt))
+            return replace(base, reroll=self._reroll_entry(prompt))
         if prompt.kind == "choice":
-            return PromptView(**base, options=tuple((o.key, o.label) for o in prompt.options),
-                              draw=bool(prompt.purpose))
-        return PromptView(**base, card=self._card_entry(prompt))
+            return replace(base, options=tuple((o.key, o.label) for o in prompt.options), draw=bool(prompt.purpose))
+        return replace(base, card=self._card_entry(prompt))
 
     # ---- roll prompts ----------------------------------------------------------------------------------------
     def _roll_entry(self, prompt: Prompt) -> RollEntry:

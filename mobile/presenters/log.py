@@ -28,6 +28,16 @@ class LogRow:
 
 
 @dataclass(frozen=True, slots=True)
+class StepView:
+    """One step with its events (newest first), as the screen draws it: one block per step."""
+
+    version: int
+    title: str
+    undone: bool
+    events: tuple[LogRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Confirm:
     steps: int
     question: str
@@ -42,6 +52,7 @@ class LogView:
     undo_more_label: str
     confirm: Confirm | None
     older: int  # steps not shown yet (the phone shows the newest first, more on request)
+    steps: tuple[StepView, ...] = ()
 
 
 class LogPresenter:
@@ -65,20 +76,22 @@ class LogPresenter:
         snapshot = self.table.snapshot
         effective = set(history(snapshot.log, snapshot.version))
         rows: list[LogRow] = []
+        blocks: list[StepView] = []
         newest = snapshot.log[::-1][: self.shown_steps]
         for step in newest:
             undone = step.command != "undo" and step.version not in effective
             title = f"v{step.version} · {COMMAND_WORDS.get(step.command, step.command)}" + (" (undone)" if undone else "")
             rows.append(LogRow("step", title, undone, "", "", step.version))
-            for event in reversed(step.events):
-                who = self.table.hero_name(event.hero) if event.hero else ""
-                rows.append(LogRow("event", event.text, undone, who, event.rule, step.version))
+            events = tuple(LogRow("event", event.text, undone, self.table.hero_name(event.hero) if event.hero else "",
+                                  event.rule, step.version) for event in reversed(step.events))
+            rows.extend(events)
+            blocks.append(StepView(step.version, title, undone, events))
         steps = self.undoable_steps()
         n = max(2, min(self.undo_steps, len(steps)))
         self.undo_steps = n
         last = COMMAND_WORDS.get(steps[0], steps[0]).lower() if steps else ""
         return LogView(tuple(rows), len(steps), n, f"Undo last step ({last})" if steps else "Nothing to undo",
-                       f"Undo {n} steps...", self.confirm, len(snapshot.log) - len(newest))
+                       f"Undo {n} steps...", self.confirm, len(snapshot.log) - len(newest), tuple(blocks))
 
     def show_older(self) -> None:
         self.shown_steps += PAGE

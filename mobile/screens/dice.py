@@ -13,7 +13,7 @@ from kivy.uix.screenmanager import Screen
 
 from .. import theme
 from ..presenters.dice import PromptPresenter, PromptView
-from .widgets import DieButton, Stepper
+from .widgets import DieButton, Stepper, text_input
 
 
 def _grid(cols: int) -> GridLayout:
@@ -104,7 +104,7 @@ class DiceScreen(Screen):
         p, entry = self.presenter, vm.card
         assert p is not None and entry is not None
         body.add_widget(Factory.Muted(text=f"Chart or deck: {entry.chart}"))
-        text = Factory.DarkInput(text=entry.text, hint_text="What the card says")
+        text = text_input(entry.text, "What the card says")
         text.bind(text=lambda _w, value: p.set_card_text(value))
         body.add_widget(text)
         body.add_widget(Factory.Section(text="What it changes"))

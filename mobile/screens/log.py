@@ -5,11 +5,32 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kivy.factory import Factory
+from kivy.metrics import sp
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
+from kivy.utils import escape_markup
 
-from ..presenters.log import LogPresenter, LogView
+from .. import theme
+from ..presenters.log import LogPresenter, LogView, StepView
+
+
+def _hex(colour: tuple[float, ...]) -> str:
+    return "".join(f"{round(c * 255):02x}" for c in colour[:3])
+
+
+def block_markup(step: StepView) -> str:
+    """A step's title and its events as Kivy markup: title in brass, who and rule small and muted."""
+    title_colour = _hex(theme.MUTED if step.undone else theme.ACCENT)
+    title = escape_markup(step.title)
+    lines = [f"[b][color={title_colour}]{'[s]' + title + '[/s]' if step.undone else title}[/color][/b]"]
+    text_colour = _hex(theme.MUTED if step.undone else theme.TEXT)
+    for event in step.events:
+        meta = " · ".join(x for x in (event.who, event.rule) if x)
+        lines.append(f"[color={text_colour}]{escape_markup(event.text)}[/color]"
+                     + (f"\n[size={round(sp(12))}][color={_hex(theme.MUTED)}]{escape_markup(meta)}[/color][/size]"
+                        if meta else ""))
+    return "\n".join(lines)
 
 
 class ConfirmPopup(ModalView):
@@ -35,9 +56,8 @@ class LogScreen(Screen):
         self.vm = vm = p.view()
         rows = self.ids.rows
         rows.clear_widgets()
-        for row in vm.rows:
-            rows.add_widget(Factory.LogLine(kind=row.kind, text=row.text, who=row.who, rule=row.rule,
-                                            undone=row.undone))
+        for step in vm.steps:  # one label per step (markup): a long log stays quick to draw
+            rows.add_widget(Factory.LogBlock(text=block_markup(step)))
         if vm.confirm is not None and self.popup is None:
             self.popup = ConfirmPopup(question=vm.confirm.question, yes=f"Undo {vm.confirm.steps} steps")
             self.popup.on_answer = self._answered

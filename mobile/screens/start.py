@@ -13,6 +13,7 @@ from kivy.uix.screenmanager import Screen
 from shared_rules.state import HERO_CLASSES
 
 from ..presenters.start import DRAFT_STATS, StartPresenter, StartView
+from .widgets import text_input
 
 
 class StartScreen(Screen):
@@ -28,7 +29,7 @@ class StartScreen(Screen):
         body.clear_widgets()
         if vm.mode in ("create", "join"):
             body.add_widget(Factory.Section(text="Server address"))
-            server = Factory.DarkInput(text=vm.server, hint_text="http://192.168.1.5:8000")
+            server = text_input(vm.server, "http://192.168.1.5:8000")
             server.bind(text=lambda _w, value: p.set_server(value))
             body.add_widget(server)
         if vm.mode == "join":
@@ -54,8 +55,8 @@ class StartScreen(Screen):
         p = self.presenter
         assert p is not None
         body.add_widget(Factory.Section(text="Table code and token (from the phone that created it)"))
-        code = Factory.DarkInput(text=vm.join_code, hint_text="Code, e.g. K7QX2M")
-        token = Factory.DarkInput(text=vm.join_token, hint_text="Token")
+        code = text_input(vm.join_code, "Code, e.g. K7QX2M")
+        token = text_input(vm.join_token, "Token")
         code.bind(text=lambda _w, value: p.set_join(value, token.text))
         token.bind(text=lambda _w, value: p.set_join(code.text, value))
         body.add_widget(code)
@@ -67,7 +68,7 @@ class StartScreen(Screen):
         assert p is not None
         card = Factory.Card()
         row = Factory.Row()
-        name = Factory.DarkInput(text=draft.name, hint_text=f"Hero {index + 1} name")
+        name = text_input(draft.name, f"Hero {index + 1} name")
         name.bind(text=lambda _w, value, i=index: p.set_name(i, value))
         row.add_widget(name)
         row.add_widget(Factory.DarkButton(text="Remove", size_hint_x=None, width=dp(96),
