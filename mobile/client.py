@@ -236,8 +236,9 @@ class OfflineBackend:
 
     online = False
 
-    def __init__(self, directory: str | Path) -> None:
+    def __init__(self, directory: str | Path, *, codes: Callable[[], str] = short_code) -> None:
         self.directory = Path(directory)
+        self._codes = codes  # where new table codes come from (random; fixed for reproducible screenshots)
         self._table: TableInfo | None = None
         self._entries: list[_Entry] = []
         self._keys: dict[str, int] = {}
@@ -261,7 +262,7 @@ class OfflineBackend:
                                 seed=secrets.randbits(63) if seed is None else seed)
         except RulesError as error:
             raise rejected(error) from None
-        code = short_code()
+        code = self._codes()
         with self._lock:
             self._table = TableInfo(f"offline-{code.lower()}", code=code)
             created = Event("session_created", f"Table opened for {', '.join(h.name for h in heroes)}")

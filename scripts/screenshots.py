@@ -137,9 +137,9 @@ def render(out: Path) -> dict[str, Any]:
     Window.add_widget(app.root)
     report: dict[str, Any] = {"size": [Window.width, Window.height], "screens": {}, "problems": []}
 
-    def settle(frames: int = 0) -> None:
-        """Let layout and text settle (the clock); draw the window itself only when asked (a popup shot):
-        a software renderer draws a 1080x2340 frame slowly, and the screens are exported from their own FBO."""
+    def settle(frames: int = 3) -> None:
+        """Let layout and text settle (clock ticks are cheap), then draw a few window frames: an export drawn
+        before any frame comes out flooded, and a software renderer draws a 1080x2340 frame slowly."""
         for _ in range(8):
             Clock.tick()
             Clock.tick_draw()
@@ -153,14 +153,14 @@ def render(out: Path) -> dict[str, Any]:
         app.refresh()
         t1 = time.perf_counter()
         target = Window.children[0] if len(Window.children) > 1 else app.root  # an open popup is on top
-        settle(frames=3)
+        settle()
         t2 = time.perf_counter()
         path = out / f"{name}.png"
         if target is not app.root:  # a popup: the window holds both
             Window.screenshot(name=str(out / f"{name}_.png"))
             produced = sorted(out.glob(f"{name}_*.png"))[-1]
             produced.replace(path)
-            score = ink(app.root.export_as_image().texture.pixels)
+            score = ink(app.root.export_as_image().texture.pixels)  # the screen under the popup
         else:
             texture = app.root.export_as_image().texture
             pixels = texture.pixels  # reading back waits for the frame to be drawn: the slow part
@@ -189,7 +189,7 @@ def render(out: Path) -> dict[str, Any]:
              health_base=8, wounds=3, corruption=2, mutations=("Third Eye",), grit=1),
         Hero("cy", "Cy Drummond", "Traveling Monk", skills=Skills(agility=2, strength=2), wanted=1, gold=40),
     ]
-    backend = OfflineBackend(data / "tables")
+    backend = OfflineBackend(data / "tables", codes=lambda: "K7QX2M")  # a fixed code: the PNGs only change with the UI
     snapshot = backend.create(heroes, RuleOptions(dice="table", offer_grit_rerolls=True), seed=2024)
     table = TableSession(backend, snapshot)
     table.start()
@@ -268,7 +268,6 @@ def render(out: Path) -> dict[str, Any]:
     posse.adjust("bo", "health", -1)
     posse.adjust("cy", "xp", +1)
     shot("posse", "posse")
-    posse.open_list("ann", "tokens")
     s["posse"].open_list("ann", "tokens")
     shot("posse_side_bag")
     if s["posse"].popup is not None:
@@ -277,7 +276,6 @@ def render(out: Path) -> dict[str, Any]:
 
     log.undo_last()
     shot("log", "log")
-    app.stop() if False else None
     return report
 
 
