@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import json
 import logging
+import random
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -20,23 +21,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from services.settings import Settings
 from services.store import SessionExists, SessionNotFound, SessionStore, StaleVersion, StoredSession
-from shared_rules import (
-    Event,
-    IllegalCommand,
-    InvalidCommand,
-    RuleOptions,
-    Session,
-    apply,
-    decode_command,
-    decode_hero,
-    decode_state,
-    encode,
-    encode_event,
-    encode_state,
-    legal_commands,
-    new_session,
-)
 from shared_rules import codec as rules_codec
+from shared_rules.codec import decode_command, decode_hero, decode_state, encode, encode_event, encode_state
+from shared_rules.engine import apply, legal_commands, new_session
+from shared_rules.errors import IllegalCommand, InvalidCommand
+from shared_rules.events import Event
+from shared_rules.state import RuleOptions, Session
 
 if TYPE_CHECKING:
     from services.jobs.runner import SimulationRunner
@@ -217,14 +207,17 @@ class _StateCache:
         self._items: dict[tuple[str, int, int], Session] = {}
 
     def get(self, session_id: str, version: int, snapshot: str) -> Session:
-        key = (session_id, version, hash(snapshot))
-        state = self._items.get(key)
+        state = self._items.get((session_id, version, hash(snapshot)))
         if state is None:
             state = decode_state(json.loads(snapshot))
-            if len(self._items) >= self._size:
-                self._items.pop(next(iter(self._items)))
-            self._items[key] = state
+            self.put(session_id, version, snapshot, state)
         return state
+
+    def put(self, session_id: str, version: int, snapshot: str, state: Session) -> None:
+        """Remember a state this process wrote, so the table's next command need not decode it again."""
+        if len(self._items) >= self._size:
+            self._items.pop(next(iter(self._items)))
+        self._items[(session_id, version, hash(snapshot))] = state
 
 
 _states = _StateCache()
@@ -356,7 +349,9 @@ async def _write(
         _str(idempotency_key, "Idempotency-Key", 256)
         if not idempotency_key:
             raise InvalidCommand("Idempotency-Key: must not be empty", field="Idempotency-Key")
-    fingerprint = _fingerprint(kind, [payload, expected_version])
+    # The request is the command itself; expected_version is a precondition, so a client that lost an answer
+    # may re-read the version and resend: it still gets the first answer, never a second write.
+    fingerprint = _fingerprint(kind, payload)
     stored = await _open(services, session_id, token, host_may=False)
     if idempotency_key is not None:
         record = await services.store.get_idempotent(session_id, idempotency_key)
@@ -369,10 +364,11 @@ async def _write(
         new_version = stored.version + 1
         body = {"based_on": stored.version, "events": events, **session_view(session_id, new_version, state, encoded)}
         response = json.dumps({"fingerprint": fingerprint, "body": body}, separators=(",", ":"))
+        snapshot = rules_codec.dumps(encoded)
         try:
             result = await services.store.commit(
-                session_id, stored.version, rules_codec.dumps(encoded), rules_codec.dumps(command),
-                rules_codec.dumps(events), response, idempotency_key,
+                session_id, stored.version, snapshot, rules_codec.dumps(command), rules_codec.dumps(events),
+                response, idempotency_key,
             )
         except StaleVersion:
             if expected_version is not None:
@@ -381,12 +377,13 @@ async def _write(
             if latest is None:
                 raise NotFound(f"session {session_id!r} does not exist", field="session_id") from None
             stored = latest
-            await asyncio.sleep(0)
+            await asyncio.sleep(random.uniform(0, 0.001 * min(_attempt, 20)))  # spread out a crowd of writers
             continue
         except SessionNotFound:
             raise NotFound(f"session {session_id!r} does not exist", field="session_id") from None
         if result.replayed:
             return Written(_replayed(result.response, fingerprint, idempotency_key or ""), True)
+        _states.put(session_id, result.version, snapshot, state)
         return Written(body, False)
     raise StaleVersion(stored.version, stored.version, session_id)
 
@@ -417,7 +414,7 @@ async def undo(
     services: Services,
     session_id: str,
     token: str | None,
-    body: Any = None,
+    body: Any,
     *,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
@@ -426,7 +423,7 @@ async def undo(
 
     The log stays append-only; an undo is itself a version, so it can be undone.
     """
-    data = _object({} if body is None else body, "body", {"steps"})
+    data = _object(body, "body", {"steps"})  # {} undoes one version
     steps = _int(data.get("steps", 1), "steps", 1, 2**53)
     expected_version = parse_expected_version(expected_version)
 
@@ -516,6 +513,7 @@ def parse_simulation(services: Services, body: Any) -> JSON:
     trials = _int(data["trials"], "trials", 1, services.settings.max_trials)
     seed = _int(data["seed"], "seed", 0, MAX_SEED) if data.get("seed") is not None else secrets.randbelow(MAX_SEED)
     options = parse_options(data.get("options"))
+    new_session(heroes, options=options)  # the posse must make a table (names, unique ids) before it is queued
     return {"heroes": [encode(h) for h in heroes], "size": size, "trials": trials, "seed": seed,
             "options": encode(options)}
 

@@ -15,6 +15,7 @@ from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Tag
+from litestar.routes import HTTPRoute
 
 from services.api.errors import problem_response
 from services.api.graphql.schema import graphql_controller
@@ -96,11 +97,27 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
             request_max_body_size=settings.max_body_bytes,
             debug=False,
         )
+        _fix_options_allow(app)
         # litestar replaces `components.schemas` with the schemas it generated itself (none: every handler is
         # documented with our components), so ours are put back into the cached document before it is served.
         document = app.openapi_schema
         document.components.schemas = {**all_components(), **(document.components.schemas or {})}  # type: ignore[dict-item]
     return app
+
+
+def _fix_options_allow(app: Litestar) -> None:
+    """litestar 2.x answers OPTIONS for a path served by several handlers (GET and POST /v1/sessions) with the
+    `Allow` of the first handler only: its automatic OPTIONS handler reads the methods of a route object that was
+    replaced when the next handler joined the path. Point each such handler at the route that serves the path."""
+    for route in app.routes:
+        if not isinstance(route, HTTPRoute):
+            continue
+        for handler in route.route_handlers:
+            closure = getattr(handler.fn, "__closure__", None) or ()
+            for cell in closure:
+                target = cell.cell_contents
+                if isinstance(target, HTTPRoute) and target is not route and handler.http_methods == {"OPTIONS"}:
+                    target.methods = route.methods
 
 
 def _db_path(settings: Settings) -> str:

@@ -18,7 +18,7 @@ from litestar.exceptions import HTTPException, ValidationException
 
 from services.store import StaleVersion
 from services.use_cases import Forbidden, IdempotencyKeyReused, NotFound, ServiceError, Unauthenticated
-from shared_rules import IllegalCommand, InvalidCommand, RulesError
+from shared_rules.errors import IllegalCommand, InvalidCommand, RulesError
 
 log = logging.getLogger("brimstone.api")
 PROBLEM_JSON = "application/problem+json"
@@ -128,10 +128,15 @@ def problem_response(request: Request[Any, Any, Any], exc: Exception) -> Respons
                     headers=problem.headers)
 
 
+_GRAPHQL_CODES = {401: "UNAUTHENTICATED", 403: "FORBIDDEN", 500: "INTERNAL_SERVER_ERROR"}
+
+
 def graphql_extensions(exc: BaseException) -> dict[str, Any]:
-    """The same problem as GraphQL error extensions (code, status, type, field, rule, current_version)."""
+    """The same problem as GraphQL error extensions: the problem members, `kind` (its slug), and `code` in the
+    Apollo convention (BAD_USER_INPUT for every refusal of the request's values: 404, 409, 422)."""
     problem = problem_for(exc)
-    return {"code": problem.slug.upper().replace("-", "_"), **problem.body()}
+    code = _GRAPHQL_CODES.get(problem.status, "BAD_USER_INPUT" if problem.status < 500 else "INTERNAL_SERVER_ERROR")
+    return {"code": code, "kind": problem.slug, **problem.body()}
 
 
 PROBLEM_RESPONSES = {

@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from shared_rules import RuleOptions, decode_hero, simulate
 from shared_rules import codec as rules_codec
+from shared_rules import simulate
+from shared_rules.codec import decode_hero
+from shared_rules.state import RuleOptions
 
 
 def _inputs(spec: dict[str, Any]) -> tuple[tuple[Any, ...], RuleOptions]:

@@ -33,6 +33,7 @@ def main(argv: list[str] | None = None) -> None:
 
     from redis import Redis
     from rq import Queue, Worker
+    from rq.exceptions import StopRequested
 
     import services.jobs.tasks  # noqa: F401 - fail now, not per job, if the job functions cannot be imported
 
@@ -41,7 +42,10 @@ def main(argv: list[str] | None = None) -> None:
     worker = Worker([queue], connection=connection, name=args.name)
     logging.getLogger("brimstone.jobs").info("worker %s (pid %d) on queue %s", worker.name, os.getpid(),
                                              settings.rq_queue)
-    worker.work(burst=args.burst, logging_level=args.log_level.upper())
+    try:
+        worker.work(burst=args.burst, logging_level=args.log_level.upper())
+    except StopRequested:  # a stop signal that arrives while rq tears the worker down: the stop was wanted
+        logging.getLogger("brimstone.jobs").info("worker %s stopped", worker.name)
 
 
 if __name__ == "__main__":

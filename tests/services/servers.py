@@ -169,6 +169,16 @@ class WorkerProcess:
             process.kill()
             process.wait(timeout=10)
 
+    def wait(self, timeout: float = 60) -> int | None:
+        """Wait for a burst worker to empty the queue and exit by itself; stop it if it does not."""
+        if self.process is None:
+            return None
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.stop()
+            return None
+
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 

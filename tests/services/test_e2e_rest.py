@@ -296,3 +296,8 @@ def test_openapi_is_served_without_the_graphql_controller(server: ServerProcess)
         "createSession", "getHealth", "getLegalCommands", "getSession", "getSimulation", "listEvents",
         "listSessions", "postCommand", "startSimulation", "undoCommands"]
     assert "Problem" in document["components"]["schemas"]
+    with server.client() as client:
+        allow = client.options("/v1/sessions").headers["allow"]  # GET and POST share the path (litestar fix)
+        assert {m.strip() for m in allow.split(",")} == {"GET", "OPTIONS", "POST"}
+        too_big = client.post("/v1/sessions", content=b"{" + b" " * 1_100_000 + b"}")
+        problem(too_big, 413)

@@ -32,7 +32,7 @@ class Schema(strawberry.Schema):
             status = (error.extensions or {}).get("status")
             if isinstance(status, int) and status < 500:
                 continue
-            if error.original_error is None and status is None:
+            if status is None and not error.path:  # a query the schema refused (syntax, types, a bad scalar)
                 log.debug("GraphQL request refused: %s", error.message)
                 continue
             StrawberryLogger.error(error, execution_context)

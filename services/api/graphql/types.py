@@ -18,7 +18,7 @@ LONG = strawberry.scalar(
     serialize=int,
     parse_value=lambda value: _long(value),
 )
-SCALARS = {Long: LONG}
+SCALARS: dict[object, Any] = {Long: LONG}
 
 
 def _long(value: Any) -> int:

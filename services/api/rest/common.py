@@ -9,7 +9,7 @@ from litestar import Request, Response
 from litestar.datastructures import State
 
 from services.use_cases import Services
-from shared_rules import InvalidCommand
+from shared_rules.errors import InvalidCommand
 
 SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]
 

@@ -26,7 +26,9 @@ from litestar.openapi.spec import (
 
 from services.api.errors import PROBLEM_JSON, problem_for
 from services.api.rest.schemas import REF
-from shared_rules import Hero, Skills, encode, encode_state, new_session
+from shared_rules.codec import encode, encode_state
+from shared_rules.engine import new_session
+from shared_rules.state import Hero, Skills
 
 JSON = "application/json"
 
@@ -47,7 +49,7 @@ def _nulls_kept(value: Any) -> Any:
     return value
 
 
-def _example(value: Any) -> dict[str, Example]:
+def _example(value: Any) -> dict[str, Example | Reference]:
     return {"example": Example(value=_nulls_kept(value))}
 
 ERROR_MEANINGS = {
@@ -64,7 +66,7 @@ ERROR_MEANINGS = {
 def _example_problem(status: int) -> dict[str, Any]:
     from services.store import StaleVersion
     from services.use_cases import Forbidden, NotFound, Unauthenticated
-    from shared_rules import IllegalCommand, InvalidCommand
+    from shared_rules.errors import IllegalCommand, InvalidCommand
 
     samples: dict[int, Exception] = {
         401: Unauthenticated("Authorization: send 'Bearer <table token>'", field="Authorization"),
@@ -83,11 +85,12 @@ def _example_problem(status: int) -> dict[str, Any]:
 
 
 def _problem(status: int) -> OpenAPIResponse:
-    headers = None
+    headers: dict[str, OpenAPIHeader | Reference] | None = None
     if status == 401:
         headers = {"WWW-Authenticate": OpenAPIHeader(schema=Schema(type=OpenAPIType.STRING), required=True,
                                                      description='the challenge: Bearer realm="brimstone"')}
-    examples = {name: Example(value=_nulls_kept(value)) for name, value in _example_problem(status).items()}
+    examples: dict[str, Example | Reference] = {
+        name: Example(value=_nulls_kept(value)) for name, value in _example_problem(status).items()}
     return OpenAPIResponse(
         description=ERROR_MEANINGS[status],
         content={PROBLEM_JSON: OpenAPIMediaType(schema=Reference(ref=REF + "Problem"), examples=examples)},
@@ -121,7 +124,7 @@ def documented(
                     )},
                     required=request_required,
                 )
-            headers = None
+            headers: dict[str, OpenAPIHeader | Reference] | None = None
             if location:
                 headers = {"Location": OpenAPIHeader(schema=Schema(type=OpenAPIType.STRING), required=True,
                                                      description="where to read the new resource")}
@@ -159,7 +162,7 @@ def example_state() -> dict[str, Any]:
     return encode_state(new_session([hero], seed=7))
 
 
-EXAMPLE_EVENT = {"type": "hazard_count", "text": "2 Travel Hazards on the road to a Medium Town", "hero": None,
+EXAMPLE_EVENT: dict[str, Any] = {"type": "hazard_count", "text": "2 Travel Hazards on the road to a Medium Town", "hero": None,
                  "rule": "FT-TRAVEL-02", "changes": [], "roll": None}
 EXAMPLE_LEGAL = [
     {"type": "choose_town_size", "prompt": "", "hero": None, "options": ["small", "medium", "large"],

@@ -84,7 +84,7 @@ class _Generator:
             return {"type": "integer", "minimum": INT_MIN, "maximum": INT_MAX} if self.inputs else {"type": "integer"}
         if tp is str:
             return {"type": "string", "maxLength": STR_MAX} if self.inputs else {"type": "string"}
-        if dataclasses.is_dataclass(tp):
+        if isinstance(tp, type) and dataclasses.is_dataclass(tp):
             return ref(self.dataclass(tp))
         raise TypeError(f"no JSON Schema for {tp!r}")
 
@@ -126,12 +126,12 @@ def engine_components() -> dict[str, Schema]:
                   extra={"schema": {"type": "integer", "const": codec.SCHEMA_VERSION,
                                     "description": "version of the state's JSON form"}})
     out.dataclass(state.Session)
-    for cls in (events.Event, prompts.Prompt, engine.LegalCommand):
-        out.dataclass(cls)
+    for output in (events.Event, prompts.Prompt, engine.LegalCommand):
+        out.dataclass(output)
     out.components["Command"] = out.schema(commands.Command)
     inp = _Generator(inputs=True)
-    for cls in (state.Hero, state.RuleOptions):
-        inp.dataclass(cls)
+    for given in (state.Hero, state.RuleOptions):
+        inp.dataclass(given)
     inp.components["CommandInput"] = {
         "description": "Any engine command: `type` picks it, `dice` (optional) queues the faces of the next rolls "
                        "the rules ask for, e.g. {\"type\": \"roll_hazard\", \"dice\": [[3, 5]]}.",
@@ -170,6 +170,10 @@ _VIEW_PROPS: Schema = {
 }
 
 
+def _or_null(schema: Schema, description: str) -> Schema:
+    return {"anyOf": [schema, {"type": "null"}], "description": description}
+
+
 def _object(properties: Schema, description: str, required: list[str] | None = None) -> Schema:
     return {"type": "object", "description": description, "properties": properties,
             "required": list(properties) if required is None else required, "additionalProperties": False}
@@ -183,10 +187,11 @@ def service_components() -> dict[str, Schema]:
         "CreateSessionRequest": _object({
             "heroes": {"type": "array", "items": ref("HeroInput"), "minItems": 1, "maxItems": 6,
                        "description": "the posse: 1-6 heroes with unique ids"},
-            "options": ref("RuleOptionsInput"),
-            "seed": {"type": "integer", "minimum": 0, "maximum": 2**53 - 1,
-                     "description": "seed of the session's dice (random when left out)"},
-            "pack": {"type": "string", "maxLength": 200, "description": "content pack name (default 'default')"},
+            "options": _or_null(ref("RuleOptionsInput"), "rule options (null or absent: the reference readings)"),
+            "seed": {"type": ["integer", "null"], "minimum": 0, "maximum": 2**53 - 1,
+                     "description": "seed of the session's dice (random when null or absent)"},
+            "pack": {"type": ["string", "null"], "maxLength": 200,
+                     "description": "content pack name (default 'default')"},
         }, "A new table: the posse, rule options, an optional seed and content pack.", ["heroes"]),
         "SessionCreated": _object({
             "token": {"type": "string", "description": "the table token: send it as 'Authorization: Bearer ...'"},
@@ -227,8 +232,9 @@ def service_components() -> dict[str, Schema]:
             "heroes": {"type": "array", "items": ref("HeroInput"), "minItems": 1, "maxItems": 6},
             "size": {"type": "string", "enum": ["small", "medium", "large"]},
             "trials": {"type": "integer", "minimum": 1, "description": "journeys to play (capped by the server)"},
-            "seed": {"type": "integer", "minimum": 0, "maximum": 2**53 - 1},
-            "options": ref("RuleOptionsInput"),
+            "seed": {"type": ["integer", "null"], "minimum": 0, "maximum": 2**53 - 1,
+                     "description": "random when null or absent"},
+            "options": _or_null(ref("RuleOptionsInput"), "rule options (null or absent: the reference readings)"),
         }, "A bulk simulation of the road to a town.", ["heroes", "size", "trials"]),
         "SimulationJob": _object({
             "job_id": {"type": "string"},

@@ -168,7 +168,7 @@ class SessionsController(Controller):
     ) -> Response[bytes]:
         """Go back `steps` versions (default 1) exactly, as a new version; an undo can itself be undone."""
         return _written(await use_cases.undo(
-            services(state), session_id, bearer(request), await json_body(request, default=None),
+            services(state), session_id, bearer(request), await json_body(request, default={}),
             expected_version=expected_version, idempotency_key=idempotency_key))
 
     @get(
