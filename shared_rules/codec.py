@@ -62,95 +62,151 @@ def _fields(cls: type) -> tuple[tuple[str, Any, bool], ...]:
 
 def decode(tp: Any, data: Any, path: str = "") -> Any:
     """Build a value of type `tp` from JSON data, refusing anything that does not fit (InvalidCommand)."""
-    where = path or "body"
+    return _decoder(tp)(data, path)
+
+
+Decoder = typing.Callable[[Any, str], Any]
+
+
+def _where(path: str) -> str:
+    return path or "body"
+
+
+def _any(data: Any, path: str) -> Any:
+    return data
+
+
+def _bool(data: Any, path: str) -> bool:
+    if not isinstance(data, bool):
+        raise InvalidCommand(f"{_where(path)}: expected true or false", field=_where(path))
+    return data
+
+
+def _int(data: Any, path: str) -> int:
+    if not isinstance(data, int) or isinstance(data, bool):
+        raise InvalidCommand(f"{_where(path)}: expected a whole number", field=_where(path))
+    if not -(2**53) <= data <= 2**64:
+        raise InvalidCommand(f"{_where(path)}: number out of range", field=_where(path))
+    return data
+
+
+def _str(data: Any, path: str) -> str:
+    if not isinstance(data, str):
+        raise InvalidCommand(f"{_where(path)}: expected a string", field=_where(path))
+    if len(data) > 2000:
+        raise InvalidCommand(f"{_where(path)}: longer than 2000 characters", field=_where(path))
+    return data
+
+
+def _list(data: Any, path: str) -> list[Any]:
+    if not isinstance(data, list):
+        raise InvalidCommand(f"{_where(path)}: expected a list", field=_where(path))
+    return data
+
+
+@cache
+def _decoder(tp: Any) -> Decoder:
+    """The decoding function for one type, built once: decoding a state is the hot path of every request."""
     if tp is Any:
-        return data
+        return _any
     origin = typing.get_origin(tp)
     if origin in (Union, types.UnionType):
-        members = typing.get_args(tp)
-        if data is None and type(None) in members:
-            return None
-        if tp == Command or set(members) >= set(COMMAND_TYPES.values()):
-            return decode_command(data, path)
-        scalars = [m for m in members if m in (int, str, bool)]
-        if scalars and len(scalars) == len([m for m in members if m is not type(None)]):
-            if isinstance(data, tuple(scalars)):
-                return data
-            raise InvalidCommand(f"{where}: expected one of {[m.__name__ for m in scalars]}", field=where)
-        real = [m for m in members if m is not type(None)]
-        return decode(real[0], data, path)
+        return _union_decoder(tp)
     if origin is tuple:
-        args = typing.get_args(tp)
-        if not isinstance(data, list):
-            raise InvalidCommand(f"{where}: expected a list", field=where)
-        item_tp = args[0]
-        return tuple(decode(item_tp, item, f"{path}[{i}]") for i, item in enumerate(data))
+        item = _decoder(typing.get_args(tp)[0])
+        return lambda data, path: tuple(item(x, f"{path}[{i}]") for i, x in enumerate(_list(data, path)))
     if origin is frozenset:
-        if not isinstance(data, list):
-            raise InvalidCommand(f"{where}: expected a list", field=where)
-        (item_tp,) = typing.get_args(tp)
-        return frozenset(decode(item_tp, item, f"{path}[{i}]") for i, item in enumerate(data))
+        member = _decoder(typing.get_args(tp)[0])
+        return lambda data, path: frozenset(member(x, f"{path}[{i}]") for i, x in enumerate(_list(data, path)))
     if origin is dict:
         key_tp, value_tp = typing.get_args(tp)
-        if not isinstance(data, dict):
-            raise InvalidCommand(f"{where}: expected an object", field=where)
-        return {decode(key_tp, k, path): decode(value_tp, v, f"{path}.{k}") for k, v in data.items()}
+        key, value = _decoder(key_tp), _decoder(value_tp)
+
+        def mapping(data: Any, path: str) -> dict[Any, Any]:
+            if not isinstance(data, dict):
+                raise InvalidCommand(f"{_where(path)}: expected an object", field=_where(path))
+            return {key(k, path): value(v, f"{path}.{k}") for k, v in data.items()}
+
+        return mapping
     if isinstance(tp, type) and issubclass(tp, Enum):
-        try:
-            return tp(data)
-        except ValueError:
-            raise InvalidCommand(f"{where}: {data!r} is not one of {[m.value for m in tp]}", field=where) from None
-    if tp is bool:
-        if not isinstance(data, bool):
-            raise InvalidCommand(f"{where}: expected true or false", field=where)
-        return data
-    if tp is int:
-        if not isinstance(data, int) or isinstance(data, bool):
-            raise InvalidCommand(f"{where}: expected a whole number", field=where)
-        if not -(2**53) <= data <= 2**64:
-            raise InvalidCommand(f"{where}: number out of range", field=where)
-        return data
-    if tp is str:
-        if not isinstance(data, str):
-            raise InvalidCommand(f"{where}: expected a string", field=where)
-        if len(data) > 2000:
-            raise InvalidCommand(f"{where}: longer than 2000 characters", field=where)
-        return data
+        enum: type[Enum] = tp
+
+        def member_of(data: Any, path: str) -> Enum:
+            try:
+                return enum(data)
+            except ValueError:
+                where = _where(path)
+                raise InvalidCommand(
+                    f"{where}: {data!r} is not one of {[m.value for m in enum]}", field=where
+                ) from None
+
+        return member_of
+    scalar = {bool: _bool, int: _int, str: _str}.get(tp)
+    if scalar is not None:
+        return scalar
     if dataclasses.is_dataclass(tp):
-        return _decode_dataclass(tp, data, path)
+        return lambda data, path: _decode_dataclass(tp, data, path)
     raise TypeError(f"cannot decode {tp!r}")
 
 
-def _decode_dataclass(cls: Any, data: Any, path: str) -> Any:
-    where = path or "body"
-    if not isinstance(data, dict):
-        raise InvalidCommand(f"{where}: expected an object", field=where)
+def _union_decoder(tp: Any) -> Decoder:
+    members = typing.get_args(tp)
+    optional = type(None) in members
+    real = [m for m in members if m is not type(None)]
+    inner: Decoder
+    if tp == Command or set(members) >= set(COMMAND_TYPES.values()):
+        inner = decode_command
+    elif all(m in (int, str, bool) for m in real):
+        scalars = tuple(real)
+
+        def inner(data: Any, path: str) -> Any:
+            if isinstance(data, scalars):
+                return data
+            where = _where(path)
+            raise InvalidCommand(f"{where}: expected one of {[m.__name__ for m in scalars]}", field=where)
+
+    else:
+        inner = _decoder(real[0])
+    if not optional:
+        return inner
+    return lambda data, path: None if data is None else inner(data, path)
+
+
+@cache
+def _plan(cls: Any) -> tuple[frozenset[str], tuple[tuple[str, Decoder, bool], ...]]:
+    """The names a class's JSON may hold, and each field's name, decoder and whether it is required."""
     fields = _fields(cls)
-    known = {name for name, _, _ in fields}
-    extra = set(data) - known - ({"type"} if isinstance(getattr(cls, "type", None), str) else set())
-    if extra:
-        raise InvalidCommand(
-            f"{where}: unknown field(s) {sorted(extra)}", field=f"{path}.{sorted(extra)[0]}".lstrip(".")
-        )
-    kwargs: dict[str, Any] = {}
+    known = frozenset(
+        {name for name, _, _ in fields} | ({"type"} if isinstance(getattr(cls, "type", None), str) else set())
+    )
+    plan = []
     for name, tp, required in fields:
+        decoder = _decoder(tp)
+        if cls in _COMMAND_CLASSES and name == "dice":
+            decoder = _dice
+        elif cls in _COMMAND_CLASSES and name == "faces":
+            decoder = _optional_faces
+        plan.append((name, decoder, required))
+    return known, tuple(plan)
+
+
+def _decode_dataclass(cls: Any, data: Any, path: str) -> Any:
+    if not isinstance(data, dict):
+        raise InvalidCommand(f"{_where(path)}: expected an object", field=_where(path))
+    known, plan = _plan(cls)
+    if not data.keys() <= known:
+        extra = sorted(set(data) - known)
+        raise InvalidCommand(f"{_where(path)}: unknown field(s) {extra}", field=f"{path}.{extra[0]}".lstrip("."))
+    kwargs: dict[str, Any] = {}
+    for name, decoder, required in plan:
         sub = f"{path}.{name}" if path else name
-        if name in data and name in _DICE_FIELDS and cls in _COMMAND_CLASSES:
-            value = data[name]
-            if name == "dice":
-                if not isinstance(value, list):
-                    raise InvalidCommand(f"{sub}: expected a list", field=sub)
-                kwargs[name] = tuple(_faces(entry, f"{sub}[{i}]") for i, entry in enumerate(value))
-            else:
-                kwargs[name] = None if value is None else _faces(value, sub)
-        elif name in data:
-            kwargs[name] = decode(tp, data[name], sub)
+        if name in data:
+            kwargs[name] = decoder(data[name], sub)
         elif required:
             raise InvalidCommand(f"{sub}: required", field=sub)
     return cls(**kwargs)
 
 
-_DICE_FIELDS = ("dice", "faces")
 _COMMAND_CLASSES = frozenset(COMMAND_TYPES.values())
 
 
@@ -161,6 +217,15 @@ def _faces(data: Any, path: str) -> Faces:
         return (number // 10, number % 10) if number >= 10 else (number,)
     faces: Faces = decode(Faces, data, path)
     return faces
+
+
+def _dice(data: Any, path: str) -> tuple[Faces, ...]:
+    """A command's typed-in dice: one entry per roll, each a list of faces or one number."""
+    return tuple(_faces(entry, f"{path}[{i}]") for i, entry in enumerate(_list(data, path)))
+
+
+def _optional_faces(data: Any, path: str) -> Faces | None:
+    return None if data is None else _faces(data, path)
 
 
 def decode_command(data: Any, path: str = "") -> Command:
