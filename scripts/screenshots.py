@@ -72,12 +72,14 @@ def _shown(widget: Any) -> bool:
 
 
 def layout_problems(root: Any, where: str) -> list[str]:
-    """Text that does not fit its label, and touch targets under 48 dp, among the widgets on screen."""
+    """Text that does not fit its label, widgets off the side of the screen, and touch targets under 48 dp."""
+    from kivy.core.window import Window
     from kivy.metrics import dp
     from kivy.uix.behaviors import ButtonBehavior
     from kivy.uix.label import Label
 
     found = []
+    screen_width = Window.width
     tops = list(root.children) if not hasattr(root, "walk") else [root]
     for widget in (w for top in tops for w in top.walk(restrict=False)):
         if not _shown(widget):
@@ -91,6 +93,9 @@ def layout_problems(root: Any, where: str) -> list[str]:
                 found.append(f"{where}: text cut off at the side ({tw:.0f}px in {widget.width:.0f}px): {text!r}")
             if th > widget.height + 2:
                 found.append(f"{where}: text cut off below ({th:.0f}px in {widget.height:.0f}px): {text!r}")
+        if widget.right > screen_width + 1 or widget.x < -1:
+            label = getattr(widget, "text", "") or widget.__class__.__name__
+            found.append(f"{where}: off the side of the screen (x {widget.x:.0f}..{widget.right:.0f}): {label!r}")
         if isinstance(widget, ButtonBehavior) and not widget.disabled and min(widget.size) < dp(48) - 1:
             label = getattr(widget, "text", "") or widget.__class__.__name__
             found.append(f"{where}: touch target {widget.width / dp(1):.0f}x{widget.height / dp(1):.0f} dp < 48 dp: "
@@ -183,7 +188,7 @@ def render(out: Path) -> dict[str, Any]:
     # -- a table on the engine, three heroes ----------------------------------------------------------------------------
     watch = Item("pocket-watch", "Pocket Watch", frozenset({ItemTag.PERSONAL}), hourglass=1)
     heroes = [
-        Hero("ann", "Ann Hawke", "Samurai Warrior", level=2, skills=Skills(agility=3, strength=4, spirit=2),
+        Hero("ann", "Ann Hawke", "Samurai Warrior", level=2, skills=Skills(agility=5, strength=4, spirit=2),
              grit=2, max_grit=3, gold=150, xp=60, dark_stone=2, side_bag=("Sake", "Bandages"), items=(watch,)),
         Hero("bo", "Bo Lantern", "Sorceress", skills=Skills(lore=4, spirit=3, agility=2, strength=2),
              health_base=8, wounds=3, corruption=2, mutations=("Third Eye",), grit=1),
@@ -221,12 +226,13 @@ def render(out: Path) -> dict[str, Any]:
 
     travel.roll_hazard()
     tap(1, 2)  # 12 Bleached Bones: Agility 5+ each
-    tap(2, 6, 1)  # Ann
+    tap(2, 6, 1, 5, 3)  # Ann: five dice, two rows
     dice.toggle_die(0)
     dice.toggle_die(2)
     shot("dice_reroll")
     dice.reroll()
     tap(5, 3)
+    keep_all()  # the last miss stays
     tap(1, 1)  # Bo fails
     keep_all()
     tap(5, 2)  # Cy passes

@@ -45,7 +45,7 @@ class DiceScreen(Screen):
     def _roll(self, body: Any, vm: PromptView) -> None:
         p, entry = self.presenter, vm.roll
         assert p is not None and entry is not None
-        dice = _grid(min(5, max(1, len(entry.slots))))
+        dice = _grid(min(4, max(1, len(entry.slots))))  # four 72 dp dice fit 336 dp
         for slot in entry.slots:
             cell = Factory.Column(spacing=dp(4), size_hint_x=None, width=dp(72))
             cell.add_widget(DieButton(die_colour=slot.colour, face=slot.face or 0, selected=slot.selected,
@@ -77,7 +77,7 @@ class DiceScreen(Screen):
         assert p is not None and entry is not None
         body.add_widget(Factory.Body(text=f"{entry.summary}. Grit left: {entry.grit}. Tap the dice to re-roll "
                                           "(a die re-rolled once is locked)."))
-        dice = _grid(5)
+        dice = _grid(4)
         for die in entry.dice:
             marked = "locked" if die.locked else ("success" if die.success else "fail")
             dice.add_widget(DieButton(die_colour="white", face=die.face, selected=die.selected, marked=marked,
