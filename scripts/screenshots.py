@@ -3,8 +3,9 @@
 Plays a table on the offline engine (fixed seed, dice entered as a player would tap them), draws each screen
 offscreen at phone size (1080x2340 px at density 3, i.e. 360x780 dp) and saves one PNG per screen (the same bytes on
 every run: a fixed seed and table code). It also checks what is drawn: any label whose text does not fit its box (cut
-off), anything off the side of the screen, any button smaller than 48 dp, and screens that come out blank or flooded; `--report FILE` writes those findings as JSON (tests/mobile/test_render.py reads it) and the
-exit status is 1 if there are any.
+off), anything off the side of the screen, any button smaller than 48 dp, and screens that come out blank or
+flooded; `--report FILE` writes those findings as JSON (tests/mobile/test_render.py reads it) and the exit status
+is 1 if there are any.
 
 Kivy needs no display: SDL falls back to its offscreen driver. Run it in its own process (it owns the window).
 """
