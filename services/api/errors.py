@@ -128,15 +128,12 @@ def problem_response(request: Request[Any, Any, Any], exc: Exception) -> Respons
                     headers=problem.headers)
 
 
-_GRAPHQL_CODES = {401: "UNAUTHENTICATED", 403: "FORBIDDEN", 500: "INTERNAL_SERVER_ERROR"}
-
-
 def graphql_extensions(exc: BaseException) -> dict[str, Any]:
-    """The same problem as GraphQL error extensions: the problem members, `kind` (its slug), and `code` in the
-    Apollo convention (BAD_USER_INPUT for every refusal of the request's values: 404, 409, 422)."""
+    """The same problem as GraphQL error extensions: the problem members, `kind` (its slug) and `code`, the slug
+    in capitals (INVALID_COMMAND, ILLEGAL_COMMAND, STALE_VERSION, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND,
+    IDEMPOTENCY_KEY_REUSED, INTERNAL_ERROR); clients (mobile/client.py) branch on it."""
     problem = problem_for(exc)
-    code = _GRAPHQL_CODES.get(problem.status, "BAD_USER_INPUT" if problem.status < 500 else "INTERNAL_SERVER_ERROR")
-    return {"code": code, "kind": problem.slug, **problem.body()}
+    return {"code": problem.slug.upper().replace("-", "_"), "kind": problem.slug, **problem.body()}
 
 
 PROBLEM_RESPONSES = {

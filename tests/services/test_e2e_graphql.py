@@ -119,16 +119,16 @@ def test_queries_and_mutations_over_http(server: ServerProcess) -> None:
 
             illegal = await _refusal(session, POST, sid=sid, command={"type": "arrive"})
             assert (illegal["code"], illegal["kind"], illegal["status"], illegal["field"], illegal["rule"]) == (
-                "BAD_USER_INPUT", "illegal-command", 409, "type", "FT-TRAVEL-04")
+                "ILLEGAL_COMMAND", "illegal-command", 409, "type", "FT-TRAVEL-04")
             malformed = await _refusal(session, POST, sid=sid,
                                        command={"type": "choose_town_size", "size": "small", "dice": [[9]]})
             assert (malformed["status"], malformed["field"], malformed["rule"]) == (422, "dice[0][0]", "FF-DICE-01")
             unknown = await _refusal(session, POST, sid=sid, command={"type": "warp"})
             assert (unknown["status"], unknown["field"]) == (422, "type")
             stale = await _refusal(session, POST, sid=sid, command=XP, expected=0)
-            assert (stale["kind"], stale["status"], stale["current_version"]) == ("stale-version", 409, 2)
+            assert (stale["code"], stale["status"], stale["current_version"]) == ("STALE_VERSION", 409, 2)
             missing = await _refusal(session, READ, sid="NOSUCH")
-            assert missing["status"] == 404
+            assert (missing["code"], missing["status"]) == ("NOT_FOUND", 404)
             listing = await _refusal(session, LIST)
             assert (listing["code"], listing["status"]) == ("FORBIDDEN", 403)  # a table token lists nothing
         async with http(server) as anonymous:
