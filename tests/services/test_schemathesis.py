@@ -26,7 +26,7 @@ from tests.services.servers import ServerProcess, create_session, sqlite_storage
 
 OPENAPI_SCHEMA = schemathesis.openapi.from_path(str(OPENAPI))
 QUICK = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-LONG = settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+LONG = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 
 
 @pytest.fixture(scope="module")
