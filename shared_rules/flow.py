@@ -357,8 +357,13 @@ def _with(hero: Hero, field: str, value: Any) -> Hero:
     return _evolve(hero, {field: value})
 
 
+# Counters that become dice pools ("a D6 for each ...") get a ceiling no table reaches, so no pool explodes.
+_CEILINGS = {"dark_stone": 99, "corruption": 99, "unwanted_attention": 99, "max_grit": 12, "level": 99,
+             "health_base": 99, "sanity_base": 99, "health_mod": 99, "sanity_mod": 99}  # fmt: skip
+
+
 def _bounded(hero: Hero, field: str, value: int) -> int:
-    low, high = 0, None
+    low, high = 0, _CEILINGS.get(field)
     if field == "wounds":
         high = hero.max_health
     elif field == "sanity_damage":
