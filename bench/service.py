@@ -80,9 +80,14 @@ def wait_http(url: str, process: subprocess.Popen[bytes], timeout: float = 30) -
     raise RuntimeError(f"{url} did not answer in {timeout}s")
 
 
+LOGS = Path(tempfile.mkdtemp(prefix="brimstone-bench-"))
+
+
 def start(command: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """A server or worker process; its output goes to a file (a pipe nobody reads would stall it when full)."""
     environment = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    return subprocess.Popen(command, cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    with (LOGS / f"{Path(command[1]).stem}-{uuid.uuid4().hex[:6]}.log").open("wb") as log:
+        return subprocess.Popen(command, cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT)
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:

@@ -38,6 +38,21 @@ def run_job(api_url: str, trials: int, size: str, seed: int) -> tuple[float, dic
             time.sleep(0.05)
 
 
+def chunk_report(redis_url: str, job_id: str, chunks: int) -> str:
+    """How many chunks each worker ran and the busiest chunk's seconds (to see the work was shared)."""
+    from collections import Counter
+
+    from redis import Redis
+    from rq.job import Job
+
+    jobs = [job for job in Job.fetch_many([f"sim-{job_id}-{i}" for i in range(chunks)],
+                                          connection=Redis.from_url(redis_url)) if job is not None]
+    per_worker = Counter(job.worker_name for job in jobs)
+    longest = max(((job.ended_at - job.started_at).total_seconds() for job in jobs
+                   if job.ended_at and job.started_at), default=0.0)
+    return f"{sorted(per_worker.values(), reverse=True)} per worker, longest {longest:.2f} s"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--redis", help="Redis URL (default: start a throwaway redis-server)")
@@ -82,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
                     stop(proc)
             rates[workers] = args.trials / elapsed
             print(f"{workers} worker{'s' if workers > 1 else ' '}: {elapsed:6.2f} s, {rates[workers]:7.0f} journeys/s "
-                  f"({state['chunks']} chunks)")
+                  f"({state['chunks']} chunks: {chunk_report(redis_url, str(state['job_id']), int(state['chunks']))})")
         print(f"speed-up with two workers: {rates[2] / rates[1]:.2f}x")
     finally:
         stop(api)
