@@ -12,6 +12,7 @@ from services.use_cases import Services
 from shared_rules.errors import InvalidCommand
 
 SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]
+PUBLIC: list[dict[str, list[str]]] = [{}]  # no credentials needed (said explicitly, for OpenAPI linters)
 
 
 def services(state: State) -> Services:

@@ -61,8 +61,12 @@ class _Generator:
         if origin in (Union, types.UnionType):
             members = typing.get_args(tp)
             if set(members) >= set(COMMAND_TYPES.values()):
-                rest = [m for m in members if m not in COMMAND_TYPES.values()]
-                return self._union([*rest, *COMMAND_TYPES.values()])
+                name = "CommandInput" if self.inputs else "Command"
+                if name not in self.components:
+                    self.components[name] = {}  # placeholder while the command schemas are generated
+                    self.components[name] = self._union(list(COMMAND_TYPES.values()))
+                rest = [self.schema(m) for m in members if m not in COMMAND_TYPES.values()]
+                return {"anyOf": [*rest, ref(name)]} if rest else ref(name)
             return self._union(list(members))
         if origin is tuple:
             args = typing.get_args(tp)
@@ -128,15 +132,14 @@ def engine_components() -> dict[str, Schema]:
     out.dataclass(state.Session)
     for output in (events.Event, prompts.Prompt, engine.LegalCommand):
         out.dataclass(output)
-    out.components["Command"] = out.schema(commands.Command)
+    out.schema(commands.Command)
     inp = _Generator(inputs=True)
     for given in (state.Hero, state.RuleOptions):
         inp.dataclass(given)
-    inp.components["CommandInput"] = {
-        "description": "Any engine command: `type` picks it, `dice` (optional) queues the faces of the next rolls "
-                       "the rules ask for, e.g. {\"type\": \"roll_hazard\", \"dice\": [[3, 5]]}.",
-        **inp.schema(commands.Command),
-    }
+    inp.schema(commands.Command)
+    inp.components["CommandInput"]["description"] = (
+        "Any engine command: `type` picks it, `dice` (optional) queues the faces of the next rolls the rules ask "
+        "for, e.g. {\"type\": \"roll_hazard\", \"dice\": [[3, 5]]}.")
     return {**out.components, **inp.components}
 
 

@@ -12,7 +12,7 @@ from litestar.datastructures import State
 from litestar.params import HeaderParameter, Parameter, QueryParameter
 
 from services import use_cases
-from services.api.rest.common import SECURITY, answer, bearer, json_body, services
+from services.api.rest.common import PUBLIC, SECURITY, answer, bearer, json_body, services
 from services.api.rest.docs import EXAMPLE_EVENT, EXAMPLE_LEGAL, documented, example_hero, example_view
 
 SessionId = Annotated[str, Parameter(description="the table's join code, e.g. K7QX2M", max_length=128)]
@@ -41,6 +41,7 @@ class SessionsController(Controller):
     @post(
         "/",
         operation_id="createSession",
+        security=PUBLIC,
         summary="Open a table",
         status_code=201,
         operation_class=documented(

@@ -9,7 +9,7 @@ from litestar.datastructures import State
 from litestar.params import Parameter
 
 from services import use_cases
-from services.api.rest.common import answer, json_body, services
+from services.api.rest.common import PUBLIC, answer, json_body, services
 from services.api.rest.docs import documented, example_hero
 
 _JOB_EXAMPLE = {"job_id": "3f9a1c0d5e7b2a64", "status": "queued", "progress": 0.0, "trials": 20000, "chunks": 8,
@@ -23,6 +23,7 @@ class SimulationsController(Controller):
     @post(
         "/",
         operation_id="startSimulation",
+        security=PUBLIC,
         summary="Start a bulk simulation",
         status_code=202,
         operation_class=documented(
@@ -40,6 +41,7 @@ class SimulationsController(Controller):
     @get(
         "/{job_id:str}",
         operation_id="getSimulation",
+        security=PUBLIC,
         summary="Poll a simulation",
         operation_class=documented(
             status=200, response="SimulationJob", errors=(404, 422),
@@ -62,6 +64,7 @@ class HealthController(Controller):
     @get(
         "/",
         operation_id="getHealth",
+        security=PUBLIC,
         summary="Is the service up",
         operation_class=documented(status=200, response="Health", description="Up, and which storage it uses.",
                                    example={"status": "ok", "storage": "sqlite", "simulations": "embedded"}),
