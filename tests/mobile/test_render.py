@@ -55,15 +55,22 @@ def create(_dt):
     start.set_name(0, "Ann")
     start.create()  # on the worker thread; the result comes back through the clock
 
-def check(_dt):
+waited = [0.0]
+
+def check(dt):
+    # poll until the table opens (a loaded machine may take a while); give up after 60 s
     app = App.get_running_app()
+    waited[0] += dt
+    if app.frame.current != "travel" and waited[0] < 60:
+        return True
     seen["then"] = app.frame.current
     seen["status"] = app.frame.status.text if app.frame.status else ""
     seen["heroes"] = [h.name for h in app.table.heroes()] if app.table else []
     app.stop()
+    return False
 
 Clock.schedule_once(create, 0.5)
-Clock.schedule_once(check, 3)
+Clock.schedule_interval(check, 0.25)
 from mobile.__main__ import main
 main()
 print("RESULT " + json.dumps(seen))
