@@ -137,7 +137,7 @@ class Ctx:
         if not self.quiet:
             self.emit(
                 "changed",
-                _describe(hero.name, field, before, after, why),
+                _describe(hero, field, before, after, why),
                 hero=hero_id,
                 rule=rule,
                 changes=(Change(field, before, after),),
@@ -435,14 +435,19 @@ _WORDS = {
 }  # fmt: skip
 
 
-def _describe(name: str, field: str, before: int, after: int, why: str) -> str:
+def _describe(hero: Hero, field: str, before: int, after: int, why: str) -> str:
+    """The change in plain words; a permanent change shows the max it moved (Sanity 10 -> 9), not the modifier."""
     delta = after - before
     word = _WORDS.get(field, field.replace("_", " "))
     amount = f"${abs(delta)}" if field == "gold" else str(abs(delta))
     verb = "gains" if delta > 0 else "loses"
     if field == "wounds" or field == "sanity_damage":
         verb = "takes" if delta > 0 else "heals"
-    return f"{name} {verb} {amount} {word} ({before} -> {after})" + (f": {why}" if why else "")
+    shown = f"({before} -> {after})"
+    if field in ("health_mod", "sanity_mod"):
+        now = hero.max_health if field == "health_mod" else hero.max_sanity
+        shown = f"(max {now - delta} -> {now})"
+    return f"{hero.name} {verb} {amount} {word} {shown}" + (f": {why}" if why else "")
 
 
 # ---- the driver ------------------------------------------------------------------------------------------------
@@ -547,7 +552,9 @@ def _take(ctx: Ctx, request: Request, answer: Answer) -> Any:
         if not ctx.quiet:
             who = f"{ctx.name(roll.hero)} rolled" if roll.hero else "Rolled"
             shown = ",".join(map(str, roll.faces))
-            value = f" = {roll.value}" if roll.kind not in (DieKind.POOL, DieKind.D6) else ""
+            value = f" = {roll.value}" if roll.kind not in (DieKind.POOL, DieKind.D6, DieKind.D3) else ""
+            if roll.kind is DieKind.D3:
+                value = f" (D3: {roll.value})"  # the D6 face and how it reads as a D3 (FF-DICE-02)
             ctx.emit("rolled", f"{who} {shown}{value} for {roll.purpose}", hero=roll.hero, rule=request.rule, roll=roll)
         return roll
     if isinstance(request, RerollRequest):
