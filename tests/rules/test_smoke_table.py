@@ -31,3 +31,20 @@ def test_raging_river_ford_fail_sweeps_hourglass_items_FT_TRAVEL_D42() -> None:
     t.roll(4)  # fails Strength 5+
     t.roll(1)  # the one hourglass item: a 1 sweeps it away
     assert [i.name for i in t.hero("a").items] == ["Hat"]
+
+
+def test_event_text_shows_the_max_a_permanent_loss_moved_FT_TRAVEL_D11() -> None:
+    t = Table.travelling([hero("a", name="Ann")])
+    t.hazard(11)  # Possession: lose 1 Sanity permanently, then a D6
+    t.roll(4)  # 4-6: no Madness roll
+    assert t.hero("a").max_sanity == 9
+    assert any("Ann loses 1 Sanity (permanent) (max 10 -> 9)" in text for text in t.texts()), t.texts()
+    assert t.prompt is None
+
+
+def test_a_d3_roll_is_shown_with_its_d6_face_FF_DICE_02() -> None:
+    t = Table.travelling([hero("a", name="Ann", grit=0)])
+    t.hazard(22)  # Blighted Desert: no Grit, so D3 Wounds
+    t.roll(5)
+    assert t.hero("a").wounds == 3
+    assert any("Ann rolled 5 (D3: 3)" in text for text in t.texts()), t.texts()
