@@ -68,29 +68,30 @@ def _kind(slug: str, detail: str, **kwargs: Any) -> Problem:
     return Problem(status, slug, title, detail, **kwargs)
 
 
+# Which kind each refusal is; the first matching class wins, so subclasses come before their bases.
+_REFUSALS: tuple[tuple[type[BaseException], str], ...] = (
+    (InvalidCommand, "invalid-command"),
+    (IllegalCommand, "illegal-command"),
+    (RulesError, "invalid-command"),
+    (Unauthenticated, "unauthenticated"),
+    (Forbidden, "forbidden"),
+    (NotFound, "not-found"),
+    (IdempotencyKeyReused, "idempotency-key-reused"),
+    (ServiceError, "invalid-command"),
+)
+
+
 def problem_for(exc: BaseException) -> Problem:
     """Map any exception to the problem a client sees (the single mapping for REST and GraphQL)."""
-    if isinstance(exc, InvalidCommand):
-        return _kind("invalid-command", exc.message, field=exc.field, rule=exc.rule)
-    if isinstance(exc, IllegalCommand):
-        return _kind("illegal-command", exc.message, field=exc.field, rule=exc.rule)
-    if isinstance(exc, RulesError):
-        return _kind("invalid-command", exc.message, field=exc.field, rule=exc.rule)
     if isinstance(exc, StaleVersion):
         return _kind("stale-version", f"the session is at version {exc.current_version}, not {exc.expected}; "
                      "reload and send the command again", field="expected_version",
                      extra={"current_version": exc.current_version})
-    if isinstance(exc, Unauthenticated):
-        return _kind("unauthenticated", exc.message, field=exc.field, rule=exc.rule,
-                     headers={"WWW-Authenticate": 'Bearer realm="brimstone"'})
-    if isinstance(exc, Forbidden):
-        return _kind("forbidden", exc.message, field=exc.field, rule=exc.rule)
-    if isinstance(exc, NotFound):
-        return _kind("not-found", exc.message, field=exc.field, rule=exc.rule)
-    if isinstance(exc, IdempotencyKeyReused):
-        return _kind("idempotency-key-reused", exc.message, field=exc.field, rule=exc.rule)
-    if isinstance(exc, ServiceError):
-        return _kind("invalid-command", exc.message, field=exc.field, rule=exc.rule)
+    for cls, slug in _REFUSALS:
+        if isinstance(exc, cls):
+            assert isinstance(exc, (RulesError, ServiceError))
+            headers = {"WWW-Authenticate": 'Bearer realm="brimstone"'} if slug == "unauthenticated" else {}
+            return _kind(slug, exc.message, field=exc.field, rule=exc.rule, headers=headers)
     if isinstance(exc, ValidationException):
         return _validation(exc)
     if isinstance(exc, HTTPException):
