@@ -19,6 +19,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from services.contract.public import public_state
+from services.contract.validation import check, check_command
 from services.settings import Settings
 from services.store import SessionExists, SessionNotFound, SessionStore, StaleVersion, StoredSession
 from shared_rules import codec as rules_codec
@@ -72,6 +74,14 @@ class IdempotencyKeyReused(ServiceError):
     """An Idempotency-Key was sent again with a different request (HTTP 422)."""
 
 
+class PreconditionFailed(ServiceError):
+    """If-Match named a version the table has moved past (HTTP 412); nothing was written."""
+
+    def __init__(self, message: str, *, current: int, field: str = "If-Match") -> None:
+        super().__init__(message, field=field)
+        self.current = current
+
+
 @dataclass(frozen=True, slots=True)
 class Services:
     """What a use case needs: the session store, the settings and the simulation runner."""
@@ -111,6 +121,16 @@ def _str(value: Any, field: str, max_length: int = 200) -> str:
     return value
 
 
+def by_the_rules(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run the engine on a request that fits the published schema: whatever it refuses now is the game's rules or
+    the table's state (a die face this roll cannot show, a hero not in the posse, a sheet the rules forbid), so
+    a refusal is an IllegalCommand (409), never a malformed request (422)."""
+    try:
+        return fn(*args, **kwargs)
+    except InvalidCommand as exc:
+        raise IllegalCommand(exc.message, field=exc.field, rule=exc.rule) from exc
+
+
 def _decoded(fn: Callable[..., T], *args: Any) -> T:
     """Run a codec decoder; anything but a RulesError it lets slip is still the input's fault, so 422."""
     try:
@@ -140,9 +160,8 @@ def parse_options(data: Any, field: str = "options") -> RuleOptions:
 
 
 def parse_command(data: Any) -> Any:
-    """Any engine command from its JSON form (`type` picks it; `dice` optional)."""
-    if isinstance(data, dict) and "type" in data and not isinstance(data["type"], str):
-        raise InvalidCommand("type: expected a string naming the command", field="type")
+    """Any engine command from its JSON form (`type` picks it; `dice` optional), checked against its schema."""
+    check_command(data)
     return _decoded(decode_command, data)
 
 
@@ -189,11 +208,11 @@ def _legal(state: Session) -> list[JSON]:
 
 
 def session_view(session_id: str, version: int, state: Session, encoded: JSON | None = None) -> JSON:
-    """A table as clients see it: version, state, pending prompt and what may be sent now."""
+    """A table as clients see it: version, public state (no RNG, no checkpoints), pending prompt, legal commands."""
     return {
         "session_id": session_id,
         "version": version,
-        "state": encoded if encoded is not None else encode_state(state),
+        "state": public_state(encoded if encoded is not None else encode_state(state)),
         "pending": _pending(state),
         "legal_commands": _legal(state),
     }
@@ -237,6 +256,7 @@ def new_join_code() -> str:
 
 async def create_session(services: Services, body: Any) -> JSON:
     """Start a table: posse, rule options, optional seed and content pack. Returns the join code and table token."""
+    check("CreateSessionRequest", body)
     data = _object(body, "body", {"heroes", "options", "seed", "pack"})
     if "heroes" not in data:
         raise InvalidCommand("heroes: required", field="heroes")
@@ -244,7 +264,7 @@ async def create_session(services: Services, body: Any) -> JSON:
     options = parse_options(data.get("options"))
     seed = _int(data["seed"], "seed", 0, MAX_SEED) if data.get("seed") is not None else secrets.randbelow(MAX_SEED)
     pack = _str(data["pack"], "pack") if data.get("pack") is not None else "default"
-    state = new_session(heroes, options=options, seed=seed, pack=pack)
+    state = by_the_rules(new_session, heroes, options=options, seed=seed, pack=pack)
     encoded = encode_state(state)
     snapshot = rules_codec.dumps(encoded)
     command = rules_codec.dumps({"type": "create_session", "heroes": [encode(h) for h in heroes],
@@ -298,11 +318,19 @@ async def list_events(
         entries = await services.store.log(session_id, after_version=after, limit=limit)
     except SessionNotFound:
         raise NotFound(f"session {session_id!r} does not exist", field="session_id") from None
-    page = [{"version": e.version, "command": json.loads(e.command), "events": json.loads(e.events), "at": e.at}
-            for e in entries]
+    page = [{"version": e.version, "command": public_command(json.loads(e.command)), "events": json.loads(e.events),
+             "at": e.at} for e in entries]
     more = bool(entries) and entries[-1].version < stored.version and len(entries) == limit
     return {"session_id": session_id, "version": stored.version, "entries": page,
             "next_after": entries[-1].version if more else None}
+
+
+def public_command(command: JSON) -> JSON:
+    """A log entry's command as clients see it: the opening of a table without its seed (with the seed and the
+    log, a client could replay the server's dice)."""
+    if command.get("type") == "create_session":
+        return {key: value for key, value in command.items() if key != "seed"}
+    return command
 
 
 # ---- writes ----------------------------------------------------------------------------------------------
@@ -340,10 +368,12 @@ async def _write(
     step: Callable[[StoredSession], Awaitable[tuple[JSON, Session, JSON, list[JSON]]]],
     expected_version: int | None,
     idempotency_key: str | None,
+    if_match: tuple[int, ...] | None = None,
 ) -> Written:
     """Load -> step -> compare-and-set; retried on a stale version unless the client named the version.
 
     `step(stored)` returns (snapshot dict, state, log command dict, events list) or raises a RulesError.
+    `if_match` (the versions of the If-Match header) is a precondition like `expected_version`, answered with 412.
     """
     if idempotency_key is not None:
         _str(idempotency_key, "Idempotency-Key", 256)
@@ -357,9 +387,14 @@ async def _write(
         record = await services.store.get_idempotent(session_id, idempotency_key)
         if record is not None:
             return Written(_replayed(record, fingerprint, idempotency_key), True)
+    pinned = expected_version is not None or if_match is not None
     for _attempt in range(MAX_WRITE_ATTEMPTS):
         if expected_version is not None and stored.version != expected_version:
             raise StaleVersion(stored.version, expected_version, session_id)
+        if if_match is not None and stored.version not in if_match:
+            tags = ", ".join(f'"{v}"' for v in if_match)
+            raise PreconditionFailed(f'If-Match: the session is at version {stored.version} (ETag "{stored.version}"),'
+                                     f" not {tags}", current=stored.version)
         encoded, state, command, events = await step(stored)
         new_version = stored.version + 1
         body = {"based_on": stored.version, "events": events, **session_view(session_id, new_version, state, encoded)}
@@ -370,8 +405,11 @@ async def _write(
                 session_id, stored.version, snapshot, rules_codec.dumps(command), rules_codec.dumps(events),
                 response, idempotency_key,
             )
-        except StaleVersion:
-            if expected_version is not None:
+        except StaleVersion as exc:
+            if if_match is not None:
+                raise PreconditionFailed(f"If-Match: the session moved on to version {exc.current_version}",
+                                         current=exc.current_version) from None
+            if pinned:
                 raise
             latest = await services.store.load(session_id)
             if latest is None:
@@ -396,18 +434,19 @@ async def submit_command(
     *,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
+    if_match: tuple[int, ...] | None = None,
 ) -> Written:
     """Apply one engine command to the table (to `expected_version`, or to the latest) and record it."""
     command = parse_command(body)
     expected_version = parse_expected_version(expected_version)
 
     async def step(stored: StoredSession) -> tuple[JSON, Session, JSON, list[JSON]]:
-        outcome = apply(_state_of(stored), command)
+        outcome = by_the_rules(apply, _state_of(stored), command)
         return (encode_state(outcome.state), outcome.state, encode(command),
                 [encode_event(event) for event in outcome.events])
 
     return await _write(services, session_id, token, kind="command", payload=encode(command), step=step,
-                        expected_version=expected_version, idempotency_key=idempotency_key)
+                        expected_version=expected_version, idempotency_key=idempotency_key, if_match=if_match)
 
 
 async def undo(
@@ -418,11 +457,13 @@ async def undo(
     *,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
+    if_match: tuple[int, ...] | None = None,
 ) -> Written:
     """Undo the last N versions exactly: the snapshot of version v-N is written again as version v+1.
 
     The log stays append-only; an undo is itself a version, so it can be undone.
     """
+    check("UndoRequest", body)
     data = _object(body, "body", {"steps"})  # {} undoes one version
     steps = _int(data.get("steps", 1), "steps", 1, 2**53)
     expected_version = parse_expected_version(expected_version)
@@ -441,10 +482,18 @@ async def undo(
         return json.loads(text), state, {"type": "undo", "steps": steps, "to_version": target}, [encode_event(event)]
 
     return await _write(services, session_id, token, kind="undo", payload={"steps": steps}, step=step,
-                        expected_version=expected_version, idempotency_key=idempotency_key)
+                        expected_version=expected_version, idempotency_key=idempotency_key, if_match=if_match)
 
 
 # ---- live changes ----------------------------------------------------------------------------------------
+
+
+async def open_watch(
+    services: Services, session_id: str, token: str | None, *, after_version: int | None = None
+) -> AsyncIterator[JSON]:
+    """`watch_session`, with the credentials checked before the first change (so a refusal is a plain error)."""
+    await _open(services, session_id, token, host_may=True)
+    return watch_session(services, session_id, token, after_version=after_version)
 
 
 async def watch_session(
@@ -491,7 +540,7 @@ async def _versions(services: Services, session_id: str, after: int, upto: int) 
                 return
             state = _states.get(session_id, entry.version, snapshot)
             yield {"session_id": session_id, "version": entry.version, "events": json.loads(entry.events),
-                   "command": json.loads(entry.command), "state": json.loads(snapshot),
+                   "command": public_command(json.loads(entry.command)), "state": public_state(json.loads(snapshot)),
                    "pending": _pending(state), "legal_commands": _legal(state)}
             after = entry.version
 
@@ -501,6 +550,7 @@ async def _versions(services: Services, session_id: str, after: int, upto: int) 
 
 def parse_simulation(services: Services, body: Any) -> JSON:
     """A simulation request as plain data for the job functions: posse, town size, trials, seed, options."""
+    check("SimulationRequest", body)
     data = _object(body, "body", {"heroes", "size", "trials", "seed", "options"})
     for name in ("heroes", "size", "trials"):
         if name not in data:
@@ -510,10 +560,10 @@ def parse_simulation(services: Services, body: Any) -> JSON:
     if size not in ("small", "medium", "large"):
         raise InvalidCommand(f"size: {size!r} is not a Town size; one of small, medium, large", field="size",
                              rule="FT-TRAVEL-01")
-    trials = _int(data["trials"], "trials", 1, services.settings.max_trials)
+    trials = min(_int(data["trials"], "trials", 1, 2**53), services.settings.max_trials)  # capped, as documented
     seed = _int(data["seed"], "seed", 0, MAX_SEED) if data.get("seed") is not None else secrets.randbelow(MAX_SEED)
     options = parse_options(data.get("options"))
-    new_session(heroes, options=options)  # the posse must make a table (names, unique ids) before it is queued
+    by_the_rules(new_session, heroes, options=options)  # the posse must make a table (names, unique ids) before it is queued
     return {"heroes": [encode(h) for h in heroes], "size": size, "trials": trials, "seed": seed,
             "options": encode(options)}
 

@@ -6,10 +6,11 @@ the state before it, and every answer so far, so resuming replays the rule exact
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .commands import Command, Effect, Faces
 from .dice import DieKind, Roll
+from .meta import meta
 from .state import Session
 
 
@@ -54,8 +55,8 @@ class Pending:
     """A rule stopped at `prompt`, to be resumed by replaying `command` from `checkpoint` with `answers`."""
 
     command: Command
-    checkpoint: Session
-    answers: tuple[Answer, ...]
-    events_emitted: int
+    checkpoint: Session = field(metadata=meta(public=False))  # holds the RNG state: never shown to clients
+    answers: tuple[Answer, ...] = field(metadata=meta(public=False))
+    events_emitted: int = field(metadata=meta(public=False))
     prompt: Prompt
     dice_left: tuple[Faces, ...] = ()

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from .meta import meta
+
 if TYPE_CHECKING:
     from .prompts import Pending
 
@@ -219,7 +221,7 @@ class Session:
     travel: Travel | None = None
     town: Town | None = None
     carry: Carry = Carry()
-    rng: int = 0
+    rng: int = field(default=0, metadata=meta(public=False))  # never shown: a client could predict the dice
     step: int = 0  # commands applied; prompt ids derive from it
     pack: str = "default"  # the content pack in use
     pending: Pending | None = field(default_factory=_no_pending)

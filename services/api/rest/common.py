@@ -1,12 +1,18 @@
-"""What every REST handler shares: the services, the bearer token, the JSON body and the JSON answer."""
+"""What every REST handler shares: the services, the bearer token, the JSON body and answer, and the HTTP
+conventions (ETag and If-None-Match, If-Match, Link headers, server-sent events)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import hashlib
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 from litestar import Request, Response
 from litestar.datastructures import State
+from litestar.response import ServerSentEventMessage
 
 from services.use_cases import Services
 from shared_rules.errors import InvalidCommand
@@ -45,3 +51,82 @@ def answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) 
     """JSON out with Python's encoder: the engine's integers may exceed 64 bits (msgspec would refuse them)."""
     return Response(json.dumps(body, separators=(",", ":")).encode(), status_code=status,
                     media_type="application/json", headers=headers)
+
+
+def _tags(header: str) -> list[str]:
+    """The entity tags of an If-None-Match / If-Match header, weak ones without their W/ prefix."""
+    return [tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()]
+
+
+def read_answer(body: Any, etag: str, if_none_match: str | None,
+                headers: dict[str, str] | None = None) -> Response[bytes]:
+    """A read's answer with its ETag; 304 without a body when the client's If-None-Match still matches."""
+    out = {"ETag": etag, **(headers or {})}
+    if if_none_match is not None:
+        tags = _tags(if_none_match)
+        if "*" in tags or etag in tags:
+            return Response(b"", status_code=304, headers=out)
+    return answer(body, headers=out)
+
+
+def body_etag(body: Any) -> str:
+    """A strong ETag of a body that has no version (a simulation job): a digest of its JSON."""
+    digest = hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    return f'"{digest[:20]}"'
+
+
+def if_match_versions(header: str | None) -> tuple[int, ...] | None:
+    """The versions an If-Match header names ("7" is version 7); None for no header or `*` (any version)."""
+    if header is None:
+        return None
+    tags = _tags(header)
+    if "*" in tags:
+        return None
+    versions = []
+    for tag in tags:
+        digits = tag.strip('"')
+        if not (tag.startswith('"') and tag.endswith('"') and digits.isdigit()):
+            raise InvalidCommand(f'If-Match: {tag!r} is not an ETag of this service (a version, e.g. "7")',
+                                 field="If-Match")
+        versions.append(int(digits))
+    return tuple(versions)
+
+
+def events_links(path: str, next_after: int | None, limit: int) -> str:
+    """RFC 8288 Link header of a log page: its first page and, unless this is the last, the next."""
+    links = [f'<{path}?after=-1&limit={limit}>; rel="first"']
+    if next_after is not None:
+        links.insert(0, f'<{path}?after={next_after}&limit={limit}>; rel="next"')
+    return ", ".join(links)
+
+
+KEEP_ALIVE_SECONDS = 15.0
+
+
+async def change_stream(changes: AsyncIterator[dict[str, Any]]) -> AsyncIterator[ServerSentEventMessage]:
+    """A table's changes as server-sent events (`event: change`, `id: <version>`), with a comment line whenever
+    nothing was written for KEEP_ALIVE_SECONDS, so proxies keep the connection open."""
+    iterator = changes.__aiter__()
+    pending: asyncio.Future[dict[str, Any]] = asyncio.ensure_future(iterator.__anext__())
+    try:
+        yield ServerSentEventMessage(comment="following the table", retry=2000)
+        while True:
+            done, _ = await asyncio.wait({pending}, timeout=KEEP_ALIVE_SECONDS)
+            if not done:
+                yield ServerSentEventMessage(comment="keep-alive")
+                continue
+            try:
+                change = pending.result()
+            except StopAsyncIteration:
+                return
+            yield ServerSentEventMessage(data=json.dumps(change, separators=(",", ":")), event="change",
+                                         id=str(change["version"]))
+            pending = asyncio.ensure_future(iterator.__anext__())
+    finally:
+        pending.cancel()
+        with contextlib.suppress(BaseException):
+            await pending
+        aclose = getattr(iterator, "aclose", None)
+        if aclose is not None:
+            with contextlib.suppress(Exception):
+                await aclose()
