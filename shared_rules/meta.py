@@ -6,7 +6,9 @@ fields stay inside the server. Pure data on `dataclasses.field(metadata=meta(...
     rng: int = field(default=0, metadata=meta(public=False))
 
 On a list field, `min_items`/`max_items` bound the list and the other limits apply to each item. A `ref` names a
-constant in a module that cannot be imported where the field is declared (it would import this module back).
+constant in a module that cannot be imported where the field is declared (it would import this module back); a
+function without arguments is called when the documents are built. `choices` may be an Enum class (its values,
+and the documents reuse its name) or a mapping (its keys).
 """
 
 from __future__ import annotations
@@ -39,8 +41,8 @@ def meta(
     public: bool = True,
     choices: Iterable[str] | Ref | Callable[[], Iterable[str]] | None = None,
     enum: str = "",
-    minimum: int | Ref | None = None,
-    maximum: int | Ref | None = None,
+    minimum: int | Ref | Callable[[], int] | None = None,
+    maximum: int | Ref | Callable[[], int] | None = None,
     min_length: int | None = None,
     max_length: int | None = None,
     pattern: str = "",
@@ -49,17 +51,20 @@ def meta(
     example: Any = None,
     description: str = "",
     deprecated: str = "",
+    rule: str = "",
 ) -> Mapping[str, Any]:
     """Field metadata for the API documents.
 
     public: False keeps the field out of every client view (the RNG state, a prompt's checkpoint) while the stored
     snapshot keeps it. choices: the values a string may take (`enum` names that set in the documents; "" among
     them means "none"). deprecated: why, and what to use instead (the documents mark the field deprecated).
+    rule: the rules-reference id a refusal of the field names.
     """
     given = {
         "public": public, "choices": choices, "enum": enum, "minimum": minimum, "maximum": maximum,
         "min_length": min_length, "max_length": max_length, "pattern": pattern, "min_items": min_items,
         "max_items": max_items, "example": example, "description": description, "deprecated": deprecated,
+        "rule": rule,
     }  # fmt: skip
     return {KEY: {key: value for key, value in given.items() if value is not None and value != ""}}
 
@@ -70,6 +75,6 @@ def read(metadata: Mapping[str, Any]) -> dict[str, Any]:
     for key, value in found.items():
         if isinstance(value, Ref):
             found[key] = value.resolve()
-        elif key == "choices" and callable(value):
+        elif callable(value) and not isinstance(value, type) and key != "example":
             found[key] = value()
     return found

@@ -11,7 +11,7 @@ from enum import Enum
 
 from .commands import Command, Effect, Faces
 from .dice import DieKind, Roll
-from .meta import meta
+from .meta import meta, ref
 from .state import Session
 
 
@@ -49,8 +49,8 @@ class Amount:
 class SkillCheck:
     """The skill test an option leads to: `skill` N+ (FF-DICE-06)."""
 
-    skill: str
-    target: int
+    skill: str = field(metadata=meta(choices=ref("shared_rules.state", "SKILLS"), enum="Skill"))
+    target: int = field(metadata=meta(minimum=0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +73,7 @@ class Prompt:
     id: str
     kind: PromptKind
     question: str
-    answer_with: str
+    answer_with: str = field(metadata=meta(choices=ref("shared_rules.commands", "COMMAND_TYPES"), enum="CommandType"))
     hero: str | None = None  # who answers; None = the posse together
     rule: str = ""
     options: tuple[Option, ...] = ()

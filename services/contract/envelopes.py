@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from services.contract.json_schema import REF, Schema, engine_components, ref
+from services.contract.json_schema import Schema, engine_components, ref
 from services.contract.problems import CATALOGUE
 
 MAX_POSSE = 6  # a posse has 1-6 heroes (A48), as shared_rules.engine.new_session checks
@@ -77,28 +77,16 @@ def _object(properties: Schema, description: str, required: list[str] | None = N
             "required": list(properties) if required is None else required, "additionalProperties": False}
 
 
-def _log_commands(engine: dict[str, Schema]) -> Schema:
-    """What a log entry records: an engine command, the table's opening, or an undo; `type` says which."""
-    mapping = dict(engine["Command"]["discriminator"]["mapping"])
-    mapping |= {"create_session": REF + "SessionOpened", "undo": REF + "UndoRecord"}
-    return {"description": "What made a version: an engine command, the opening of the table (version 0) or an undo.",
-            "oneOf": [{"$ref": target} for target in mapping.values()],
-            "discriminator": {"propertyName": "type", "mapping": mapping}}
-
-
 def service_components(engine: dict[str, Schema]) -> dict[str, Schema]:
     """The service's own request and response envelopes."""
-    from shared_rules.content import PACKS
-
     return {
         "Problem": PROBLEM,
         "ProblemType": PROBLEM_TYPE,
         "ProblemCatalogue": _object({"problems": {"type": "array", "items": ref("ProblemType")}},
                                     "Every problem type the service answers with."),
-        "Pack": {"type": "string", "enum": sorted(PACKS), "description": "A content pack the server has loaded."},
         "CreateSessionRequest": _object({
             "heroes": {"type": "array", "items": ref("HeroInput"), "minItems": 1, "maxItems": MAX_POSSE,
-                       "description": "the posse: 1-6 heroes with unique ids (A48)"},
+                       "description": "the posse: 1-6 heroes with unique ids (A48)", "x-rule": "A48"},
             "options": _or_null(ref("RuleOptionsInput"), "rule options (null or absent: the reference readings)"),
             "seed": _SEED,
             "pack": _or_null(ref("Pack"), "content pack (null or absent: 'default')"),
@@ -126,18 +114,6 @@ def service_components(engine: dict[str, Schema]) -> dict[str, Schema]:
         "LegalCommands": _object({
             "session_id": _SESSION_ID, "version": _VERSION, "pending": _NULLABLE_PROMPT, "legal_commands": _LEGAL,
         }, "What the table may send now and the prompt waiting for an answer."),
-        "SessionOpened": _object({
-            "type": {"type": "string", "const": "create_session"},
-            "heroes": {"type": "array", "items": ref("Hero")},
-            "options": ref("RuleOptions"),
-            "pack": {"type": "string"},
-        }, "The log entry of version 0: the posse, rule options and pack the table opened with (not its seed)."),
-        "UndoRecord": _object({
-            "type": {"type": "string", "const": "undo"},
-            "steps": {"type": "integer", "minimum": 1},
-            "to_version": {"type": "integer", "minimum": 0, "description": "the version whose state was restored"},
-        }, "The log entry of an undo."),
-        "LogCommand": _log_commands(engine),
         "LogEntry": _object({
             "version": {"type": "integer", "minimum": 0, "description": "the version this entry produced"},
             "command": ref("LogCommand"),
@@ -155,7 +131,8 @@ def service_components(engine: dict[str, Schema]) -> dict[str, Schema]:
             "next_after": {"type": ["string", "null"], "description": "pass as `after` for the next page"},
         }, "Join codes of the tables (event host only)."),
         "SimulationRequest": _object({
-            "heroes": {"type": "array", "items": ref("HeroInput"), "minItems": 1, "maxItems": MAX_POSSE},
+            "heroes": {"type": "array", "items": ref("HeroInput"), "minItems": 1, "maxItems": MAX_POSSE,
+                       "x-rule": "A48"},
             "size": ref("TownSize"),
             "trials": {"type": "integer", "minimum": 1, "maximum": MAX_TRIALS,
                        "description": "journeys to play (a server may run fewer: the job's `trials` says how many)"},

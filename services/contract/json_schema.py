@@ -30,6 +30,7 @@ from services.contract.model import (
     ObjectRef,
     ObjectType,
     Scalar,
+    Tagged,
     model,
 )
 from shared_rules.commands import COMMAND_TYPES
@@ -93,7 +94,23 @@ class Generator:
             return ref(self.object(self.model.object(node.cls)))
         if isinstance(node, Commands):
             return ref(self.commands())
+        if isinstance(node, Tagged):
+            return ref(self.tagged(node))
         raise TypeError(f"no JSON Schema for {node!r}")
+
+    def tagged(self, node: Tagged) -> str:
+        """One of several objects with a `type` of their own, discriminated by it."""
+        name = f"{node.name}Input" if self.inputs else node.name
+        if name not in self.components:
+            self.components[name] = {}
+            members = {self.model.object(cls).tag: self.object(self.model.object(cls)) for cls in node.members}
+            schema: Schema = {"oneOf": [ref(member) for member in members.values()],
+                              "discriminator": {"propertyName": "type",
+                                                "mapping": {tag: REF + member for tag, member in members.items()}}}
+            if node.description:
+                schema = {"description": node.description, **schema}
+            self.components[name] = schema
+        return name
 
     def _scalar(self, node: Scalar) -> Schema:
         limits = node.limits
@@ -136,10 +153,12 @@ class Generator:
                 "type": "array", "items": FACE, "description": "The faces of one roll, one per physical die."}))
         ranges = [{"minimum": low, "maximum": high} for low, high in _runs(SHORTHAND)]
         return ref(self._component("FacesInput", {
+            "x-rule": "FF-DICE-01",
             "description": "The faces of one roll, one per physical die (e.g. [3, 5]), or the roll as one number: a "
                            "die's face, or a D36 / 2D6 as tens and ones (35 is 3 and 5).",
             "anyOf": [{"type": "array", "items": FACE},
-                      {"type": "integer", "anyOf": ranges}],
+                      {"type": "integer", "anyOf": ranges,
+                       "description": "one roll as one number: a die's face, or two dice as tens and ones (35)"}],
         }))
 
     def _component(self, name: str, schema: Schema) -> str:
@@ -177,6 +196,8 @@ class Generator:
             out = {**out, "description": spec.description}
         if self.inputs and not spec.required:
             out = {**out, "default": spec.default}
+        if spec.rule:
+            out = {**out, "x-rule": spec.rule}
         if spec.deprecated:
             out = {**out, "deprecated": True,
                    "description": f"{spec.description + ' ' if spec.description else ''}Deprecated: {spec.deprecated}"}
@@ -242,17 +263,20 @@ def example_object(found: Model, obj: ObjectType) -> dict[str, Any]:
 
 
 def engine_components() -> dict[str, Schema]:
-    """Schemas of the engine's values: outputs (State, Event, Prompt, LegalCommand, Command, ...) and inputs
-    (HeroInput, RuleOptionsInput, CommandInput, ...), and the enums they share."""
+    """Schemas of the engine's values: outputs (State, Event, Prompt, LegalCommand, Command, LogCommand,
+    SimulationResult ...) and inputs (HeroInput, RuleOptionsInput, CommandInput ...), and the enums they share."""
+    from services.contract import records, summary
+    from shared_rules import events, prompts, state
+    from shared_rules.engine import LegalCommand
+
     found = model()
     out = Generator(found, inputs=False)
     inp = Generator(found, inputs=True)
-    for obj in list(found.objects.values()):
-        if obj.tag is None:
-            out.object(obj)
+    for root in (state.Session, state.Hero, state.RuleOptions, events.Event, prompts.Prompt, LegalCommand,
+                 summary.SimulationResult):
+        out.schema(found.node(root))
     out.commands()
-    from shared_rules import state
-
+    out.schema(found.node(records.LogCommand, {"enum": "LogCommand", "description": records.LOG_COMMAND}))
     for given in (state.Hero, state.RuleOptions):
         inp.object(found.object(given))
     inp.commands()

@@ -12,6 +12,7 @@ their values, and fields marked `public=False` (the RNG state, a prompt's checkp
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import itertools
 import re
 import sys
@@ -26,7 +27,7 @@ from shared_rules import codec, commands, dice, meta
 from shared_rules import engine as _engine  # noqa: F401 - imports every rule area, so COMMAND_TYPES is complete
 from shared_rules.commands import COMMAND_TYPES
 
-INT_MIN, INT_MAX = -(2**53), 2**64  # the whole numbers the codec accepts
+INT_MIN, INT_MAX = -(2**53 - 1), 2**53 - 1  # exact in every JSON parser (the codec itself takes up to 2**64)
 STR_MAX = 2000  # the codec refuses longer strings
 FACE_MIN = 1
 FACE_MAX = max(max(dice.face_range(kind)) for kind in dice.DieKind)  # the highest face of any die (a D8)
@@ -60,7 +61,8 @@ class Scalar:
 
 @dataclass(frozen=True, slots=True)
 class EnumType:
-    """A string that is one of a set; `names` are the members' names (GraphQL); "" among the values means none."""
+    """A string that is one of a set; `names` are the GraphQL names of the values (the values themselves where they
+    are GraphQL names); "" among the values means none."""
 
     name: str
     values: tuple[str, ...]
@@ -103,7 +105,17 @@ class Commands:
     """Any registered command, picked by its `type` (the discriminator)."""
 
 
-Node = Scalar | EnumType | ListOf | MapOf | Nullable | Faces | ObjectRef | Commands
+@dataclass(frozen=True, slots=True)
+class Tagged:
+    """One of several objects that each carry a `type` of their own (a log entry's command: any engine command,
+    the opening of a table, an undo); named by the field's `meta(enum=...)`."""
+
+    name: str
+    members: tuple[type, ...]
+    description: str = ""
+
+
+Node = Scalar | EnumType | ListOf | MapOf | Nullable | Faces | ObjectRef | Commands | Tagged
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +127,7 @@ class FieldSpec:
     description: str = ""
     example: Any = None
     deprecated: str = ""
+    rule: str = ""  # the rules-reference id a refusal of this field names
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,9 +176,29 @@ def description(cls: type) -> str:
     return "" if doc.startswith(f"{cls.__name__}(") else re.sub(r"\s+", " ", doc)
 
 
+_COMMENT = re.compile(r"^\s+(\w+)\s*:[^#]*#\s*(.+?)\s*$")
+_NOT_PROSE = ("fmt:", "type:", "noqa", "pragma")
+
+
+def field_comments(cls: type) -> dict[str, str]:
+    """The comment at the end of each field's line in the class source (`defense: int = 4  # saving roll N+ ...`),
+    so the documents describe the fields as the engine's authors did, with no metadata to keep in step."""
+    try:
+        source = inspect.getsource(cls)
+    except (OSError, TypeError):
+        return {}
+    found = {}
+    for line in source.splitlines():
+        match = _COMMENT.match(line)
+        if match and not match.group(2).startswith(_NOT_PROSE):
+            found[match.group(1)] = match.group(2)
+    return found
+
+
 def enum_member_name(value: str) -> str:
-    """A GraphQL name for a value from a registry: "roll_hazard" -> ROLL_HAZARD, "2d6" -> _2D6."""
-    name = re.sub(r"\W+", "_", value).strip("_").upper() or "NONE"
+    """The GraphQL name of an enum value: the value itself, so both doors speak the same words ("hazard_count"),
+    made a GraphQL name where it is not one ("2d6" -> "_2d6", "3d6-drop-lowest" -> "_3d6_drop_lowest")."""
+    name = re.sub(r"\W+", "_", value).strip("_") or "none"
     return f"_{name}" if name[0].isdigit() else name
 
 
@@ -195,7 +228,7 @@ class Model:
         return self.enum("CommandType", tuple(COMMAND_TYPES), doc="Every command the engine knows, by its `type`.")
 
     def python_enum(self, cls: type[Enum]) -> EnumType:
-        return self.enum(cls.__name__, tuple(str(m.value) for m in cls), tuple(m.name for m in cls), description(cls))
+        return self.enum(cls.__name__, tuple(str(m.value) for m in cls), doc=description(cls))
 
     # -- objects -------------------------------------------------------------------------------------------------
     def commands(self) -> list[ObjectType]:
@@ -210,6 +243,7 @@ class Model:
             raise TypeError(f"{cls.__name__} contains itself through public fields; mark the loop public=False")
         self._visiting.add(cls)
         hints = type_hints(cls)
+        comments = field_comments(cls)
         specs = []
         ordered = sorted(dataclasses.fields(cls), key=lambda f: f.name == "dice")  # as the codec writes them
         for f in ordered:
@@ -222,8 +256,9 @@ class Model:
             if not required:
                 value = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
                 default = codec.encode(value)
-            specs.append(FieldSpec(f.name, node, required, default, str(info.get("description", "")),
-                                   info.get("example"), str(info.get("deprecated", ""))))
+            specs.append(FieldSpec(f.name, node, required, default,
+                                   str(info.get("description", "")) or comments.get(f.name, ""),
+                                   info.get("example"), str(info.get("deprecated", "")), str(info.get("rule", ""))))
         self._visiting.discard(cls)
         name = cls.__dict__.get("__api_name__") or OBJECT_NAMES.get(cls.__name__, cls.__name__)
         found = ObjectType(cls, name, description(cls), tuple(specs), command_tag(cls))
@@ -250,6 +285,14 @@ class Model:
             if len(members) != 1:
                 if all(m in (int, str, bool) for m in members):
                     return Scalar("scalar")  # a change's before/after: a number, a name or a flag
+                tagged = [cls for m in members
+                          for cls in (COMMAND_TYPES.values() if means_any_command(m) else (m,))]
+                if all(command_tag(cls) for cls in tagged):
+                    for cls in tagged:
+                        self.object(cls)
+                    inner: Node = Tagged(str(info.get("enum") or where), tuple(tagged),
+                                         str(info.get("description", "")))
+                    return Nullable(inner) if type(None) in typing.get_args(tp) else inner
                 raise TypeError(f"{where}: no API type for the union {tp!r}")
             inner = self.node(members[0], info, where)
             return Nullable(inner) if type(None) in typing.get_args(tp) else inner
@@ -264,6 +307,8 @@ class Model:
             return self.python_enum(tp)
         if tp is str and "choices" in info:
             choices = info["choices"]
+            if isinstance(choices, type) and issubclass(choices, Enum):
+                return self.python_enum(choices)
             ordered = isinstance(choices, (tuple, list, dict))  # a set has no order of its own: sorted
             values = tuple(str(v) for v in choices) if ordered else tuple(sorted(str(v) for v in choices))
             return self.enum(str(info.get("enum") or where), values)

@@ -38,12 +38,56 @@ def _path(parts: list[str | int]) -> str:
     return out
 
 
+def _at(document: Any, path: list[str | int]) -> Any:
+    for part in path:
+        document = document[part]
+    return document
+
+
+_JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "object",
+               type(None): "null"}
+
+
+@cache
+def _branch_validator(schema_path: tuple[str | int, ...], kind: str) -> jsonschema_rs.Draft202012Validator | None:
+    """For an `anyOf` with one branch of the value's JSON type (an optional value, a roll's faces as a list or as
+    one number), a validator of that branch: its errors name the field inside, where the anyOf's own error only
+    says "not valid under any of the schemas"."""
+    document = {"components": {"schemas": _components()}}
+    try:
+        branches = _at(document, list(schema_path))
+    except (KeyError, IndexError, TypeError):
+        return None
+    fitting = [index for index, branch in enumerate(branches)
+               if _resolved(branch).get("type", kind) in (kind, [kind])
+               or (kind == "integer" and _resolved(branch).get("type") == "number")]
+    if len(fitting) != 1:
+        return None
+    pointer = "#/" + "/".join(str(part) for part in (*schema_path, fitting[0]))
+    return jsonschema_rs.Draft202012Validator({"$ref": pointer, **document})
+
+
+def _first_error(validate: jsonschema_rs.Draft202012Validator, data: Any) -> tuple[list[str | int], Any] | None:
+    error = next(validate.iter_errors(data), None)
+    if error is None:
+        return None
+    path: list[str | int] = list(error.instance_path)
+    if isinstance(error.kind, jsonschema_rs.ValidationErrorKind.AnyOf) and error.schema_path[-1] == "anyOf":
+        value = _at(data, path)
+        branch = _branch_validator(tuple(error.schema_path), _JSON_TYPES.get(type(value), "object"))
+        if branch is not None:
+            inner = _first_error(branch, value)
+            if inner is not None:
+                return path + inner[0], inner[1]
+    return path, error
+
+
 def check(name: str, data: Any) -> None:
     """Refuse `data` with InvalidCommand (422) naming the first field that does not fit component `name`."""
-    error = next(validator(name).iter_errors(data), None)
-    if error is None:
+    found = _first_error(validator(name), data)
+    if found is None:
         return
-    parts: list[str | int] = list(error.instance_path)
+    parts, error = found
     kind = error.kind
     message = error.message
     if isinstance(kind, jsonschema_rs.ValidationErrorKind.AdditionalProperties) and kind.unexpected:
@@ -52,8 +96,46 @@ def check(name: str, data: Any) -> None:
     elif isinstance(kind, jsonschema_rs.ValidationErrorKind.Required):
         parts.append(str(kind.property))
         message = "required"
+    elif isinstance(kind, jsonschema_rs.ValidationErrorKind.AnyOf):
+        described = _at({"components": {"schemas": _components()}}, list(error.schema_path)[:-1]).get("description")
+        if described:
+            message = f"{error.instance!r} does not fit: {described}"
     field = _path(parts) or "body"
-    raise InvalidCommand(f"{field}: {message}", field=field)
+    rule = _rule(_components()[name], parts) or _rule_on_path(list(error.schema_path))
+    raise InvalidCommand(f"{field}: {message}", field=field, rule=rule)
+
+
+def _resolved(schema: Any) -> Any:
+    while isinstance(schema, dict) and "$ref" in schema:
+        schema = _components()[schema["$ref"].removeprefix(REF)]
+    return schema
+
+
+def _rule(schema: Any, path: list[str | int]) -> str:
+    """The rules-reference id (`x-rule`) of the innermost schema on the way to the refused value."""
+    found = ""
+    for part in [*path, None]:
+        if isinstance(schema, dict) and isinstance(schema.get("x-rule"), str):
+            found = schema["x-rule"]
+        schema = _resolved(schema)
+        if isinstance(schema, dict) and isinstance(schema.get("x-rule"), str):
+            found = schema["x-rule"]
+        if part is None or not isinstance(schema, dict):
+            break
+        if "anyOf" in schema:  # an optional value: its one schema that is not null
+            schema = _resolved(next((s for s in schema["anyOf"] if s != {"type": "null"}), {}))
+        schema = schema.get("items") if isinstance(part, int) else schema.get("properties", {}).get(part)
+    return found
+
+
+def _rule_on_path(schema_path: list[str | int]) -> str:
+    document: Any = {"components": {"schemas": _components()}}
+    found = ""
+    for part in schema_path:
+        if isinstance(document, dict) and isinstance(document.get("x-rule"), str):
+            found = document["x-rule"]
+        document = document[part]
+    return found
 
 
 def check_command(data: Any) -> None:

@@ -30,13 +30,19 @@ class Phase(str, Enum):
 class RuleOptions:
     """Readings where players plausibly differ (rules-reference ambiguities); defaults are the reference's."""
 
-    dice: str = "server"  # "server": the session RNG rolls what the table did not type in; "table": ask for each roll
+    dice: str = field(default="server", metadata=meta(choices=("server", "table"), enum="DiceMode"))  # "server": the session RNG rolls what the table did not type in; "table": ask for each roll
     offer_grit_rerolls: bool = True  # after a skill test, offer Grit re-rolls of the hero's own dice (FF-GRIT-01)
     warlord_price_first: bool = True  # 36: roll the D6x$50 price before choosing to pay or test (A8)
     plus_one_is_permanent: bool = True  # 34/51: "+1 Health/Sanity" raises the max (A41)
     mimic_beast_solo_skips_second: bool = True  # 21 with one hero: skip the "other" hero (A11)
     scarlet_shadow_literal: bool = True  # 66/1-2: Grit recovery when no Gold was actually lost (A51)
     horror_hit_sanity: int = 1  # 61: Sanity Damage per unsaved Horror Hit (Willpower saves)
+
+
+def _packs() -> tuple[str, ...]:
+    from ..content import PACKS
+
+    return tuple(PACKS)
 
 
 def _no_pending() -> Pending | None:
@@ -57,7 +63,7 @@ class Session:
     carry: Carry = Carry()
     rng: int = field(default=0, metadata=meta(public=False))  # never shown: a client could predict the dice
     step: int = 0  # commands applied; prompt ids derive from it
-    pack: str = "default"  # the content pack in use
+    pack: str = field(default="default", metadata=meta(choices=lambda: sorted(_packs()), enum="Pack"))  # in use
     pending: Pending | None = field(default_factory=_no_pending)
 
     def hero(self, hero_id: str) -> Hero:

@@ -152,12 +152,13 @@ def test_the_one_error_mapping() -> None:
         (use_cases.Forbidden("no"), 403, "forbidden"),
         (use_cases.NotFound("gone"), 404, "not-found"),
         (use_cases.IdempotencyKeyReused("again"), 422, "idempotency-key-reused"),
+        (use_cases.PreconditionFailed("If-Match: moved on", current=5), 412, "precondition-failed"),
         (RuntimeError("boom"), 500, "internal-error"),
     ]
     for exc, status, slug in cases:
         problem = problem_for(exc)
         body = problem.body()
-        assert (body["status"], body["type"]) == (status, f"urn:brimstone:problem:{slug}")
+        assert (body["status"], body["type"]) == (status, f"/problems/{slug}")  # the catalogue entry's URL
         assert {"title", "detail", "field", "rule"} <= set(body)
     assert problem_for(StaleVersion(5, 3)).body()["current_version"] == 5
     assert "boom" not in problem_for(RuntimeError("boom")).body()["detail"]  # no internals leak

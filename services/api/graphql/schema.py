@@ -18,7 +18,7 @@ from services.api.graphql.context import context_getter
 from services.api.graphql.mutations import Mutation
 from services.api.graphql.queries import Query
 from services.api.graphql.subscriptions import Subscription
-from services.api.graphql.types import SCALARS
+from services.api.graphql.generated import SCALARS
 
 log = logging.getLogger("brimstone.graphql")
 
