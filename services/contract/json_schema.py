@@ -186,7 +186,7 @@ class Generator:
             schema["description"] = obj.description
         schema |= {"properties": properties, "required": required, "additionalProperties": False}
         if obj.tag is not None:
-            schema["examples"] = [example_object(self.model, obj)]
+            schema["examples"] = [example_object(self.model, obj, complete=not self.inputs)]
         self.components[name] = schema
         return name
 
@@ -222,7 +222,7 @@ class Generator:
 # ---- examples: built from the model, so they always fit the schemas --------------------------------------------
 
 
-def example_value(found: Model, node: Node) -> Any:
+def example_value(found: Model, node: Node, complete: bool = False) -> Any:
     if isinstance(node, Scalar):
         limits = node.limits
         if node.kind == "integer":
@@ -238,27 +238,30 @@ def example_value(found: Model, node: Node) -> Any:
     if isinstance(node, EnumType):
         return next(value for value in node.values if value)
     if isinstance(node, ListOf):
-        return [example_value(found, node.item) for _ in range(max(1, node.min_items or 0))]
+        return [example_value(found, node.item, complete) for _ in range(max(1, node.min_items or 0))]
     if isinstance(node, MapOf):
         return {}
     if isinstance(node, Nullable):
-        return example_value(found, node.inner)
+        return example_value(found, node.inner, complete)
     if isinstance(node, Faces):
         return [4]
     if isinstance(node, ObjectRef):
-        return example_object(found, found.object(node.cls))
+        return example_object(found, found.object(node.cls), complete=complete)
     first = found.commands()[0]
-    return example_object(found, first)
+    return example_object(found, first, complete=complete)
 
 
-def example_object(found: Model, obj: ObjectType) -> dict[str, Any]:
-    """The fields an object needs (and those the engine gives an example for), with example values."""
+def example_object(found: Model, obj: ObjectType, *, complete: bool = False) -> dict[str, Any]:
+    """The fields an object needs (and those the engine gives an example for), with example values; `complete`
+    (an output, which always carries every field) adds the others at their defaults."""
     out: dict[str, Any] = {"type": obj.tag} if obj.tag is not None else {}
     for spec in obj.fields:
         if spec.example is not None:
             out[spec.name] = spec.example
         elif spec.required:
-            out[spec.name] = example_value(found, spec.node)
+            out[spec.name] = example_value(found, spec.node, complete)
+        elif complete:
+            out[spec.name] = spec.default
     return out
 
 

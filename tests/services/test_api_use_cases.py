@@ -173,3 +173,13 @@ def test_settings_from_environment_and_overrides() -> None:
     assert settings.storage == "redis" and Settings.from_env({}).storage == "sqlite"
     with pytest.raises(ValueError, match="BRIMSTONE_MAX_TRIALS"):
         Settings.from_env({"BRIMSTONE_MAX_TRIALS": "many"})
+
+
+def test_a_simulation_over_the_servers_cap_is_capped_not_refused() -> None:
+    """The document allows up to 200,000 trials; a server configured for fewer runs its cap, and says so."""
+    services = use_cases.Services(None, Settings(max_trials=40))  # type: ignore[arg-type]  # no store needed
+    spec = use_cases.parse_simulation(services, {"heroes": HEROES, "size": "small", "trials": 5000, "seed": 1})
+    assert spec["trials"] == 40
+    with pytest.raises(InvalidCommand) as refused:
+        use_cases.parse_simulation(services, {"heroes": HEROES, "size": "small", "trials": 200_001})
+    assert refused.value.field == "trials"
