@@ -161,8 +161,7 @@ def parse_options(data: Any, field: str = "options") -> RuleOptions:
 
 def parse_command(data: Any) -> Any:
     """Any engine command from its JSON form (`type` picks it; `dice` optional), checked against its schema."""
-    check_command(data)
-    return _decoded(decode_command, data)
+    return _decoded(decode_command, check_command(data))
 
 
 def parse_expected_version(value: Any, field: str = "expected_version") -> int | None:
@@ -256,8 +255,7 @@ def new_join_code() -> str:
 
 async def create_session(services: Services, body: Any) -> JSON:
     """Start a table: posse, rule options, optional seed and content pack. Returns the join code and table token."""
-    check("CreateSessionRequest", body)
-    data = _object(body, "body", {"heroes", "options", "seed", "pack"})
+    data = _object(check("CreateSessionRequest", body), "body", {"heroes", "options", "seed", "pack"})
     if "heroes" not in data:
         raise InvalidCommand("heroes: required", field="heroes")
     heroes = parse_heroes(data["heroes"])
@@ -463,8 +461,7 @@ async def undo(
 
     The log stays append-only; an undo is itself a version, so it can be undone.
     """
-    check("UndoRequest", body)
-    data = _object(body, "body", {"steps"})  # {} undoes one version
+    data = _object(check("UndoRequest", body), "body", {"steps"})  # {} undoes one version
     steps = _int(data.get("steps", 1), "steps", 1, 2**53)
     expected_version = parse_expected_version(expected_version)
 
@@ -550,8 +547,7 @@ async def _versions(services: Services, session_id: str, after: int, upto: int) 
 
 def parse_simulation(services: Services, body: Any) -> JSON:
     """A simulation request as plain data for the job functions: posse, town size, trials, seed, options."""
-    check("SimulationRequest", body)
-    data = _object(body, "body", {"heroes", "size", "trials", "seed", "options"})
+    data = _object(check("SimulationRequest", body), "body", {"heroes", "size", "trials", "seed", "options"})
     for name in ("heroes", "size", "trials"):
         if name not in data:
             raise InvalidCommand(f"{name}: required", field=name)
@@ -563,6 +559,9 @@ def parse_simulation(services: Services, body: Any) -> JSON:
     trials = min(_int(data["trials"], "trials", 1, 2**53), services.settings.max_trials)  # capped, as documented
     seed = _int(data["seed"], "seed", 0, MAX_SEED) if data.get("seed") is not None else secrets.randbelow(MAX_SEED)
     options = parse_options(data.get("options"))
+    if all(hero.removed for hero in heroes):  # the journey would refuse its first command; refuse it before queueing
+        raise IllegalCommand("heroes: every hero has been taken from the game; a journey needs one left",
+                             field="heroes")
     by_the_rules(new_session, heroes, options=options)  # the posse must make a table (names, unique ids) before it is queued
     return {"heroes": [encode(h) for h in heroes], "size": size, "trials": trials, "seed": seed,
             "options": encode(options)}

@@ -110,7 +110,8 @@ def problem_for(exc: BaseException) -> Problem:
     return _kind("internal-error", "the server failed to answer; the error was logged")
 
 
-_PARAMETER_NAMES = {"idempotency_key": "Idempotency-Key"}
+_PARAMETER_NAMES = {"idempotency_key": "Idempotency-Key", "if_match": "If-Match", "if_none_match": "If-None-Match",
+                    "last_event_id": "Last-Event-ID"}
 
 
 def _validation(exc: ValidationException) -> Problem:

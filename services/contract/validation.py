@@ -82,11 +82,24 @@ def _first_error(validate: jsonschema_rs.Draft202012Validator, data: Any) -> tup
     return path, error
 
 
-def check(name: str, data: Any) -> None:
-    """Refuse `data` with InvalidCommand (422) naming the first field that does not fit component `name`."""
+def whole_numbers(data: Any) -> Any:
+    """JSON Schema counts 3.0 as an integer; the engine's codec takes only whole numbers written as such, so a
+    request that fits the schema has its integral floats written as integers (the inputs have no float fields)."""
+    if isinstance(data, float) and data.is_integer():
+        return int(data)
+    if isinstance(data, list):
+        return [whole_numbers(item) for item in data]
+    if isinstance(data, dict):
+        return {key: whole_numbers(item) for key, item in data.items()}
+    return data
+
+
+def check(name: str, data: Any) -> Any:
+    """`data` if it fits component `name` (integral floats as integers); otherwise InvalidCommand (422) naming the
+    first field that does not fit."""
     found = _first_error(validator(name), data)
     if found is None:
-        return
+        return whole_numbers(data)
     parts, error = found
     kind = error.kind
     message = error.message
@@ -138,14 +151,14 @@ def _rule_on_path(schema_path: list[str | int]) -> str:
     return found
 
 
-def check_command(data: Any) -> None:
-    """A command body against the input schema of its `type` (an unknown type names `type`)."""
+def check_command(data: Any) -> Any:
+    """A command body checked against the input schema of its `type` (an unknown type names `type`)."""
     if not isinstance(data, dict):
         raise InvalidCommand("body: a command is a JSON object with a 'type'", field="body")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in COMMAND_TYPES:
         raise InvalidCommand(f"type: {kind!r} is not a command; one of {sorted(COMMAND_TYPES)}", field="type")
-    check(f"{_command_component(kind)}Input", data)
+    return check(f"{_command_component(kind)}Input", data)
 
 
 @cache

@@ -183,3 +183,12 @@ def test_a_simulation_over_the_servers_cap_is_capped_not_refused() -> None:
     with pytest.raises(InvalidCommand) as refused:
         use_cases.parse_simulation(services, {"heroes": HEROES, "size": "small", "trials": 200_001})
     assert refused.value.field == "trials"
+
+
+def test_a_simulation_of_a_posse_with_no_hero_left_is_refused_before_it_is_queued() -> None:
+    """Found by schemathesis: every hero `removed` made each journey fail inside the job (a 500 for the poller)."""
+    services = use_cases.Services(None, Settings())  # type: ignore[arg-type]
+    gone = [{**hero, "removed": True} for hero in HEROES]
+    with pytest.raises(IllegalCommand) as refused:
+        use_cases.parse_simulation(services, {"heroes": gone, "size": "small", "trials": 5})
+    assert refused.value.field == "heroes"

@@ -8,7 +8,7 @@ Operation class that replaces the generated request body and responses with ours
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from enum import Enum
 from functools import cache
 from typing import Any
@@ -173,6 +173,11 @@ def documented(
             for parameter in self.parameters or []:
                 if isinstance(parameter.schema, Schema) and not parameter.required:
                     parameter.schema = _without_null(parameter.schema)
+                if isinstance(parameter.schema, Schema):
+                    for bound in ("minimum", "maximum"):  # litestar writes ge=1 as 1.0
+                        value = getattr(parameter.schema, bound)
+                        if isinstance(value, float) and value.is_integer():
+                            setattr(parameter.schema, bound, int(value))
 
     return DocumentedOperation
 
@@ -182,9 +187,9 @@ def _without_null(schema: Schema) -> Schema:
     members = schema.one_of or []
     kept = [m for m in members if not (isinstance(m, Schema) and m.type is not None and str(m.type.value) == "null")]
     if schema.one_of and len(kept) == 1 and isinstance(kept[0], Schema):
-        only = kept[0]
-        only.description = only.description or schema.description
-        return only
+        outer = {f.name: getattr(schema, f.name) for f in fields(schema)
+                 if f.name != "one_of" and getattr(schema, f.name) is not None}  # the limits sit on the outer one
+        return replace(kept[0], **outer)
     return schema
 
 

@@ -24,6 +24,7 @@ from services.api.rest.common import (
     if_match_versions,
     json_body,
     read_answer,
+    require_bearer,
     services,
 )
 from services.api.rest.docs import (
@@ -40,7 +41,7 @@ SessionId = Annotated[str, Parameter(description="the table's join code, e.g. K7
                                      pattern=SESSION_ID_PATTERN)]
 ExpectedVersion = Annotated[
     int | None,
-    QueryParameter(name="expected_version", ge=0, le=MAX_VERSION, required=False,
+    QueryParameter(name="expected_version", ge=0, le=MAX_VERSION, required=False, schema_extra={"minimum": 0},
                    description="apply only if the table is still at this version (else 409 stale-version); "
                                "without it the command is applied to the latest version"),
 ]
@@ -51,9 +52,9 @@ IdempotencyKey = Annotated[
 ]
 IfMatch = Annotated[
     str | None,
-    HeaderParameter(name="If-Match", required=False, max_length=1000, pattern=r'^\s*(\*|"[0-9]{1,16}"(\s*,\s*"[0-9]{1,16}")*)\s*$',
-                    description='apply only if the table\'s ETag (its version, e.g. "7") is one of these (else 412 '
-                                "precondition-failed): the HTTP form of expected_version"),
+    HeaderParameter(name="If-Match", required=False, max_length=1000,
+                    description='apply only if the table\'s ETag (its version, e.g. "7") is one of these, or `*` '
+                                "(else 412 precondition-failed, nothing written): the HTTP form of expected_version"),
 ]
 IfNoneMatch = Annotated[
     str | None,
@@ -99,6 +100,7 @@ class SessionsController(Controller):
         operation_id="listSessions",
         summary="List tables (event host)",
         security=SECURITY,
+        guards=[require_bearer],  # 401 before any parameter is read
         operation_class=documented(status=200, response="SessionList", errors=(401, 403, 422),
                                    description="Join codes of the tables, in order.",
                                    example={"sessions": ["K7QX2M", "M3RT9A"], "next_after": None}),
@@ -119,6 +121,7 @@ class SessionsController(Controller):
         operation_id="getSession",
         summary="Read a table",
         security=SECURITY,
+        guards=[require_bearer],  # 401 before any parameter is read
         operation_class=documented(status=200, response="SessionView", errors=(401, 403, 404, 422),
                                    description="The latest version: state, pending prompt, legal commands. The ETag "
                                                "is the version: send it in If-None-Match to poll cheaply.",
@@ -136,6 +139,7 @@ class SessionsController(Controller):
         summary="Apply a command",
         status_code=200,
         security=SECURITY,
+        guards=[require_bearer],  # 401 before any parameter is read
         operation_class=documented(
             status=200, response="CommandResult", request="CommandInput", errors=(401, 403, 404, 409, 412),
             description="The version the command produced (`based_on` is the one it was applied to), its events "
@@ -164,6 +168,7 @@ class SessionsController(Controller):
         operation_id="listEvents",
         summary="Page through the log",
         security=SECURITY,
+        guards=[require_bearer],  # 401 before any parameter is read
         operation_class=documented(
             status=200, response="EventPage", errors=(401, 403, 404, 422),
             description="Log entries with version > `after`, oldest first; `next_after` (and the `Link` header's "
@@ -194,6 +199,7 @@ class SessionsController(Controller):
         operation_id="streamChanges",
         summary="Follow a table (server-sent events)",
         security=SECURITY,
+        guards=[require_bearer],  # 401 before any parameter is read
         operation_class=documented(
             status=200, response="SessionChange", errors=(401, 403, 404, 422), media_type=EVENT_STREAM,
             description="A `text/event-stream` of every version written after `after` (or `Last-Event-ID`; by "
@@ -225,6 +231,7 @@ class SessionsController(Controller):
         summary="Undo the last N versions",
         status_code=200,
         security=SECURITY,
+        guards=[require_bearer],  # 401 before any parameter is read
         operation_class=documented(
             status=200, response="CommandResult", request="UndoRequest", request_required=False,
             errors=(401, 403, 404, 409, 412),
@@ -255,6 +262,7 @@ class SessionsController(Controller):
         operation_id="getLegalCommands",
         summary="What may be sent now",
         security=SECURITY,
+        guards=[require_bearer],  # 401 before any parameter is read
         operation_class=documented(
             status=200, response="LegalCommands", errors=(401, 403, 404, 422),
             description="The legal commands and the pending prompt (while a prompt waits, only its answer).",
