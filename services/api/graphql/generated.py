@@ -60,7 +60,22 @@ LONG = strawberry.scalar(
     serialize=int,
     parse_value=_long,
 )
-SCALARS: dict[object, Any] = {Long: LONG}
+Value = NewType("Value", object)
+
+
+def _value(value: Any) -> int | str | bool:
+    if isinstance(value, bool) or isinstance(value, str) or (isinstance(value, int) and -MAX_LONG <= value <= MAX_LONG):
+        return value
+    raise ValueError(f"Value: expected a number, a string or true/false, got {value!r}")
+
+
+VALUE = strawberry.scalar(
+    name="Value",
+    description="One hero value as it moved: a whole number (Wounds, Gold ...), a name (an item, a token) or a flag.",
+    serialize=_value,
+    parse_value=_value,
+)
+SCALARS: dict[object, Any] = {Long: LONG, Value: VALUE}
 
 Convert = Callable[[Any], Any] | None
 
@@ -114,7 +129,7 @@ class Builder:
     def scalar(node: Scalar, *, inputs: bool) -> Any:
         if node.kind == "integer":
             return Builder.integer(node, inputs=inputs)
-        return {"number": float, "boolean": bool, "string": str}.get(node.kind, JSON)
+        return {"number": float, "boolean": bool, "string": str, "scalar": Value}.get(node.kind, JSON)
 
     # ---- outputs -----------------------------------------------------------------------------------------------
     def out(self, node: Node) -> tuple[Any, Convert]:
