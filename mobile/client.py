@@ -510,8 +510,8 @@ def _typename_commands() -> dict[str, str]:
 
 
 def _queries() -> dict[str, str]:
-    from shared_rules.legal import LegalCommand as Legal
     from shared_rules.events import Event as EventValue
+    from shared_rules.legal import LegalCommand as Legal
     from shared_rules.prompts import Prompt as PromptValue
 
     view = (f"version game {{ {selection(Session, frozenset({'pending'}))} }} pending {{ {selection(PromptValue)} }} "

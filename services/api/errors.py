@@ -102,10 +102,10 @@ def problem_for(exc: BaseException) -> Problem:
             log.error("HTTP %s: %s", status, exc.detail)
         title = HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else "Error"
         headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() in ("allow", "retry-after")}
-        slug = BY_STATUS_DEFAULT.get(status)
-        if slug is None:
+        default = BY_STATUS_DEFAULT.get(status)
+        if default is None:
             return Problem(status, "about:blank", title, str(exc.detail or title), headers=headers)
-        return _kind(slug, str(exc.detail or title), field="body" if status == 413 else "", headers=headers)
+        return _kind(default, str(exc.detail or title), field="body" if status == 413 else "", headers=headers)
     log.error("unexpected error", exc_info=exc)
     return _kind("internal-error", "the server failed to answer; the error was logged")
 

@@ -46,9 +46,9 @@ PROBLEM_TYPE: Schema = {
         "title": {"type": "string"},
         "description": {"type": "string"},
         "action": {"type": "string", "description": "what a client should do"},
-        "example": ref("Problem"),
+        "sample": {**ref("Problem"), "description": "an example of a problem of this type, as the service sends it"},
     },
-    "required": ["type", "status", "title", "description", "action", "example"],
+    "required": ["type", "status", "title", "description", "action", "sample"],
     "additionalProperties": False,
 }
 
@@ -81,8 +81,8 @@ def service_components(engine: dict[str, Schema]) -> dict[str, Schema]:
     """The service's own request and response envelopes."""
     return {
         "Problem": PROBLEM,
-        "ProblemType": PROBLEM_TYPE,
-        "ProblemCatalogue": _object({"problems": {"type": "array", "items": ref("ProblemType")}},
+        "ProblemExplanation": PROBLEM_TYPE,
+        "ProblemCatalogue": _object({"problems": {"type": "array", "items": ref("ProblemExplanation")}},
                                     "Every problem type the service answers with."),
         "CreateSessionRequest": _object({
             "heroes": {"type": "array", "items": ref("HeroInput"), "minItems": 1, "maxItems": MAX_POSSE,

@@ -146,7 +146,7 @@ class Generator:
             out["description"] = node.description
         return out
 
-    def faces(self) -> str | Schema:
+    def faces(self) -> Schema:
         """One roll's faces; typed in, also as one number (a die's face, or a D36 as 35)."""
         if not self.inputs:
             return ref(self._component("Faces", {

@@ -254,7 +254,8 @@ class Model:
             required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
             default = None
             if not required:
-                value = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+                make: Any = f.default_factory
+                value = f.default if f.default is not dataclasses.MISSING else make()
                 default = codec.encode(value)
             specs.append(FieldSpec(f.name, node, required, default,
                                    str(info.get("description", "")) or comments.get(f.name, ""),

@@ -126,4 +126,4 @@ BY_STATUS_DEFAULT = {401: "unauthenticated", 403: "forbidden", 404: "not-found",
 def page(problem: ProblemType) -> dict[str, object]:
     """The catalogue entry served at the problem type's URL."""
     return {"type": problem.uri, "status": problem.status, "title": problem.title,
-            "description": problem.description, "action": problem.action, "example": problem.example()}
+            "description": problem.description, "action": problem.action, "sample": problem.example()}

@@ -72,7 +72,7 @@ def _pruner(found: Model, node: Node) -> Pruner | None:
     if isinstance(node, ObjectRef):
         return object_pruner(node.cls)
     if isinstance(node, Commands):
-        by_type = {tag: object_pruner(cls) for tag, cls in COMMAND_TYPES.items()}
+        by_type = {tag: object_pruner(cls) for tag, cls in COMMAND_TYPES.items()}  # type: ignore[arg-type]
         return lambda value: by_type[value["type"]](value) if value.get("type") in by_type else value
     return None
 

@@ -9,8 +9,8 @@ from graphql.validation import NoDeprecatedCustomRule
 from mobile.client import QUERIES, command_input, from_graphql, to_graphql
 from scripts.export_schemas import GRAPHQL
 from shared_rules.codec import decode, decode_command, encode
-from shared_rules.prompts import Prompt, PromptKind
 from shared_rules.dice import DieKind, Roll
+from shared_rules.prompts import Prompt, PromptKind
 
 SCHEMA = graphql.build_schema(GRAPHQL.read_text())
 

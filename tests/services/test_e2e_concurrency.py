@@ -19,7 +19,6 @@ import httpx
 import pytest
 
 from services.contract.public import public_state
-
 from shared_rules.codec import decode_command, decode_state, encode_state
 from shared_rules.engine import apply
 from tests.services.servers import ServerProcess, Storage, create_session, redis_storage, sqlite_storage

@@ -154,6 +154,6 @@ def test_every_problem_type_resolves_to_its_explanation(server: ServerProcess) -
             assert page.status_code == 200, problem
             entry = page.json()
             assert (entry["type"], entry["status"]) == (problem["type"], answer.status_code)
-            assert entry["description"] and entry["action"] and entry["example"]["type"] == problem["type"]
+            assert entry["description"] and entry["action"] and entry["sample"]["type"] == problem["type"]
         assert {entry["status"] for entry in catalogue} >= {401, 403, 404, 405, 409, 412, 413, 415, 422, 429, 500, 503}
         assert anon.get("/problems/no-such-thing").status_code == 404

@@ -64,7 +64,7 @@ Value = NewType("Value", object)
 
 
 def _value(value: Any) -> int | str | bool:
-    if isinstance(value, bool) or isinstance(value, str) or (isinstance(value, int) and -MAX_LONG <= value <= MAX_LONG):
+    if isinstance(value, (bool, str)) or (isinstance(value, int) and -MAX_LONG <= value <= MAX_LONG):
         return value
     raise ValueError(f"Value: expected a number, a string or true/false, got {value!r}")
 
@@ -115,7 +115,8 @@ class Builder:
         found = self.enums.get(node.name)
         if found is None:
             members = {name: value for name, value in zip(node.names, [v for v in node.values if v], strict=True)}
-            found = strawberry.enum(Enum(node.name, members), description=node.description or None)  # type: ignore[misc]
+            python_enum: Any = Enum(node.name, members)  # type: ignore[misc]  # a functional Enum named at run time
+            found = strawberry.enum(python_enum, description=node.description or None)
             self.enums[node.name] = found
         return found
 

@@ -18,7 +18,9 @@ from litestar.openapi.spec import (
     OpenAPIHeader,
     OpenAPIMediaType,
     OpenAPIResponse,
+    OpenAPIType,
     Operation,
+    Parameter,
     Reference,
     RequestBody,
     Schema,
@@ -137,12 +139,14 @@ def documented(
     headers: tuple[str, ...] = (),
     not_modified: bool = False,
     media_type: str = JSON,
+    public: bool = False,
 ) -> type[Operation]:
     """An Operation class documenting one handler with our schemas, examples, headers and problem responses.
 
     Every operation also lists 405, 429, 500 and 503; one with a request body 413, 415 and 422; a read that takes
     If-None-Match 304. Optional parameters are documented as absent-or-a-value (never null), so a generated client
-    leaves them out instead of sending an empty header.
+    leaves them out instead of sending an empty header. `public`: no credentials (`security: []`, which litestar
+    would drop), so a generated client calls it without a token.
     """
 
     @dataclass
@@ -170,7 +174,11 @@ def documented(
             for code in sorted(codes):
                 responses[str(code)] = _problem_ref(code)
             self.responses = responses
+            if public:
+                self.security = []
             for parameter in self.parameters or []:
+                if not isinstance(parameter, Parameter):
+                    continue
                 if isinstance(parameter.schema, Schema) and not parameter.required:
                     parameter.schema = _without_null(parameter.schema)
                 if isinstance(parameter.schema, Schema):
@@ -185,7 +193,7 @@ def documented(
 def _without_null(schema: Schema) -> Schema:
     """`X | None` as a parameter's schema is "absent or X": a generated client must not send an empty value."""
     members = schema.one_of or []
-    kept = [m for m in members if not (isinstance(m, Schema) and m.type is not None and str(m.type.value) == "null")]
+    kept = [m for m in members if not (isinstance(m, Schema) and m.type == OpenAPIType.NULL)]
     if schema.one_of and len(kept) == 1 and isinstance(kept[0], Schema):
         outer = {f.name: getattr(schema, f.name) for f in fields(schema)
                  if f.name != "one_of" and getattr(schema, f.name) is not None}  # the limits sit on the outer one

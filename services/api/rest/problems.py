@@ -22,7 +22,7 @@ class ProblemsController(Controller):
         operation_id="getProblemType",
         security=PUBLIC,
         summary="Explain a problem type",
-        operation_class=documented(status=200, response="ProblemType", errors=(404, 422),
+        operation_class=documented(public=True, status=200, response="ProblemExplanation", errors=(404, 422),
                                    description="What the problem means, an example, and what a client should do.",
                                    example=page(BY_SLUG["illegal-command"])),
     )
@@ -41,7 +41,7 @@ class ProblemsController(Controller):
         operation_id="listProblemTypes",
         security=PUBLIC,
         summary="The problem catalogue",
-        operation_class=documented(status=200, response="ProblemCatalogue", description="Every problem type."),
+        operation_class=documented(public=True, status=200, response="ProblemCatalogue", description="Every problem type."),
     )
     async def catalogue(self) -> Response[bytes]:
         """Every problem type the service answers with."""

@@ -83,7 +83,7 @@ class SessionsController(Controller):
         security=PUBLIC,
         summary="Open a table",
         status_code=201,
-        operation_class=documented(
+        operation_class=documented(public=True,
             status=201, response="SessionCreated", request="CreateSessionRequest",
             description="The table's join code (`session_id`), its table token (shown once) and its first state.",
             request_example={"heroes": [example_hero()], "options": {"dice": "server"}, "seed": 7}, errors=(409,),

@@ -26,7 +26,7 @@ class SimulationsController(Controller):
         security=PUBLIC,
         summary="Start a bulk simulation",
         status_code=202,
-        operation_class=documented(
+        operation_class=documented(public=True,
             status=202, response="SimulationJob", request="SimulationRequest",
             description="Accepted: poll the job at `Location` for progress and, when finished, the distribution.",
             request_example={"heroes": [example_hero()], "size": "large", "trials": 20000, "seed": 7},
@@ -43,7 +43,7 @@ class SimulationsController(Controller):
         operation_id="getSimulation",
         security=PUBLIC,
         summary="Poll a simulation",
-        operation_class=documented(
+        operation_class=documented(public=True,
             status=200, response="SimulationJob", errors=(404, 422), headers=("ETag",), not_modified=True,
             description="Status, progress 0..1 and, once finished, `result` (hazards met, every D36 result's "
                         "frequency, towns reached, and per hero and posse the distributions of XP, Gold, Wounds...).",
@@ -70,7 +70,7 @@ class HealthController(Controller):
         operation_id="getHealth",
         security=PUBLIC,
         summary="Is the service up",
-        operation_class=documented(status=200, response="Health", description="Up, and which storage it uses.",
+        operation_class=documented(public=True, status=200, response="Health", description="Up, and which storage it uses.",
                                    example={"status": "ok", "storage": "sqlite", "simulations": "embedded"}),
     )
     async def health(self, state: State) -> Response[bytes]:
