@@ -262,6 +262,10 @@ class Model:
                                    info.get("example"), str(info.get("deprecated", "")), str(info.get("rule", ""))))
         self._visiting.discard(cls)
         name = cls.__dict__.get("__api_name__") or OBJECT_NAMES.get(cls.__name__, cls.__name__)
+        twin = next((other.cls for other in self.objects.values() if other.name == name), None)
+        if twin is not None:
+            raise TypeError(f"{cls.__module__}.{cls.__qualname__} and {twin.__module__}.{twin.__qualname__} would both "
+                            f"be {name!r} in the API documents: rename one, or give it `__api_name__ = \"...\"`")
         found = ObjectType(cls, name, description(cls), tuple(specs), command_tag(cls))
         self.objects[cls] = found
         return found

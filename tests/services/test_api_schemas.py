@@ -248,3 +248,23 @@ def test_the_model_walks_every_public_field() -> None:
     typed = graphql_schema().get_type("State").fields  # type: ignore[union-attr]
     assert len(typed) == len(state_fields)
     assert model().object(Session).name == "State"
+
+
+@dataclasses.dataclass(frozen=True)
+class _OtherHero:
+    """Another area's "Hero"."""
+
+    __api_name__ = "Hero"
+    nickname: str
+
+
+@dataclasses.dataclass(frozen=True)
+class _Holder:
+    theirs: Session
+    mine: _OtherHero
+
+
+def test_two_engine_types_with_one_name_are_caught_when_the_documents_are_built() -> None:
+    """Areas are written in parallel: a type named like another would silently share its schema."""
+    with pytest.raises(TypeError, match="would both be 'Hero'"):
+        Model().object(_Holder)
