@@ -37,6 +37,9 @@ SHORTHAND = tuple(sorted({*range(FACE_MIN, FACE_MAX + 1),
 """One roll typed as one number: a single die's face, or a D36 / 2D6 as tens and ones (35 is 3 and 5, FT-DICE-01)."""
 
 OBJECT_NAMES: dict[str, str] = {"Session": "State"}  # the engine's Session is the API's State (a table is a session)
+OBJECT_DESCRIPTIONS = {"State": "A table's game state as clients see it: rule options, the posse, the road, the town, "
+                                "the Town Stay, the Adventure, carried flags and the rule under way (the RNG state "
+                                "stays on the server)."}
 
 
 # ---- the nodes ------------------------------------------------------------------------------------------------
@@ -266,7 +269,7 @@ class Model:
         if twin is not None:
             raise TypeError(f"{cls.__module__}.{cls.__qualname__} and {twin.__module__}.{twin.__qualname__} would both "
                             f"be {name!r} in the API documents: rename one, or give it `__api_name__ = \"...\"`")
-        found = ObjectType(cls, name, description(cls), tuple(specs), command_tag(cls))
+        found = ObjectType(cls, name, OBJECT_DESCRIPTIONS.get(name) or description(cls), tuple(specs), command_tag(cls))
         self.objects[cls] = found
         return found
 
