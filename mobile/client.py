@@ -511,9 +511,9 @@ class OfflineBackend:
                 with path.open(encoding="utf-8") as handle:
                     header = json.loads(handle.readline())
                     lines = []
-                    for raw in handle:
+                    for text in handle:
                         try:
-                            lines.append(json.loads(raw))
+                            lines.append(json.loads(text))
                         except ValueError:
                             break  # a line cut short by a crash: everything before it stands
                 if header.get("format") != OFFLINE_FORMAT:

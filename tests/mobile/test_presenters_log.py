@@ -37,11 +37,11 @@ def test_events_are_listed_newest_first_in_plain_words(tmp_path: Path) -> None:
 def test_undo_last_step_takes_back_one_step_and_marks_it_undone(tmp_path: Path) -> None:
     log, _ = played(tmp_path)
     table = log.table
-    assert log.view().undoable == 3 and log.view().undo_last_label == "Undo last step (changed at the table)"
+    assert log.view().undoable == 3 and log.view().undo_last_label == "Undo: Ann: Gold +$25 at the table"
     log.undo_last()
     assert table.snapshot.state.hero("ann").gold == 25 and table.snapshot.version == 4
     undone = [r for r in log.view().rows if r.kind == "step" and r.undone]
-    assert [r.version for r in undone] == [3] and undone[0].text.endswith("(undone)")
+    assert [r.version for r in undone] == [3] and undone[0].text.endswith("(taken back)")
     log.undo_last()  # the step before, not a redo
     ann = table.snapshot.state.hero("ann")
     assert (ann.gold, ann.xp) == (25, 0) and log.view().undoable == 1
