@@ -28,7 +28,7 @@ _QUOTED = re.compile(r"'([^']*)'")
 def plain(message: str) -> str:
     """An engine or backend message in player words: no field path, rule id, version or Python quoting."""
     text = message.strip()
-    if text.lower().startswith(("cannot reach the server", "the server could not be reached")):
+    if text.lower().startswith(("cannot reach", "the server could not be reached")):
         return "Cannot reach the server. Check the Wi-Fi, and that the server is running; changes wait here."
     if "expected_version" in text or "stale" in text.lower():
         return "Someone at the table acted first; the screen now shows the new state."
