@@ -186,17 +186,17 @@ class TravelPresenter:
         title = f"What changed: {step_label(round_[0], names)}" if round_ else "Nothing has happened yet"
         if round_ and round_[0].command == "create":
             title, events = "The posse is ready", []
-        result = effect = ""
+        outcome = effect = ""
         hazard = next((e for e in events if e.type == "hazard"), None)
         if hazard is not None:
             number = next((n for n in TRAVEL_HAZARDS if f": {n} {TRAVEL_HAZARDS[n].name}" in hazard.text), None)
             if number is not None:
-                result, effect = f"{number} {TRAVEL_HAZARDS[number].name}", TRAVEL_HAZARDS[number].text
+                outcome, effect = f"{number} {TRAVEL_HAZARDS[number].name}", TRAVEL_HAZARDS[number].text
                 title = "What changed"
         if round_ and round_[0].command == "undo":
             title = "Taken back"
         return TravelView(phase.value, headline, sizes, total, done, tuple(rows), action, label,
-                          self.destroyed_slots, waiting, title, group_changes(events, names), result, effect,
+                          self.destroyed_slots, waiting, title, group_changes(events, names), outcome, effect,
                           table_todo(events, names), hazard_dice, self.sending)
 
     def choose_size(self, size: str) -> None:
