@@ -41,6 +41,24 @@ assert set(CARD_FIELDS) <= set(HERO_FIELDS) | set(SKILLS)
 SEND_WINDOW = 1.2  # seconds between the last die tapped and the faces sent: time to see a mis-tap and hold it
 # Tests whose rule reads the faces themselves, not only the hits (the 1s of Shadows Out of Time): no "how many hit?"
 FACES_READ = frozenset({"FT-TRAVEL-D16"})
+FACES_READ_NAMES = ("Shadows Out of Time",)  # the same tests named by their purpose (a Grit re-roll's own rule)
+
+
+def faces_matter(prompt: Prompt) -> bool:
+    """Whether the rule reads the dice faces, not only how many hit (then each die is entered)."""
+    purpose = prompt.purpose or (prompt.roll.purpose if prompt.roll is not None else "")
+    return prompt.rule in FACES_READ or purpose.startswith(FACES_READ_NAMES)
+
+
+def hit_faces(hits: int, dice: int, target: int) -> list[int | None]:
+    """Faces the rules read as `hits` hits out of `dice` at `target`+: the hits at the target, misses one below."""
+    return [*([target] * hits), *([max(1, target - 1)] * (dice - hits))]
+
+
+def two_dice(total: int) -> tuple[int, int]:
+    """Two D6 faces that add up to `total` (2-12): a 2D6 chart reads the total only."""
+    high = min(6, total - 1)
+    return high, total - high
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +84,7 @@ class RollEntry:
     hits: tuple[int, ...] = ()  # a skill test: "how many hit?" buttons (0..dice), each one tap
     target: int = 0
     sending: bool = False  # the last die is in: the faces go out after a short window unless held
+    totals: tuple[int, ...] = ()  # a 2D6 chart roll: the total in one tap (2..12)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +110,8 @@ class RerollEntry:
     can_reroll: bool
     reroll_label: str
     passed: bool = False  # a pass: keeping the dice is the likely answer, and the first button
+    misses: int = 0  # dice that missed and may still be re-rolled
+    after_hits: tuple[int, ...] = ()  # "re-rolled the misses: how many hit now?" in one tap (0..misses)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,11 +248,14 @@ class PromptPresenter:
             DieKind.D3: "Roll a D6: 1-2 is 1, 3-4 is 2, 5-6 is 3",
         }.get(kind, "Tap the face each die shows; tap a die to change it")
         target = test_target(prompt) if kind is DieKind.POOL else 0
-        hits = tuple(range(len(self.faces) + 1)) if target and prompt.rule not in FACES_READ else ()
+        hits = tuple(range(len(self.faces) + 1)) if target and not faces_matter(prompt) else ()
         if hits:
             hint = f"Count the dice showing {target} or more, and tap that number; or tap each die's face"
+        totals = tuple(range(2, 13)) if kind is DieKind.TWO_D6 and "double" not in prompt.purpose.lower() else ()
+        if totals:
+            hint = "Tap the total of the two dice, or each die's face"
         return RollEntry(slots, face_range(kind), slots[cursor].colour, slots[cursor].label,
-                         reading(kind, self.faces), complete, hint, hits, target, self.sending)
+                         reading(kind, self.faces), complete, hint, hits, target, self.sending, totals)
 
     def tap_face(self, face: int) -> None:
         """The pad: put `face` on the selected die, then move to the next empty one; the last die sends the faces
@@ -290,10 +314,19 @@ class PromptPresenter:
         if prompt is None or prompt.kind != "roll" or prompt.die is not DieKind.POOL:
             return False
         target = test_target(prompt)
-        if not target or not 0 <= hits <= len(self.faces) or prompt.rule in FACES_READ:
+        if not target or not 0 <= hits <= len(self.faces) or faces_matter(prompt):
             return False
-        self.faces = [*([target] * hits), *([max(1, target - 1)] * (len(self.faces) - hits))]
+        self.faces = hit_faces(hits, len(self.faces), target)
         return self.send_faces(label=f"{prompt.purpose}: {hits} hit{'s' if hits != 1 else ''}")
+
+    def send_total(self, total: int) -> bool:
+        """A 2D6 chart roll by its total (FF-DICE-05): one tap instead of two."""
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "roll" or prompt.die is not DieKind.TWO_D6 or not 2 <= total <= 12:
+            return False
+        self.faces = list(two_dice(total))
+        return self.send_faces(label=f"{prompt.purpose}: 2D6 = {total}")
 
     def send_faces(self, label: str = "") -> bool:
         """"I rolled": check the faces with the engine's rules, then send them; False (and a notice) if refused."""
@@ -336,9 +369,11 @@ class PromptPresenter:
         summary = (f"{', '.join(map(str, roll.faces))}: {successes} success{'es' if successes != 1 else ''} "
                    f"at {roll.target}+" if roll.target else ", ".join(map(str, roll.faces)))
         n = len(self.chosen)
+        misses = sum(1 for d in dice if not d.success and not d.locked)
+        after = tuple(range(misses + 1)) if misses and roll.target and not faces_matter(prompt) else ()
         return RerollEntry(dice, roll.target, hero.grit if hero else 0, summary, n > 0,
                            f"Re-roll {n} di{'ce' if n != 1 else 'e'} (1 Grit)" if n else "Tap dice to re-roll",
-                           successes >= 1)
+                           successes >= 1, misses, after)
 
     def toggle_die(self, index: int) -> None:
         self.sync()
@@ -347,6 +382,21 @@ class PromptPresenter:
             return
         self.chosen ^= {index}
         self.table.changed()
+
+    def reroll_misses_hits(self, hits: int) -> None:
+        """One tap: the misses were re-rolled for 1 Grit and `hits` of them hit now (FF-GRIT-01/02). Sent as the
+        re-roll and, right after it, the new faces."""
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "reroll" or prompt.roll is None or faces_matter(prompt):
+            return
+        roll = prompt.roll
+        misses = tuple(i for i, f in enumerate(roll.faces) if f < roll.target and i not in roll.rerolled)
+        if not misses or not 0 <= hits <= len(misses):
+            return
+        self.table.submit(Reroll(misses, prompt=prompt.id), label=f"re-roll {len(misses)} for 1 Grit")
+        faces = tuple(f for f in hit_faces(hits, len(misses), roll.target) if f is not None)
+        self.table.submit(RollDice(faces), label=f"{roll.purpose} (re-roll): {hits} hit{'s' if hits != 1 else ''}")
 
     def reroll_misses(self) -> None:
         """One tap: re-roll every miss not re-rolled before, for 1 Grit (FF-GRIT-01/02)."""

@@ -14,7 +14,7 @@ from shared_rules.state import Carry, RuleOptions, Town, Travel
 
 from ..client import LogStep, Snapshot
 
-_TARGET = re.compile(r"(\d+)\+ test\b")
+_TARGET = re.compile(r"(\d+)\+ (?:test|saves?)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +83,8 @@ class TableRead:
 
 
 def test_target(prompt: Prompt) -> int:
-    """A skill test's N ("Agility 5+ test"), or 0 when the roll is not a test: the dice hit on N or more."""
+    """A skill test's or a save's N ("Agility 5+ test", "Willpower 4+ saves"), or 0 for any other roll: the dice
+    hit on N or more."""
     if prompt.roll is not None and prompt.roll.target:
         return prompt.roll.target
     found = _TARGET.search(prompt.purpose or prompt.question)

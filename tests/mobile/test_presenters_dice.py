@@ -311,3 +311,25 @@ def test_another_phones_prompt_is_shown_as_theirs_until_taken_over(tmp_path: Pat
     assert not dice.view().mine
     dice.take_over()
     assert dice.view().mine
+
+
+def test_a_2d6_chart_roll_is_one_tap_on_its_total_FF_DICE_05(tmp_path: Path) -> None:
+    table = offline_table(tmp_path, [hero("ann", "Ann")])
+    travel, dice = TravelPresenter(table), PromptPresenter(table)
+    travel.choose_size("small")
+    tap(dice, 6)
+    travel.act()  # arrive: the Specialty Town type is 2D6 (FT-TOWN-02)
+    assert dice.view().roll.totals == tuple(range(2, 13))
+    assert dice.send_total(11)
+    assert table.read.log[-1].events[0].roll.value == 11  # type: ignore[union-attr]
+
+
+def test_rerolled_misses_and_how_many_hit_now_is_one_tap_FF_GRIT_01(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann", agility=3, grit=1), rerolls=True)
+    tap(dice, 1, 2)
+    tap(dice, 1, 2, 3)  # no hit
+    offer = dice.view().reroll
+    assert offer.misses == 3 and offer.after_hits == (0, 1, 2, 3) and not offer.passed
+    dice.reroll_misses_hits(1)
+    ann = dice.table.read.hero("ann")
+    assert ann.grit == 0 and ann.xp == 10 and dice.table.snapshot.pending is None  # passed on the re-roll
