@@ -502,7 +502,7 @@ class PromptPresenter:
         if prompt is None or prompt.hero is None:
             return
         try:
-            check_effects(self.table.snapshot.state, prompt.hero, (*self.card_effects, effect))  # the engine's check
+            check_effects(self.table.read.session, prompt.hero, (*self.card_effects, effect))  # the engine's check
         except RulesError as error:
             self.table.notice = Notice(plain(error.message), rule=error.rule, field=error.field)
         else:

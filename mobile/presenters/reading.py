@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from shared_rules import Hero, LegalCommand, Phase, Prompt
+from shared_rules import Hero, LegalCommand, Phase, Prompt, Session
 from shared_rules.state import Carry, RuleOptions, Town, Travel
 
 from ..client import LogStep, Snapshot
@@ -77,6 +77,15 @@ class TableRead:
     @property
     def legal(self) -> tuple[LegalCommand, ...]:
         return self.snapshot.legal
+
+    @property
+    def session(self) -> Session:
+        """The whole engine state, for the engine's own checks run on the phone (`check_effects`)."""
+        return self.snapshot.state
+
+    @property
+    def active_heroes(self) -> tuple[Hero, ...]:
+        return tuple(h for h in self.heroes if not h.removed)
 
     def legal_of(self, kind: str) -> LegalCommand | None:
         return next((c for c in self.legal if c.type == kind), None)

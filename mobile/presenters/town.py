@@ -73,7 +73,7 @@ class TownPresenter:
     def view(self) -> TownView:
         from .posse import WANTED_WORDS
 
-        state = self.table.snapshot.state
+        state = self.table.read
         heroes = tuple(HeroInTown(h.name, h.unwanted_attention, WANTED_WORDS[h.wanted])
                        for h in state.heroes if not h.removed)
         carry = carry_lines(state.carry)
