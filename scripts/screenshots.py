@@ -180,8 +180,9 @@ def render(out: Path) -> dict[str, Any]:
 
     # -- start: a posse being entered --------------------------------------------------------------------------------
     start = app.screens["start"].presenter
-    start.drafts = (HeroDraft("Ann Hawke", "Samurai Warrior").with_stat("agility", 3).with_stat("strength", 4),
+    start.drafts = (HeroDraft("Ann Hawke", "Gunslinger").with_stat("agility", 3).with_stat("strength", 4),
                     HeroDraft("Bo Lantern", "Sorceress").with_stat("lore", 4).with_stat("health", 8))
+    start.add_item(0, "Horse", ("transport",))
     start.set_server("http://192.168.1.20:8000")
     app.screens["start"].refresh()
     shot("start")
@@ -200,14 +201,22 @@ def render(out: Path) -> dict[str, Any]:
     table = TableSession(backend, snapshot)
     table.start()
     app.open_table(table)
+    held: list[Any] = []
+    table.schedule = lambda _delay, call: (held.append(call), lambda: held.remove(call) if call in held else None)[1]
+
+    def window_passes() -> None:  # the short window after the last die: the faces go out
+        while held:
+            held.pop(0)()
     s = app.screens
     travel, dice, posse, log = (s["travel"].presenter, s["dice"].presenter, s["posse"].presenter,
                                 s["log"].presenter)
 
     def tap(*faces: int) -> None:
+        before = table.snapshot.version
         for face in faces:
             dice.tap_face(face)
-        if not dice.send_faces():
+        window_passes()
+        if table.snapshot.version == before:
             raise SystemExit(f"refused: {table.notice}")
 
     def keep_all() -> None:
@@ -220,28 +229,33 @@ def render(out: Path) -> dict[str, Any]:
     tap(1)  # Cy: adds one
     app.go("travel")
 
-    travel.roll_hazard()
-    dice.tap_face(2)  # the tens die entered, the ones die next
-    shot("dice_d36")
-    tap(4)  # 24 Dark Stone Convoy
+    travel.tap_hazard_die(2)  # the tens die typed on the Travel screen, the ones die next
+    shot("travel_d36", "travel")
+    travel.tap_hazard_die(4)  # 24 Dark Stone Convoy
+    window_passes()
 
-    travel.roll_hazard()
-    tap(1, 2)  # 12 Bleached Bones: Agility 5+ each
+    travel.tap_hazard_die(1)
+    travel.tap_hazard_die(2)  # 12 Bleached Bones: Agility 5+ each
+    window_passes()
+    shot("dice_hits", "dice")
     tap(2, 6, 1, 5, 3)  # Ann: five dice, two rows
     dice.toggle_die(0)
     dice.toggle_die(2)
     shot("dice_reroll")
     dice.reroll()
-    tap(5, 3)
+    dice.send_hits(1)
     keep_all()  # the last miss stays
-    tap(1, 1)  # Bo fails
+    dice.send_hits(0)  # Bo fails
     keep_all()
-    tap(5, 2)  # Cy passes
+    dice.send_hits(1)  # Cy passes
     keep_all()
     shot("travel", "travel")
 
     travel.roll_hazard()
-    tap(1, 1)  # Bo rolls 11 Possession
+    dice.tap_face(1)
+    dice.tap_face(1)  # the ones die: the faces go out after a short window, unless held
+    shot("dice_d36", "dice")
+    window_passes()  # 11 Possession, Bo's
     tap(2)  # a Madness roll: the table enters the card
     dice.set_card_text("Paranoia: -1 Initiative until cured")
     dice.set_card_field("corruption")
@@ -253,18 +267,20 @@ def render(out: Path) -> dict[str, Any]:
     tap(4, 2)  # Cy rolls 42 Raging River
     shot("dice_choice")
     dice.choose("ford")
-    tap(5, 2, 2, 6)  # Ann
+    dice.send_hits(2)  # Ann
     keep_all()
-    tap(6, 6)  # Bo
-    tap(3, 2)  # Cy fails, carries nothing with an hourglass
+    dice.send_hits(2)  # Bo
+    dice.send_hits(0)  # Cy fails, carries nothing with an hourglass
     keep_all()
 
     travel.roll_hazard()
     tap(2, 6)  # 26 Void Storm: 2 Buildings destroyed on arrival
     travel.step_destroyed(+1)
     travel.arrive()
-    tap(5, 6)  # 11: Mutant Town
-    turn = 0
+    dice.send_total(11)  # 2D6 = 11: Mutant Town
+    dice.choose(table.snapshot.pending.options[0].key)  # the first token, as the table drew it
+    shot("dice_choice_draw", "dice")
+    turn = 1
     while (prompt := table.snapshot.pending) is not None and prompt.kind == "choice":
         dice.choose(prompt.options[(3 * turn) % len(prompt.options)].key)  # what the table drew
         turn += 1
@@ -273,8 +289,10 @@ def render(out: Path) -> dict[str, Any]:
 
     posse.adjust("ann", "gold", +1)
     posse.adjust("bo", "health", -1)
-    posse.adjust("cy", "xp", +1)
+    posse.set_value("cy", "xp", "130")
     shot("posse", "posse")
+    posse.toggle("ann")
+    shot("posse_card", "posse")
     s["posse"].open_list("ann", "tokens")
     shot("posse_side_bag")
     if s["posse"].popup is not None:
@@ -283,6 +301,12 @@ def render(out: Path) -> dict[str, Any]:
 
     log.undo_last()
     shot("log", "log")
+    app.show_table_info()
+    shot("table_popup")
+    for widget in list(Window.children):
+        if widget is not app.root:
+            widget.dismiss()
+    settle()
     return report
 
 
