@@ -317,7 +317,7 @@ class BrimstoneApp(App):
         for hero in table.heroes():
             on = hero.id in table.claimed
             box.add_widget(Factory.DarkButton(
-                text=("☑ " if on else "☐ ") + hero.name, font_name=theme.ICON_FONT,
+                text=theme.icon("☑ " if on else "☐ ") + hero.name, markup=True,
                 on_release=lambda b, h=hero.id: self._toggle_claim(b, h)))
         box.add_widget(Factory.Muted(text=_("Its heroes' dice and choices open this phone's Dice tab; the others' "
                                             "show as a line at the top. None ticked: this phone answers all.")))
@@ -334,7 +334,7 @@ class BrimstoneApp(App):
         claimed = set(table.claimed) ^ {hero_id}
         table.claim(claimed)
         name = table.hero_name(hero_id)
-        button.text = ("☑ " if hero_id in claimed else "☐ ") + name
+        button.text = theme.icon("☑ " if hero_id in claimed else "☐ ") + name
         if self.start is not None and table.snapshot.table.code:
             self.start.claim(table.snapshot.table.code, tuple(sorted(claimed)))
 

@@ -234,7 +234,7 @@ class PossePresenter:
         claimed = self.table.claimed
         ordered = sorted(heroes, key=lambda h: (bool(claimed) and h.id not in claimed))
         all_cards = {c.hero_id: c for c in self.cards()}
-        rows = tuple(row(h, h.id in self.expanded, not claimed or h.id in claimed) for h in ordered)
+        rows = tuple(row(h, h.id in self.expanded, h.id in claimed) for h in ordered)
         prompt = self.table.read.prompt
         locked = (f"Changes wait until the table answers: {plain(prompt.question)}" if prompt is not None else "")
         return PosseView(rows, tuple(all_cards[h.id] for h in ordered if h.id in self.expanded), locked,

@@ -121,8 +121,9 @@ class DiceScreen(Screen):
                                       on_release=lambda _b, i=die.index: p.toggle_die(i)))
         dice.bind(minimum_height=dice.setter("height"))
         body.add_widget(dice)
-        body.add_widget(Factory.Muted(text=_("✓ a hit (green), ✗ a miss (red). Tap dice to choose them; a die "
-                                             "re-rolled once is locked."), font_name=theme.ICON_FONT))
+        body.add_widget(Factory.Muted(markup=True, text=_("{hit} a hit (green), {miss} a miss (red). Tap dice to choose "
+                                                          "them; a die re-rolled once is locked.").format(
+            hit=theme.icon("✓"), miss=theme.icon("✗"))))
         if entry.after_hits:
             body.add_widget(Factory.Section(text=_("Re-rolled the {n} missed dice for 1 Grit? How many hit now?")
                                             .format(n=entry.misses)))

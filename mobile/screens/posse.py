@@ -111,25 +111,32 @@ class HeroRowWidget(BoxLayout):
     row: HeroRow | None = ObjectProperty(None, allownone=True)  # type: ignore[assignment]
     presenter = ObjectProperty(None, allownone=True)
     head_markup = StringProperty("")
-    numbers_markup = StringProperty("")
-    badges_markup = StringProperty("")
 
     def on_row(self, *_args: Any) -> None:
         row = self.row
         if row is None:
             return
-        arrow = "▾" if row.expanded else "▸"
-        mine = f"  [color={_hex(theme.ACCENT)}]● {_('this phone')}[/color]" if row.mine and row.subtitle else ""
+        icon, nb = theme.icon, theme.NBSP
+        arrow = icon("▾" if row.expanded else "▸")
+        mine = f"  [color={_hex(theme.ACCENT)}]{icon('●')}{nb}{_('this phone')}[/color]" if row.mine else ""
         self.head_markup = (f"[b][size={round(Factory.Heading().font_size)}]{arrow} {escape_markup(row.name)}"
                             f"[/size][/b]\n[color={_hex(theme.MUTED)}]{escape_markup(row.subtitle)}[/color]{mine}")
-        tone = {"danger": theme.DANGER, "warn": theme.WARN, "normal": theme.TEXT}
-        self.numbers_markup = (
-            f"[color={_hex(tone[row.health_tone])}]♥ {_('Health')} {row.health}[/color]   "
-            f"[color={_hex(tone[row.sanity_tone])}]✦ {_('Sanity')} {row.sanity}[/color]   "
-            f"◆ {_('Grit')} {row.grit}   $ {escape_markup(row.money.lstrip('$'))}")
-        colours = {"danger": theme.DANGER, "warn": theme.WARN, "info": theme.INFO}
-        self.badges_markup = "   ".join(f"[color={_hex(colours[b.tone])}]{b.icon} {escape_markup(_(b.text))}[/color]"
-                                       for b in row.badges)
+        tone = {"danger": theme.DANGER, "warn": theme.WARN, "normal": theme.TEXT, "info": theme.INFO}
+
+        def chip(mark: str, words: str, shade: str = "normal", **kwargs: Any) -> Any:
+            """One number or badge as its own label: it wraps to the next line whole, never in the middle."""
+            return Factory.Chip(text=f"[color={_hex(tone[shade])}]{icon(mark)} {escape_markup(words)}[/color]",
+                                **kwargs)
+
+        numbers, marks = self.ids.numbers, self.ids.badges
+        numbers.clear_widgets()
+        marks.clear_widgets()
+        for widget in (chip("♥", f"{_('Health')} {row.health}", row.health_tone),
+                       chip("✦", f"{_('Sanity')} {row.sanity}", row.sanity_tone),
+                       chip("◆", f"{_('Grit')} {row.grit}"), chip("●", row.money)):
+            numbers.add_widget(widget)
+        for badge in row.badges:
+            marks.add_widget(chip(badge.icon, _(badge.text), badge.tone, bold=True, font_size=Factory.Muted().font_size))
 
     def toggle(self) -> None:
         if self.presenter is not None and self.row is not None:
@@ -145,8 +152,8 @@ class PosseScreen(Screen):
         if self.presenter is None:
             return
         view = self.presenter.view()
-        self.ids.locked.text = ("⏸ " + view.locked) if view.locked else ""
-        self.ids.locked.font_name = theme.ICON_FONT
+        self.ids.locked.markup = True
+        self.ids.locked.text = (theme.icon("⏸ ") + escape_markup(view.locked)) if view.locked else ""
         box = self.ids.rows
         widgets = list(reversed(box.children))
         if [w.row.hero_id for w in widgets if w.row] != [r.hero_id for r in view.rows]:

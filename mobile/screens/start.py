@@ -11,6 +11,7 @@ from kivy.metrics import dp
 from kivy.properties import ObjectProperty
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
+from kivy.utils import escape_markup
 
 from .. import theme
 from ..i18n import _
@@ -51,7 +52,7 @@ class StartScreen(Screen):
                                            on_release=lambda *_a: p.add_hero()))
         dice = (_("Physical dice: the app asks for each roll") if vm.table_dice
                 else _("App dice: the app rolls everything"))
-        body.add_widget(Factory.DarkButton(text=("☑ " if vm.table_dice else "☐ ") + dice, font_name=theme.ICON_FONT,
+        body.add_widget(Factory.DarkButton(text=theme.icon("☑ " if vm.table_dice else "☐ ") + dice, markup=True,
                                            on_release=lambda *_a: p.set_table_dice(not vm.table_dice)))
         label = _("Play offline (kept on this phone)") if vm.mode == "offline" else _("Create the table")
         body.add_widget(Factory.PrimaryButton(text=label, disabled=vm.busy, on_release=lambda *_a: p.create()))
@@ -135,8 +136,8 @@ class StartScreen(Screen):
         card.add_widget(Factory.Section(text=_("Items (with the keywords hazards read)")))
         for number, item in enumerate(draft.items):
             tags = ", ".join(_(t.replace("_", " ")) for t in item.tags)
-            card.add_widget(Factory.DarkButton(text=f"{item.name}" + (f" ({tags})" if tags else "") + "   ✕",
-                                               font_name=theme.ICON_FONT, halign="left",
+            card.add_widget(Factory.DarkButton(text=escape_markup(f"{item.name}" + (f" ({tags})" if tags else ""))
+                                               + "   " + theme.icon("✕"), markup=True, halign="left",
                                                on_release=lambda _b, i=index, n=number: p.remove_item(i, n)))
         item = text_input("", _("Item card name"))
         card.add_widget(item)

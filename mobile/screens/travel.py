@@ -28,7 +28,7 @@ class TravelScreen(Screen):
             return
         self.vm = vm = p.view()
         ids = self.ids
-        for box in (ids.sizes, ids.hazards, ids.waiting, ids.actions, ids.result, ids.pad):
+        for box in (ids.sizes, ids.hazards, ids.waiting, ids.actions, ids.result):
             box.clear_widgets()
         if vm.phase == "between_adventures":
             for option in vm.sizes:
@@ -55,7 +55,7 @@ class TravelScreen(Screen):
             ids.waiting.add_widget(stepper)
         if vm.action and vm.hazard_dice is None:
             ids.actions.add_widget(Factory.PrimaryButton(text=vm.action_label, on_release=lambda *_a: p.act()))
-        elif vm.hazard_dice is not None:
+        elif vm.hazard_dice is not None and not vm.sending:
             ids.actions.add_widget(Factory.DarkButton(text=_("Roll for me"), on_release=lambda *_a: p.roll_hazard()))
 
     def _result(self, vm: TravelView) -> None:
@@ -66,7 +66,7 @@ class TravelScreen(Screen):
         if vm.todo:
             box.add_widget(Factory.Section(text=_("On the table")))
             for line in vm.todo:
-                box.add_widget(Factory.Body(text="▸ " + line, font_name=theme.ICON_FONT))
+                box.add_widget(Factory.Body(text="• " + line))
         for group in vm.changes:
             box.add_widget(Factory.Body(text=group.who, bold=True,
                                         color=theme.ACCENT if group.who != "Posse" else theme.INFO))
@@ -77,28 +77,28 @@ class TravelScreen(Screen):
                                                "take or put back on the table.")))
 
     def _d36(self, vm: TravelView) -> None:
-        """The D36 for the next hazard, typed here: the red tens die, then the white ones die (FT-DICE-01)."""
+        """The D36 for the next hazard, typed in the pinned bar: the red tens die, then the white ones die
+        (FT-DICE-01); the ones die sends it."""
         p = self.presenter
         assert p is not None and vm.hazard_dice is not None
         tens, ones = vm.hazard_dice
-        box = self.ids.pad
-        box.add_widget(Factory.Body(text=vm.action_label, bold=True))
-        shown = Factory.Row()
-        shown.add_widget(Factory.DieButton(die_colour="red", face=tens or 0, selected=tens is None,
-                                           on_release=lambda *_a: p.clear_hazard_dice()))
-        shown.add_widget(Factory.DieButton(die_colour="white", face=ones or 0, selected=tens is not None and ones is None,
-                                           on_release=lambda *_a: p.clear_hazard_dice()))
-        if tens is not None and ones is not None:
-            shown.add_widget(Factory.Heading(text=f"D36 = {10 * tens + ones}", color=theme.ACCENT))
-        box.add_widget(shown)
+        bar = self.ids.actions
+        bar.add_widget(Factory.Body(text=vm.action_label, bold=True))
+        dice = Factory.Row()
+        dice.add_widget(Factory.DieButton(die_colour="red", face=tens or 0, selected=tens is None,
+                                          on_release=lambda *_a: p.clear_hazard_dice()))
+        dice.add_widget(Factory.DieButton(die_colour="white", face=ones or 0,
+                                          selected=tens is not None and ones is None,
+                                          on_release=lambda *_a: p.clear_hazard_dice()))
+        reading = f"D36 = {10 * tens + ones}" if tens is not None and ones is not None else (
+            _("Red die (tens)") if tens is None else _("White die (ones)"))
+        dice.add_widget(Factory.Heading(text=reading, color=theme.ACCENT, size_hint_y=None, height=dp(64)))
+        bar.add_widget(dice)
         colour = "white" if tens is not None and ones is None else "red"
-        pad = GridLayout(cols=6 if self.width > dp(420) else 3, spacing=dp(10), size_hint_y=None,
-                         row_default_height=dp(64), row_force_default=True)
-        pad.bind(minimum_height=pad.setter("height"))
+        pad = GridLayout(cols=6, spacing=dp(6), size_hint_y=None, height=dp(56))
         for face in range(1, 7):
-            pad.add_widget(Factory.PadButton(die_colour=colour, face=face, size=(dp(88), dp(64)),
+            pad.add_widget(Factory.PadButton(die_colour=colour, face=face, size_hint=(1, None), height=dp(56),
                                              on_release=lambda _b, f=face: p.tap_hazard_die(f)))
-        box.add_widget(pad)
+        bar.add_widget(pad)
         if vm.sending:
-            self.ids.actions.add_widget(Factory.Body(text=_("Rolling the hazard…"), color=theme.INFO))
-            self.ids.actions.add_widget(Factory.DarkButton(text=_("Wait, fix it"), on_release=lambda *_a: p.hold()))
+            bar.add_widget(Factory.DarkButton(text=_("Wait, fix it"), on_release=lambda *_a: p.hold()))
