@@ -18,7 +18,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
-from kivy.metrics import Metrics
+from kivy.metrics import Metrics, dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
@@ -282,7 +282,8 @@ class BrimstoneApp(App):
         if manager.current == name:
             self.screens[name].refresh()
         else:
-            manager.transition.duration = 0.15
+            if hasattr(manager.transition, "duration"):
+                manager.transition.duration = 0.15
             manager.current = name
 
     def ask_number(self, title: str, value: str, done: Callable[[str], Any]) -> None:
@@ -322,10 +323,12 @@ class BrimstoneApp(App):
         box.add_widget(Factory.Muted(text=_("Its heroes' dice and choices open this phone's Dice tab; the others' "
                                             "show as a line at the top. None ticked: this phone answers all.")))
         box.add_widget(Factory.Section(text=_("Text size")))
-        row = Factory.Row()
+        row = Factory.StackLayout(size_hint_y=None, spacing=dp(6))
+        row.bind(minimum_height=row.setter("height"))
         for scale in theme.TEXT_SCALES:
-            row.add_widget(Factory.DarkButton(text=f"{round(scale * 100)}%", font_size=f"{14 * scale}sp",
-                                              on_release=lambda _b, s=scale: self.set_text_scale(s)))
+            row.add_widget(Factory.CountButton(text=f"{round(scale * 100)}%", font_size=Factory.Body().font_size,
+                                               bold=scale == self.text_scale,
+                                               on_release=lambda _b, s=scale: self.set_text_scale(s)))
         box.add_widget(row)
 
     def _toggle_claim(self, button: Any, hero_id: str) -> None:

@@ -181,6 +181,9 @@ def render(out: Path | None, size: str = "phone", scale: float = 1.0) -> dict[st
     EventLoop.ensure_window()
     app.root = app.build()
     Window.add_widget(app.root)
+    from kivy.uix.screenmanager import NoTransition
+
+    app.root.ids.screens.transition = NoTransition()  # look at the screen, not at the slide between two
     where = f"{size}@{scale}"
     report: dict[str, Any] = {"size": [Window.width, Window.height], "screens": {}, "problems": []}
 

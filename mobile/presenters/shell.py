@@ -77,17 +77,17 @@ class ShellPresenter:
         waiting = table.waiting
         status = table.status
         if status == LOCAL:
-            text, tone = "Offline: kept on this phone", "info"
+            text, tone = "Offline", "info"
         elif status == LIVE:
             text, tone = "Live", "ok"
         elif status == CONNECTING:
             text, tone = "Connecting…", "warn"
         elif status == RECONNECTING:
-            text, tone = "Connection lost: reconnecting…", "error"
+            text, tone = "Reconnecting…", "error"
         else:
             text, tone = status.capitalize(), "warn"
         if waiting and status != LOCAL:
-            text += f" · {waiting} change{'s' if waiting != 1 else ''} waiting to send"
+            text += f" · {waiting} change{'s' if waiting != 1 else ''} waiting"
         info = table.snapshot.table
         notice = table.notice
         prompt = table.read.prompt

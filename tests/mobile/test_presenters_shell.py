@@ -34,7 +34,7 @@ def test_the_status_bar_reads_the_connection(tmp_path: Path) -> None:
     table.status = LIVE
     assert (shell.status().text, shell.status().tone) == ("Live", "ok")
     table.status = RECONNECTING
-    assert shell.status().tone == "error" and "reconnecting" in shell.status().text
+    assert shell.status().tone == "error" and "Reconnecting" in shell.status().text
 
 
 def test_only_this_phones_prompts_open_the_dice_tab_others_get_a_banner(tmp_path: Path) -> None:

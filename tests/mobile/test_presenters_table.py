@@ -31,7 +31,7 @@ def test_a_command_tapped_while_offline_waits_and_is_resent_with_the_same_key(tm
     backend.down = True
     posse.adjust("ann", "gold", +1)
     assert table.status == RECONNECTING and table.waiting == 1
-    assert "1 change waiting to send" in ShellPresenter(table).status().text
+    assert "1 change waiting" in ShellPresenter(table).status().text
     table.tick()  # still down: tried again, still kept
     backend.down = False
     table.connection(LIVE)  # the subscription is back: reload, then resend
