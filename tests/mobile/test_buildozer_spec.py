@@ -25,7 +25,8 @@ def spec() -> configparser.SectionProxy:
 
 def listed(app: configparser.SectionProxy) -> set[str]:
     names = [re.split(r"[=<>]", item.strip())[0] for item in app["requirements"].split(",")]
-    return {metadata.distribution(n).metadata["Name"].lower() if n not in ("python3",) else n for n in names}
+    return {metadata.distribution(n).metadata["Name"].lower() if n not in ("python3", "hostpython3") else n
+            for n in names}
 
 
 def third_party_imports() -> set[str]:
