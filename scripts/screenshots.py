@@ -345,7 +345,7 @@ def render(out: Path | None, size: str = "phone", scale: float = 1.0) -> dict[st
     s["posse"].open_list("ann", "tokens")
     shot("posse_side_bag")
     if s["posse"].popup is not None:
-        s["posse"].popup.dismiss()
+        s["posse"].popup.dismiss(animation=False)
         settle()
 
     log.undo_last()
@@ -354,7 +354,7 @@ def render(out: Path | None, size: str = "phone", scale: float = 1.0) -> dict[st
     shot("table_popup")
     for widget in list(Window.children):
         if widget is not app.root:
-            widget.dismiss()
+            widget.dismiss(animation=False)
     settle()
     return report
 
