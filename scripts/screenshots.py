@@ -287,7 +287,7 @@ def render(out: Path | None, size: str = "phone", scale: float = 1.0) -> dict[st
     travel.tap_hazard_die(2)  # 12 Bleached Bones: Agility 5+ each
     window_passes()
     shot("dice_hits", "dice")
-    tap(2, 6, 1, 5, 3)  # Ann: five dice, two rows
+    tap(2, 4, 1, 3, 3)  # Ann: five dice, two rows, no success: Grit is offered
     dice.toggle_die(0)
     dice.toggle_die(2)
     shot("dice_reroll")

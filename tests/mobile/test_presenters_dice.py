@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mobile.presenters.dice import ONES_COLOUR, TENS_COLOUR, PromptPresenter, describe_effect
+from mobile.presenters.dice import ONES_COLOUR, TENS_COLOUR, PromptPresenter, RerollDie, describe_effect
 from mobile.presenters.travel import TravelPresenter
 from mobile.presenters.words import plain
 from shared_rules import DieKind, Effect, InvalidCommand, Prompt, RollDice, RulesError, apply
@@ -124,10 +124,10 @@ def test_a_new_prompt_starts_with_empty_dice(tmp_path: Path) -> None:
 def test_grit_reroll_taps_dice_to_reroll_and_costs_one_grit_FF_GRIT_01(tmp_path: Path) -> None:
     dice, _ = on_the_road(tmp_path, hero("ann", "Ann", agility=2, grit=1), rerolls=True)
     tap(dice, 1, 2)  # Bleached Bones
-    tap(dice, 2, 6)  # 1 success at 5+
+    tap(dice, 2, 4)  # no success at 5+: the test failed, so Grit is offered
     offer = dice.view()
     assert offer.kind == "reroll" and offer.reroll is not None
-    assert [(d.face, d.success, d.locked) for d in offer.reroll.dice] == [(2, False, False), (6, True, False)]
+    assert [(d.face, d.success, d.locked) for d in offer.reroll.dice] == [(2, False, False), (4, False, False)]
     assert not offer.reroll.can_reroll and offer.reroll.grit == 1
     dice.toggle_die(0)
     assert dice.view().reroll.can_reroll and dice.view().reroll.reroll_label == "Re-roll 1 die (1 Grit)"
@@ -281,12 +281,13 @@ def test_no_how_many_hit_where_the_rule_reads_the_faces_FT_TRAVEL_D16(tmp_path: 
 def test_a_reroll_offer_marks_hits_and_misses_and_rerolls_the_misses_in_one_tap(tmp_path: Path) -> None:
     dice, _ = on_the_road(tmp_path, hero("ann", "Ann", agility=3, grit=1), rerolls=True)
     tap(dice, 1, 2)
-    tap(dice, 1, 6, 2)
+    tap(dice, 1, 4, 2)  # a miss each: failed, so Grit is offered
     offer = dice.view().reroll
-    assert [d.mark for d in offer.dice] == ["✗", "✓", "✗"] and offer.passed
+    assert [d.mark for d in offer.dice] == ["✗", "✗", "✗"] and not offer.passed
+    assert RerollDie(0, 6, True, False, False).mark == "✓"
     dice.reroll_misses()
     again = dice.view()
-    assert again.kind == "roll" and len(again.roll.slots) == 2 and again.roll.hits == (0, 1, 2)
+    assert again.kind == "roll" and len(again.roll.slots) == 3 and again.roll.hits == (0, 1, 2, 3)
 
 
 def test_draw_all_draws_every_building_at_arrival_in_one_tap_FT_TOWN_03(tmp_path: Path) -> None:
