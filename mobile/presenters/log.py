@@ -104,10 +104,15 @@ class LogPresenter:
             title = COMMAND_WORDS.get(step.command, step.command) + (" (taken back)" if undone else "")
             rows.append(LogRow("step", title, undone, "", "", step.version))
             names = self.table.read.names
-            events = tuple(LogRow("event", event_text(event, names), undone,
-                                  self.table.hero_name(event.hero) if event.hero else "",
-                                  event.rule if self.why else "", step.version)
-                           for event in reversed(step.events) if event.type != "prompt")
+            if step.command == "undo" and step.undo_to is not None:
+                taken = self.taken_back(step)
+                events: tuple[LogRow, ...] = tuple(LogRow("event", label, False, "", "", step.version)
+                                                   for label in taken)
+            else:
+                events = tuple(LogRow("event", event_text(event, names), undone,
+                                      self.table.hero_name(event.hero) if event.hero and self.why else "",
+                                      event.rule if self.why else "", step.version)
+                               for event in reversed(step.events) if event.type != "prompt")
             rows.extend(events)
             blocks.append(StepView(step.version, title, undone, events))
         steps = self.undoable_steps()
@@ -116,6 +121,17 @@ class LogPresenter:
         last = steps[0] if steps else ""
         return LogView(tuple(rows), len(steps), n, f"Undo: {last}" if steps else "Nothing to undo",
                        f"Undo {n} steps...", self.confirm, len(snapshot.log) - len(newest), tuple(blocks), self.why)
+
+    def taken_back(self, step: LogStep) -> list[str]:
+        """What an undo took back, step by step, in the words of each step."""
+        log = self.table.snapshot.log
+        assert step.undo_to is not None
+        before = history(log, step.version - 1)
+        kept = set(history(log, step.undo_to))
+        by_version = {s.version: s for s in log}
+        names = self.table.read.names
+        return ["Taken back: " + step_label(by_version[v], names) for v in reversed(before)
+                if v not in kept and v in by_version] or ["A step was taken back"]
 
     def toggle_why(self) -> None:
         """Show or hide the rule behind each line (the rulebook id, for settling an argument)."""
