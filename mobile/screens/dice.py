@@ -98,13 +98,15 @@ class DiceScreen(Screen):
             actions.add_widget(Factory.Body(text=_("Sending {reading}…").format(reading=entry.reading),
                                             color=theme.INFO))
         row = Factory.Row()
+        started = any(slot.face for slot in entry.slots)
         if entry.sending:
             row.add_widget(Factory.DarkButton(text=_("Wait, fix it"), on_release=lambda *_a: p.hold()))
-        else:
+        elif started or not (entry.hits or entry.totals):  # a count or a total is one tap: no send button
             row.add_widget(Factory.DarkButton(text=_("Clear"), size_hint_x=0.4, on_release=lambda *_a: p.clear_dice()))
             row.add_widget(Factory.PrimaryButton(text=_("I rolled: send"), disabled=not entry.complete,
                                                  on_release=lambda *_a: p.send_faces()))
-        actions.add_widget(row)
+        if row.children:
+            actions.add_widget(row)
         actions.add_widget(Factory.DarkButton(text=_("Roll for me"), on_release=lambda *_a: p.roll_for_me()))
 
     # ---- Grit re-roll offers -------------------------------------------------------------------------------------
