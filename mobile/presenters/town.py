@@ -61,8 +61,7 @@ def carry_lines(carry: Carry) -> tuple[str, ...]:
     if carry.extra_revive_tokens:
         lines.append(f"Shadows Out of Time: +{carry.extra_revive_tokens} Revive Token(s) next Adventure")
     if carry.blood_moon:
-        lines.append("Blood Moon: +1 Spirit; Depth Events add Growing Dread until the next Adventure ends "
-                     "(FT-TRAVEL-D25)")
+        lines.append("Blood Moon: +1 Spirit; Depth Events add Growing Dread until the next Adventure ends")
     return tuple(lines)
 
 
