@@ -107,7 +107,8 @@ class DiceScreen(Screen):
                                                  on_release=lambda *_a: p.send_faces()))
         if row.children:
             actions.add_widget(row)
-        actions.add_widget(Factory.DarkButton(text=_("Roll for me"), on_release=lambda *_a: p.roll_for_me()))
+        if not entry.sending:
+            actions.add_widget(Factory.DarkButton(text=_("Roll for me"), on_release=lambda *_a: p.roll_for_me()))
 
     # ---- Grit re-roll offers -------------------------------------------------------------------------------------
     def _reroll(self, body: Any, actions: Any, vm: PromptView) -> None:
