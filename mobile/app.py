@@ -186,7 +186,11 @@ class BrimstoneApp(App):
                                     post=post, on_open=self.open_table)
         self._start_soon = Clock.create_trigger(lambda _dt: self.screens["start"].refresh())
         self.start.listeners.append(self._start_soon)
-        return self._build_frame()
+        frame = self._build_frame()
+        link = platform.launch_link()
+        if link:  # opened by a scanned QR code: join the table, or take in the posse
+            Clock.schedule_once(lambda _dt: self.start.import_text(link) if self.start else None, 0)
+        return frame
 
     def _build_frame(self) -> TableFrame:
         """The frame and its screens (again after a text size change: the layouts read the size when built)."""

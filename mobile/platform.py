@@ -60,3 +60,14 @@ def insets() -> tuple[int, int, int, int]:
         return (bars.left, bars.top, bars.right, bars.bottom)
     except Exception:  # noqa: BLE001 - older Android: the system lays out below its bars itself
         return (0, 0, 0, 0)
+
+
+def launch_link() -> str:
+    """The brimstone:// link the app was opened with (a scanned join or posse QR code), or ""."""
+    if not on_android():
+        return os.environ.get("BRIMSTONE_LINK", "")
+    try:
+        data = _activity().getIntent().getDataString()
+        return str(data) if data else ""
+    except Exception:  # noqa: BLE001 - opened from the launcher: no link
+        return ""

@@ -143,3 +143,12 @@ def test_every_module_of_the_app_and_the_engine_is_packaged() -> None:
     files = [p.relative_to(ROOT).as_posix() for pkg in PACKAGED for p in (ROOT / pkg).rglob("*.py")]
     missing = [f for f in files if "__pycache__" not in f and not any(fnmatch(f, pat) for pat in patterns)]
     assert not missing, f"add patterns for: {missing}"
+
+
+def test_a_scanned_join_or_posse_code_opens_the_app() -> None:
+    app = spec()
+    filters = ROOT / app["android.manifest.intent_filters"]
+    assert filters.is_file() and 'android:scheme="brimstone"' in filters.read_text()
+    from mobile.presenters.start import LINK_SCHEME
+
+    assert LINK_SCHEME == "brimstone" and "platform.launch_link()" in (ROOT / "mobile" / "app.py").read_text()

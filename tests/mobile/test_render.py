@@ -94,4 +94,4 @@ def test_python_m_mobile_starts_and_opens_an_offline_table(tmp_path: Path) -> No
     seen = json.loads(lines[-1][len("RESULT "):])
     assert seen["first"] == "start" and seen["then"] == "travel"
     assert seen["heroes"] == ["Ann"] and seen["status"].startswith("Offline")
-    assert list((tmp_path / "config").rglob("offline-*.json"))  # the table is kept in a file
+    assert list((tmp_path / "config").rglob("offline-*.jsonl"))  # the table is kept in a file
