@@ -77,6 +77,14 @@ def lean_options(board: Board, space: Space) -> tuple[Pos, ...]:
     """The ways a model in `space` may split the space for 1 movement point: onto a Door's line facing either side
     (FT-BOARD-09), or around the outside corner of a Building Wall (FT-BOARD-08); never at a Diagonal Door (FAQ)."""
     s = board.index(space)
+    known: tuple[Pos, ...] | None = board.memo.get(("leans", s))
+    if known is None:
+        known = _leans(board, space, s)
+        board.memo[("leans", s)] = known
+    return known
+
+
+def _leans(board: Board, space: Space, s: int) -> tuple[Pos, ...]:
     if s in board.diagonal:
         return ()
     out = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 Space = tuple[int, int]  # (x, y), x to the right, y down, (0, 0) the top-left space
 
@@ -63,7 +64,7 @@ class Board:
         "name", "version", "description", "width", "height", "size", "tile", "sides", "diagonal", "steps",
         "adjacent", "window_steps", "xl_steps", "buildings", "building_names", "rooftops", "roof_of", "roof_spaces",
         "roof_near", "roof_index", "entry_areas", "spaces", "doors", "windows", "walls", "document", "_sight",
-        "_roof_sight", "_roof_closest", "_roof_gap",
+        "_roof_sight", "_roof_closest", "_roof_gap", "memo",
     )  # fmt: skip
 
     def __init__(
@@ -168,7 +169,8 @@ class Board:
         self._sight: dict[int, tuple[int, tuple[int, ...]]] = {}
         self._roof_sight: dict[int, tuple[int, int, tuple[int, ...]]] = {}
         self._roof_closest: dict[int, int] = {}
-        self._roof_gap: dict[tuple[str, str], int] = {}
+        self._roof_gap: dict[tuple[str, str], tuple[int, int, int]] = {}
+        self.memo: dict[tuple[str, int], Any] = {}  # per-board caches of pure queries (e.g. the Leans of a space)
 
     # ---- coordinates ----------------------------------------------------------------------------------------
     def index(self, space: Space) -> int:

@@ -95,6 +95,9 @@ def closest_roof_space(board: Board, roof: str, b: int) -> int:
 
 def roof_gap(board: Board, one: str, other: str) -> tuple[int, int, int]:
     """Range between two rooftops and the closest pair of their spaces: (range, space of one, space of other)."""
+    known = board._roof_gap.get((one, other))
+    if known is not None:
+        return known
     best: tuple[int, int, int] | None = None
     for a in sorted(board.roof_spaces[one]):
         b = closest_roof_space(board, other, a)
@@ -102,6 +105,7 @@ def roof_gap(board: Board, one: str, other: str) -> tuple[int, int, int]:
         if best is None or gap < best[0]:
             best = (gap, a, b)
     assert best is not None
+    board._roof_gap[(one, other)] = best
     return best
 
 
