@@ -19,6 +19,7 @@ from .model import Pos
 VISIBLE = 1
 OPENING_AT_FROM = 2  # the line passes a Door or Window touching the viewer's space
 OPENING_AT_TO = 4  # ... touching the target's space: the target has Cover from this line (FT-BOARD-04/05)
+_OPENINGS = OPENING_AT_FROM | OPENING_AT_TO
 _BLOCKED = -1
 _NOTHING: frozenset[int] = frozenset()
 
@@ -197,10 +198,9 @@ def sights(board: Board, viewer: Pos, target: Pos, *, blockers: frozenset[int] =
             if flags:
                 reach = chebyshev(board, origin, t)
                 if viewer.roof:
-                    found.append(Sight(board.xy(origin), space, reach, flags & ~OPENING_AT_FROM))
+                    found.append(Sight(board.xy(origin), space, reach, flags & OPENING_AT_TO))
                 else:
-                    back = (flags & OPENING_AT_TO) >> 1
-                    found.append(Sight(space, board.xy(origin), reach, back))
+                    found.append(Sight(space, board.xy(origin), reach, (flags & OPENING_AT_TO) >> 1))
     else:
         for mine in viewer.spaces:
             for theirs in target.spaces:
@@ -209,7 +209,7 @@ def sights(board: Board, viewer: Pos, target: Pos, *, blockers: frozenset[int] =
                     continue
                 flags, between = trace(board, a, b)
                 if flags and not (blockers and any(c in blockers for c in between)):
-                    found.append(Sight(mine, theirs, chebyshev(board, a, b), flags))
+                    found.append(Sight(mine, theirs, chebyshev(board, a, b), flags & _OPENINGS))
     found.sort(key=lambda s: s.range)
     return found
 
