@@ -187,8 +187,8 @@ def _shootout(
             f"{name(bid)}'s Melee target (a Random adjacent Hero)", [(h.id, h.label) for h in near], rule="FT-BANDIT-04"
         )
         note.action, note.target = Action.MELEE, hero
-        stuck = "but cannot get away" if roll >= 4 else "stays"
-        note.parts.append(f"next to {who}, rolled {roll}, {stuck}: fights {hero_name(hero)} hand to hand")
+        stuck = " but cannot get away" if roll >= 4 else ", stays"
+        note.parts.append(f"next to {who}, rolled {roll}{stuck}: fights {hero_name(hero)} hand to hand")
 
     # Targeting, one Bandit at a time (FT-BANDIT-05/07)
     for bid in ids:
