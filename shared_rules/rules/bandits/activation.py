@@ -197,7 +197,7 @@ def _shootout(
             continue
         bandit = sc.by_id[bid]
         weapon = weapon_of(bandit, sheet)
-        settled = starts_in_cover(sc, bandit) if not on_roof else None
+        settled = starts_in_cover(sc, bandit) if not on_roof and not note.retreated else None  # at its start
         if on_roof or settled is not None:
             pool = fewest_marked(sc, markers, in_sight(sc, bandit.pos, weapon.range))
             if on_roof and not pool:
