@@ -20,6 +20,7 @@ from .moves import (
     entry_front,
     entry_placement,
     fly,
+    map_tiles,
     occupied,
     opening_between,
     reachable,
@@ -49,7 +50,7 @@ __all__ = [
     "bounce", "check_path", "check_position", "climb_down_spaces", "climb_up", "corner_walls", "cover", "cover_saves",
     "distance", "drive", "dynamite_hits", "edge_spaces", "enemy_killed_on_roof", "enemy_reaches_roof", "entry_front",
     "entry_placement", "fall_spaces", "fly", "has_cover", "hero_wounded_on_roof", "in_range", "lean_options",
-    "load_board", "must_escape_to_leave", "occupied", "opening_between", "random_building", "random_rooftop",
+    "load_board", "map_tiles", "must_escape_to_leave", "occupied", "opening_between", "random_building", "random_rooftop",
     "reachable", "register_board", "roof_key", "roof_name", "roof_throw_spaces", "rooftop_for", "sees",
     "shortest_path", "sight", "sights", "spaces_adjacent", "steps_to_exit", "throw_targets",
 ]  # fmt: skip

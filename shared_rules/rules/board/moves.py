@@ -55,6 +55,18 @@ def adjacent_spaces(board: Board, pos: Pos) -> frozenset[int]:
     return frozenset(out)
 
 
+def map_tiles(board: Board, pos: Pos) -> frozenset[int]:
+    """The Map Tiles a model is on (FT-BOARD-02): its space's Building or the Street (0); a Diagonal Door space is on
+    both (FT-BOARD-06), a split model on those of both spaces, a rooftop model on the Street (FT-BOARD-13); a model off
+    the board is on none. What Terror, Desperation or "a Building with no Enemies" read."""
+    if pos.roof:
+        return frozenset((STREET,))
+    out: set[int] = set()
+    for space in pos.spaces:
+        out |= board.tiles_of(board.index(space))
+    return frozenset(out)
+
+
 # ---- occupancy ------------------------------------------------------------------------------------------------
 def occupied(board: Board, models: Iterable[Model], *, but: Iterable[str] = ()) -> frozenset[int]:
     """The ground spaces models stand in (both spaces of a model splitting a space, FT-BOARD-10)."""

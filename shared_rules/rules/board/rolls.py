@@ -7,7 +7,7 @@ and `drive` answers them from a list of dice and picks, so the same rule runs as
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import Any, Protocol, TypeVar
 
 from ...dice import DieKind, Roll, die_count, validate_faces
@@ -41,7 +41,7 @@ class Rolls(Protocol):
     def draw(self, purpose: str, options: list[tuple[str, str]], *, rule: str = "") -> Generator[Request, Any, str]: ...
 
     def choose(
-        self, question: str, options: list[tuple[str, str]], *, hero: str | None = None, rule: str = ""
+        self, question: str, options: Sequence[Option | tuple[str, str]], *, hero: str | None = None, rule: str = ""
     ) -> Generator[Request, Any, str]: ...
 
 
@@ -79,11 +79,12 @@ class Requests:
         return picked
 
     def choose(
-        self, question: str, options: list[tuple[str, str]], *, hero: str | None = None, rule: str = ""
+        self, question: str, options: Sequence[Option | tuple[str, str]], *, hero: str | None = None, rule: str = ""
     ) -> Generator[Request, Any, str]:
-        if len(options) == 1:
-            return options[0][0]
-        choice: str = yield ChoiceRequest(question, tuple(Option(k, v) for k, v in options), hero, rule)
+        offered = tuple(o if isinstance(o, Option) else Option(o[0], o[1]) for o in options)
+        if len(offered) == 1:
+            return offered[0].key
+        choice: str = yield ChoiceRequest(question, offered, hero, rule)
         return choice
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 from importlib import resources
 from typing import Any
 
@@ -132,3 +134,18 @@ def test_a_hand_drawn_board_skips_the_town_checks() -> None:
     assert board.rooftops == {"1": (1,)} and board.building_at((1, 1)) == 1
     with pytest.raises(ContentError, match="Buildings 1-8"):
         load_board({"name": "tiny", "rows": ["..", ".1"]})
+
+
+def test_the_board_and_bandit_packages_load_only_the_standard_library() -> None:
+    """shared_rules imports only the standard library (the engine-wide probe does not import these packages)."""
+    probe = (
+        "import json, sys\n"
+        "before = set(sys.modules)\n"
+        "import shared_rules.rules.board, shared_rules.rules.bandits\n"
+        "print(json.dumps(sorted(set(sys.modules) - before)))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    loaded = json.loads(result.stdout)
+    assert "shared_rules.rules.bandits.ai" in loaded
+    outside = [n for n in loaded if n.split(".")[0] not in sys.stdlib_module_names and n.split(".")[0] != "shared_rules"]
+    assert outside == []

@@ -18,6 +18,7 @@ from shared_rules.rules.board import (
     entry_front,
     entry_placement,
     fly,
+    map_tiles,
     occupied,
     opening_between,
     reachable,
@@ -217,3 +218,13 @@ def test_a_model_leaves_the_board_into_an_entry_space_then_one_more() -> None:
     assert steps_to_exit(board, at(0, 12), "D") == 1
     assert steps_to_exit(board, at(3, 12), "D") == 4
     assert steps_to_exit(board, Pos.off_board("A"), "A") == 1
+
+
+def test_each_building_and_the_street_is_a_map_tile() -> None:
+    """FT-BOARD-02: a model is on its Building's tile or the Street's; a Diagonal Door space is on both
+    (FT-BOARD-06), a rooftop model on the Street (FT-BOARD-13), a model leaning in a doorway on both sides."""
+    assert map_tiles(HOUSE, at(2, 2)) == {1} and map_tiles(HOUSE, at(5, 2)) == {0}
+    assert map_tiles(CORNER, Pos((2, 2), facing=0)) == {0, 1}
+    assert map_tiles(HOUSE, Pos.on_roof("1")) == {0}
+    assert map_tiles(HOUSE, Pos((4, 2), lean=(3, 2), facing=0)) == {0, 1}
+    assert map_tiles(HOUSE, Pos.off_board("A")) == frozenset()
