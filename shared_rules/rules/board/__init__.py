@@ -15,6 +15,7 @@ from .moves import (
     adjacent,
     adjacent_spaces,
     check_path,
+    check_placement,
     check_position,
     edge_spaces,
     entry_front,
@@ -23,6 +24,7 @@ from .moves import (
     map_tiles,
     occupied,
     opening_between,
+    openings_of,
     reachable,
     shortest_path,
     spaces_adjacent,
@@ -47,10 +49,10 @@ from .sight import Sight, distance, in_range, sees, sight, sights
 __all__ = [
     "BOARDS", "STREET", "Board", "Cover", "DiagonalDoor", "EntryArea", "Fall", "HitKind", "Model", "Pos",
     "Requests", "Rolls", "Side", "Sight", "Space", "adjacent", "adjacent_spaces", "blast_spaces", "board_named",
-    "bounce", "check_path", "check_position", "climb_down_spaces", "climb_up", "corner_walls", "cover", "cover_saves",
+    "bounce", "check_path", "check_placement", "check_position", "climb_down_spaces", "climb_up", "corner_walls", "cover", "cover_saves",
     "distance", "drive", "dynamite_hits", "edge_spaces", "enemy_killed_on_roof", "enemy_reaches_roof", "entry_front",
     "entry_placement", "fall_spaces", "fly", "has_cover", "hero_wounded_on_roof", "in_range", "lean_options",
-    "load_board", "map_tiles", "must_escape_to_leave", "occupied", "opening_between", "random_building", "random_rooftop",
+    "load_board", "map_tiles", "must_escape_to_leave", "occupied", "opening_between", "openings_of", "random_building", "random_rooftop",
     "reachable", "register_board", "roof_key", "roof_name", "roof_throw_spaces", "rooftop_for", "sees",
     "shortest_path", "sight", "sights", "spaces_adjacent", "steps_to_exit", "throw_targets",
 ]  # fmt: skip

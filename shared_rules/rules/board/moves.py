@@ -278,6 +278,34 @@ def check_position(board: Board, pos: Pos, *, field: str = "position") -> None:
                              field=field)  # fmt: skip
 
 
+def check_placement(
+    board: Board, models: Iterable[Model], model_id: str, pos: Pos, *, blocked: Iterable[Space] = (),
+    field: str = "position",
+) -> None:
+    """Refuse putting a model where it cannot stand (the table correcting a proposed position): a position the board
+    does not have, or a space another model or an obstacle holds (FF-MOVE-02, FT-BOARD-10)."""
+    check_position(board, pos, field=field)
+    held = occupied(board, models, but=[model_id]) | {board.index(b) for b in blocked}
+    for space in pos.spaces:
+        if board.index(space) in held:
+            raise IllegalCommand(f"{field}: ({space[0]},{space[1]}) is already taken", field=field,
+                                 rule="FF-MOVE-02")  # fmt: skip
+
+
+def openings_of(board: Board, building: int) -> tuple[tuple[Space, Space, str], ...]:
+    """A Building's Doors and Windows as (its space, the space outside, "door" or "window"), Diagonal Doors as
+    (the door space, the same space, "diagonal door"): where Bank Robbers fire from (FT-M3, A30)."""
+    out = []
+    for kind, pairs in (("door", board.doors), ("window", board.windows)):
+        for a, b in pairs:
+            tiles = (board.building_at(a), board.building_at(b))
+            if building in tiles and tiles[0] != tiles[1]:
+                inside, outside = (a, b) if tiles[0] == building else (b, a)
+                out.append((inside, outside, kind))
+    out += [(d.space, d.space, "diagonal door") for d in board.diagonal.values() if d.building == building]
+    return tuple(out)
+
+
 def check_path(
     board: Board,
     path: Sequence[Space],

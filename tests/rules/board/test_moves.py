@@ -13,6 +13,7 @@ from shared_rules.rules.board import (
     adjacent,
     board_named,
     check_path,
+    check_placement,
     check_position,
     edge_spaces,
     entry_front,
@@ -21,6 +22,7 @@ from shared_rules.rules.board import (
     map_tiles,
     occupied,
     opening_between,
+    openings_of,
     reachable,
     shortest_path,
     spaces_adjacent,
@@ -228,3 +230,22 @@ def test_each_building_and_the_street_is_a_map_tile() -> None:
     assert map_tiles(HOUSE, Pos.on_roof("1")) == {0}
     assert map_tiles(HOUSE, Pos((4, 2), lean=(3, 2), facing=0)) == {0, 1}
     assert map_tiles(HOUSE, Pos.off_board("A")) == frozenset()
+
+
+def test_a_corrected_position_is_refused_on_a_taken_space() -> None:
+    """The physical board wins, but a model is not put in a Wall or on another model (FF-MOVE-02, FT-BOARD-10)."""
+    models = [Model("a", Side.HERO, Pos((0, 1), lean=(0, 0))), Model("b", Side.ENEMY, at(5, 2))]
+    check_placement(HOUSE, models, "b", at(6, 2))
+    check_placement(HOUSE, models, "b", at(5, 2))  # where it already is
+    with pytest.raises(IllegalCommand, match=r"\(0,0\) is already taken") as caught:
+        check_placement(HOUSE, models, "b", at(0, 0), field="position")
+    assert (caught.value.field, caught.value.rule) == ("position", "FF-MOVE-02")
+    with pytest.raises(IllegalCommand, match="already taken"):
+        check_placement(HOUSE, models, "b", at(6, 0), blocked=[(6, 0)])
+
+
+def test_the_doors_and_windows_of_a_building() -> None:
+    """Where Bank Robbers inside fire from (FT-M3, A30): the Bank's Doors, Windows and its Corner Door."""
+    assert openings_of(HOUSE, 1) == (((3, 2), (4, 2), "door"), ((2, 1), (2, 0), "window"))
+    bank = openings_of(board_named("default"), 7)
+    assert ((15, 15), (15, 15), "diagonal door") in bank and len(bank) == 4
