@@ -126,7 +126,8 @@ def test_a_bandit_never_retreats_from_a_hero_on_its_rooftop() -> None:
 
 
 def test_ko_heroes_neither_pin_nor_draw_fire() -> None:
-    """A10: a KO'd Hero is not picked by Enemies; a Bandit beside one makes no Retreat roll."""
+    """A10, FT-DICE-03: a KO'd Hero is not among the Random Heroes Enemies pick; a Bandit beside one makes no
+    Retreat roll."""
     models = [hero("ann", 2, 3, out=True), hero("bob", 9, 3), bandit(1, at(3, 3))]
     (p,) = plan_activation(OPEN, models, dice=[6]).proposals
     assert p.rolls == (("cover", 6),) and p.target == "bob"
@@ -134,7 +135,7 @@ def test_ko_heroes_neither_pin_nor_draw_fire() -> None:
 
 # ---- FT-BANDIT-05: targeting ---------------------------------------------------------------------------------
 def test_targets_go_to_heroes_with_the_fewest_markers_and_the_move_is_the_shortest() -> None:
-    """FT-BANDIT-05: Bandit 1 draws between Ann and Bob (the table drew Ann) and moves 1 space to have her in Range;
+    """FT-BANDIT-05, FT-DICE-03: Bandit 1 draws a Random Hero between Ann and Bob (the table drew Ann) and moves 1 space to have her in Range;
     Bandit 2 has only Bob to draw (the fewest markers): no draw is asked, it moves 2 spaces. Dice: cover 5, 6."""
     models = [hero("ann", 1, 1), hero("bob", 1, 5), bandit(1, at(8, 3)), bandit(2, at(9, 3))]
     act = plan_activation(OPEN, models, dice=[5, 6], picks=["ann"])
