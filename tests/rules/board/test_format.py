@@ -149,3 +149,13 @@ def test_the_board_and_bandit_packages_load_only_the_standard_library() -> None:
     assert "shared_rules.rules.bandits.ai" in loaded
     outside = [n for n in loaded if n.split(".")[0] not in sys.stdlib_module_names and n.split(".")[0] != "shared_rules"]
     assert outside == []
+
+
+def test_every_space_of_the_default_board_can_be_walked_to_but_the_jail_cell() -> None:
+    """Each Building has a way in (a Door); the jail cell is shut behind barred Windows (our drawing)."""
+    from shared_rules.rules.board.moves import bfs
+
+    board = board_named("default")
+    dist, _ = bfs(board, [board.index(board.spaces["street_centre"][0])])
+    unreachable = [board.xy(c) for c, d in enumerate(dist) if d < 0]
+    assert unreachable == [board.spaces["jail_cell"][0]]
