@@ -4,7 +4,20 @@
     plan_activation(board, models, dice=[2, 5], picks=["hanzo"])  # the same decisions from given dice
 """
 
-from .activation import Action, Activation, Ambush, Proposal, Shootout, Shot, activate, ambush, plan_activation
+from .activation import (
+    Action,
+    Activation,
+    Ambush,
+    Die,
+    Marks,
+    Placed,
+    Proposal,
+    Shootout,
+    Shot,
+    activate,
+    ambush,
+    plan_activation,
+)
 from .ai import (
     Aim,
     Scene,
@@ -33,7 +46,8 @@ from .stats import (
 )
 
 __all__ = [
-    "BANDIT_PISTOL", "DEFAULT_SHEET", "Action", "Activation", "Aim", "Ambush", "BanditSheet", "Gang", "Proposal",
+    "BANDIT_PISTOL", "DEFAULT_SHEET", "Action", "Activation", "Aim", "Ambush", "BanditSheet", "Die", "Gang", "Marks",
+    "Placed", "Proposal",
     "Scene", "Shootout", "Shot", "Weapon", "activate", "adjacent_heroes", "aim", "ambush", "ambush_spaces",
     "bandit_rifle", "bring_into_play", "dynamite_range", "fewest_marked", "gang_reward", "in_sight", "moved",
     "plan_activation", "retreat_path", "rooftop_heroes", "scene", "starts_in_cover", "weapon_of",

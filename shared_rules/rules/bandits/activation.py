@@ -39,6 +39,22 @@ class Action(str, Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class Die:
+    """One die a Bandit rolled: what for ("retreat" FT-BANDIT-03, "cover" FT-BANDIT-07) and the face."""
+
+    purpose: str
+    face: int
+
+
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """The Shootout markers on one Hero when the group fires (FT-BANDIT-06)."""
+
+    hero: str
+    markers: int
+
+
+@dataclass(frozen=True, slots=True)
 class Proposal:
     """What one Bandit does this activation, for the table to confirm or correct."""
 
@@ -50,7 +66,7 @@ class Proposal:
     target: str | None  # the Hero it shoots or Melees
     line: tuple[Space, Space] | None  # its line of fire: from its space to the target's
     cover: str  # its own Cover against the target, in words ("behind the door of building 4"), or ""
-    rolls: tuple[tuple[str, int], ...]  # each die it rolled: ("retreat", 5), ("cover", 2)
+    rolls: tuple[Die, ...]  # each die it rolled: Die("retreat", 5), Die("cover", 2)
     reason: str  # "Bandit 3: rolled 2, takes cover behind the door of building 4, targets Hanzo"
     retreated: bool = False
 
@@ -73,7 +89,7 @@ class Shootout:
     rooftop: bool
     proposals: tuple[Proposal, ...]
     shots: tuple[Shot, ...]
-    markers: tuple[tuple[str, int], ...]  # Shootout markers on each Hero before they are removed
+    markers: tuple[Marks, ...]  # Shootout markers on each Hero before they are removed
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +111,7 @@ class Activation:
 class _Note:
     start: Pos
     path: list[Space] = field(default_factory=list)
-    rolls: list[tuple[str, int]] = field(default_factory=list)
+    rolls: list[Die] = field(default_factory=list)
     parts: list[str] = field(default_factory=list)
     action: Action = Action.NONE
     target: str | None = None
@@ -174,7 +190,7 @@ def _shootout(
         if not near:
             continue
         roll = yield from ctx.d6(f"Retreat roll for {name(bid)} (4+ retreats)", rule="FT-BANDIT-03")
-        note.rolls.append(("retreat", roll))
+        note.rolls.append(Die("retreat", roll))
         who = " and ".join(h.label for h in near)
         path = retreat_path(sc, bandit, move=sheet.move) if roll >= 4 else None
         if path is not None:
@@ -231,7 +247,7 @@ def _shootout(
             rule="FT-BANDIT-05",
         )
         roll = yield from ctx.d6(f"Cover roll for {name(bid)} (1-3 takes Cover)", rule="FT-BANDIT-07")
-        note.rolls.append(("cover", roll))
+        note.rolls.append(Die("cover", roll))
         plan = aim(sc, bandit, sc.by_id[target], reach=weapon.range, move=sheet.move, seek_cover=roll <= 3)
         note.walk(plan.path)
         where = plan.cover.describe(board) if plan.cover is not None else ""
@@ -288,7 +304,7 @@ def _shootout(
             Proposal(bid, note.start, bandit.pos, tuple(note.path), note.action, note.target, line_of_fire,
                      note.cover, tuple(note.rolls), reason, note.retreated)  # fmt: skip
         )
-    snapshot = tuple(sorted(markers.items()))
+    snapshot = tuple(Marks(hero, count) for hero, count in sorted(markers.items()))
     return Shootout(on_roof, tuple(proposals), tuple(shots), snapshot), sc
 
 
@@ -312,12 +328,18 @@ def plan_activation(
 
 # ---- Ambush (FT-BANDIT-02) ------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
+class Placed:
+    bandit: str
+    space: Space
+
+
+@dataclass(frozen=True, slots=True)
 class Ambush:
     """Where an ambushing Shootout group is placed: around which Hero, each Bandit's space, and who did not fit.
     Ambushers get +2 Initiative on their first turn (A13)."""
 
     hero: str
-    placed: tuple[tuple[str, Space], ...]
+    placed: tuple[Placed, ...]
     unplaced: tuple[str, ...]
     initiative_bonus: int = 2
 
@@ -334,5 +356,5 @@ def ambush(ctx: Rolls, board: Board, models: Iterable[Model], bandits: Iterable[
                                  rule="FT-BANDIT-02")  # fmt: skip
     focus = next(h for h in pool if h.id == picked)
     spaces, _ = ambush_spaces(board, [m for m in models if m.id not in ids], focus, len(ids))
-    placed = tuple(zip(ids, spaces, strict=False))
+    placed = tuple(Placed(bandit, space) for bandit, space in zip(ids, spaces, strict=False))
     return Ambush(picked, placed, tuple(ids[len(placed):]))

@@ -10,8 +10,10 @@ from shared_rules.flow import DrawRequest, run_rule
 from shared_rules.rules.bandits import (
     BANDIT_PISTOL,
     Action,
+    Activation,
     BanditSheet,
     Gang,
+    Proposal,
     activate,
     ambush,
     ambush_spaces,
@@ -52,6 +54,10 @@ def hero(ident: str, x: int, y: int, **kw: object) -> Model:
     return Model(ident, H, at(x, y), ident.capitalize(), **kw)  # type: ignore[arg-type]
 
 
+def dice_of(proposal: Proposal) -> list[tuple[str, int]]:
+    return [(d.purpose, d.face) for d in proposal.rolls]
+
+
 def bandit(n: int, pos: Pos, **kw: object) -> Model:
     return Model(f"b{n}", E, pos, f"Bandit {n}", group="gang", **kw)  # type: ignore[arg-type]
 
@@ -72,7 +78,7 @@ def test_a_bandit_next_to_a_hero_retreats_on_4_plus_then_targets() -> None:
     act = plan_activation(OPEN, [hero("ann", 2, 3), bandit(1, at(3, 3))], dice=[5, 5])
     (p,) = act.proposals
     assert p.retreated and p.path == ((3, 3), (4, 2)) and p.end == at(4, 2)
-    assert p.rolls == (("retreat", 5), ("cover", 5))
+    assert dice_of(p) == [("retreat", 5), ("cover", 5)]
     assert p.action is Action.RANGED and p.target == "ann" and p.line == ((4, 2), (2, 3))
     assert p.reason == "Bandit 1: next to Ann, rolled 5, retreats 1 space, rolled 5, stays, targets Ann"
 
@@ -113,7 +119,7 @@ def test_a_wall_between_them_means_no_retreat_roll() -> None:
     models = [hero("ann", 4, 1), bandit(1, at(5, 1))]
     assert not adjacent(HOUSE, models[0].pos, models[1].pos)
     (p,) = plan_activation(HOUSE, models, dice=[6]).proposals
-    assert p.rolls == (("cover", 6),)
+    assert dice_of(p) == [("cover", 6)]
 
 
 def test_a_bandit_never_retreats_from_a_hero_on_its_rooftop() -> None:
@@ -121,7 +127,7 @@ def test_a_bandit_never_retreats_from_a_hero_on_its_rooftop() -> None:
     models = [Model("ann", H, Pos.on_roof("1"), "Ann"), bandit(1, Pos.on_roof("1"))]
     (shootout,) = plan_activation(HOUSE, models).shootouts
     (p,) = shootout.proposals
-    assert shootout.rooftop and p.rolls == () and (p.action, p.target) == (Action.MELEE, "ann")
+    assert shootout.rooftop and dice_of(p) == [] and (p.action, p.target) == (Action.MELEE, "ann")
     assert p.reason == "Bandit 1: on the rooftop with Ann, never retreats: fights hand to hand"
 
 
@@ -130,7 +136,7 @@ def test_ko_heroes_neither_pin_nor_draw_fire() -> None:
     Retreat roll."""
     models = [hero("ann", 2, 3, out=True), hero("bob", 9, 3), bandit(1, at(3, 3))]
     (p,) = plan_activation(OPEN, models, dice=[6]).proposals
-    assert p.rolls == (("cover", 6),) and p.target == "bob"
+    assert dice_of(p) == [("cover", 6)] and p.target == "bob"
 
 
 # ---- FT-BANDIT-05: targeting ---------------------------------------------------------------------------------
@@ -253,7 +259,7 @@ def test_a_bandit_that_starts_in_cover_stays_and_picks_among_heroes_it_sees() ->
     not) and rolls no Cover die."""
     models = [hero("ann", 10, 2), hero("bob", 0, 0), bandit(1, at(4, 2))]
     (p,) = plan_activation(HOUSE, models).proposals
-    assert p.rolls == () and p.path == () and p.target == "ann"
+    assert dice_of(p) == [] and p.path == () and p.target == "ann"
     assert p.reason == "Bandit 1: stays in cover behind the window of building 1, targets Ann"
 
 
@@ -264,7 +270,7 @@ def test_one_ranged_attack_per_marker_then_the_markers_go() -> None:
               bandit(3, at(11, 0))]  # fmt: skip
     act = plan_activation(HOUSE, models, dice=[6, 6, 6], picks=["ann", "ann"])  # Bandit 2 has only Bob to draw
     (shootout,) = act.shootouts
-    assert dict(shootout.markers) == {"ann": 2, "bob": 1}
+    assert {m.hero: m.markers for m in shootout.markers} == {"ann": 2, "bob": 1}
     at_ann = [s for s in act.shots if s.target == "ann"]
     assert len(at_ann) == 2 and all(s.target_in_cover for s in at_ann)  # behind the Window (FT-BOARD-05/07)
     assert [s.target for s in act.shots] == ["ann", "ann", "bob"]
@@ -309,7 +315,7 @@ def test_an_ambush_fills_the_heroes_building_far_from_them_then_the_street() -> 
     models = [hero("ann", 1, 1), hero("bob", 0, 4)]
     result = drive(ambush(Requests(), board, models, ["b1", "b2", "b3", "b4", "b5", "b6"]), picks=["ann"])
     assert result.hero == "ann" and result.unplaced == () and result.initiative_bonus == 2
-    spaces = [s for _, s in result.placed]
+    spaces = [p.space for p in result.placed]
     assert spaces[:5] == [(3, 3), (3, 2), (2, 3), (3, 1), (1, 3)]  # every free space of Building 1, farthest first
     assert spaces[5] == (6, 4)  # the overflow: the Street space farthest from both Heroes
     assert not any(spaces_adjacent(board, s, h) for s in spaces for h in ((1, 1), (0, 4)))
@@ -401,3 +407,12 @@ def test_the_default_board_group_of_six_runs_to_the_end() -> None:
         if p.action is Action.RANGED:
             assert not any(adjacent(board, p.end, h) for h in heroes)
     assert len({e for e in ends if not e.roof}) == len([e for e in ends if not e.roof])
+
+
+def test_an_activation_survives_the_state_codec() -> None:
+    """Proposals ride in the game state and the log: encode and decode give the same values back."""
+    from shared_rules.codec import decode, encode
+
+    models = [hero("ann", 2, 3), hero("bob", 9, 0), bandit(1, at(3, 3)), bandit(2, Pos.on_roof("1"))]
+    act = plan_activation(HOUSE, models, dice=[5, 2], picks=["ann"])
+    assert decode(Activation, encode(act)) == act
