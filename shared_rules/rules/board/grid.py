@@ -179,6 +179,10 @@ class Board:
     def xy(self, index: int) -> Space:
         return index % self.width, index // self.width
 
+    def cells(self, spaces: Iterable[Space]) -> frozenset[int]:
+        """Spaces as the engine's indices: what `blockers` (spaces that block sight) are given as."""
+        return frozenset(self.index(s) for s in spaces)
+
     def on_board(self, space: Space) -> bool:
         return 0 <= space[0] < self.width and 0 <= space[1] < self.height
 

@@ -4,7 +4,7 @@ A line runs from the centre of one space to the centre of the other (integer ari
 It is stopped by a Wall; a Door or Window lets it through only when the viewer or the target stands in one of the two
 spaces touching it (a door is shut otherwise); where the line passes exactly through a cross point it slips by unless
 Walls there separate the two spaces (FF-MOVE-06). Models do not block sight (a reading: the rulebooks name only the
-Gallows and Hanging High's Townsfolk as blocking, given here as `blockers`).
+Gallows and Hanging High's Townsfolk as blocking, given here as `blockers`: `board.cells(spaces)`).
 
 Range counts spaces with a diagonal as 1 (Chebyshev distance, as ambiguity A22 reads "within 3 spaces").
 """
