@@ -140,7 +140,8 @@ def test_every_module_of_the_app_and_the_engine_is_packaged() -> None:
     from fnmatch import fnmatch
 
     patterns = [p.strip() for p in spec()["source.include_patterns"].split(",")]
-    files = [p.relative_to(ROOT).as_posix() for pkg in PACKAGED for p in (ROOT / pkg).rglob("*.py")]
+    files = [p.relative_to(ROOT).as_posix() for pkg in PACKAGED for ext in ("py", "json", "kv")
+             for p in (ROOT / pkg).rglob(f"*.{ext}")]
     missing = [f for f in files if "__pycache__" not in f and not any(fnmatch(f, pat) for pat in patterns)]
     assert not missing, f"add patterns for: {missing}"
 
