@@ -10,6 +10,7 @@ import pytest
 from shared_rules import Arrive, ChooseTownSize, RollHazard, apply, new_session
 from shared_rules.dice import seed_state
 from shared_rules.engine import autoplay
+from shared_rules.events import Event
 from shared_rules.flow import Ctx
 from shared_rules.simulate import (
     GritCounter,
@@ -66,7 +67,7 @@ def test_the_tallies_of_both_paths_are_equal_for_every_size() -> None:
             run_trials(heroes, size, 150, seed=3, fast=False).to_json()
 
 
-def _autoplay_events(start: Session, size: str) -> list[object]:
+def _autoplay_events(start: Session, size: str) -> list[Event]:
     ctx = Ctx(start, start.rng, auto=GritCounter(start.heroes))
     autoplay(ctx, ChooseTownSize(size))
     while ctx.state.phase is Phase.TRAVEL:
@@ -81,7 +82,7 @@ def test_autoplay_writes_the_same_log_as_apply_when_not_quiet() -> None:
         start = replace(base, rng=seed_state(trial_seed(5, index)))
         size = SIZES[index % 3]
         policy = GritCounter(start.heroes)
-        state, events = start, []
+        state, events = start, list[Event]()
         for command in (ChooseTownSize(size), *([RollHazard()] * 20), Arrive()):
             if isinstance(command, RollHazard) and state.phase is not Phase.TRAVEL:
                 continue
