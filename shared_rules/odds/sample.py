@@ -88,8 +88,9 @@ def mean_figure(hist: Mapping[int, int]) -> dict[str, Any]:
     if not n:
         return {"mean": None, "ci": None, "trials": 0, "p5": None, "p50": None, "p95": None, "min": None,
                 "max": None}
-    mean = sum(v * c for v, c in hist.items()) / n
-    var = sum(c * (v - mean) ** 2 for v, c in hist.items()) / (n - 1) if n > 1 else 0.0
+    items = sorted(hist.items())  # in value order, so chunks merged in any order give the very same floats
+    mean = sum(v * c for v, c in items) / n
+    var = sum(c * (v - mean) ** 2 for v, c in items) / (n - 1) if n > 1 else 0.0
     half = Z95 * math.sqrt(var / n)
     return {"mean": mean, "ci": [mean - half, mean + half], "trials": n, "p5": percentile(hist, 5),
             "p50": percentile(hist, 50), "p95": percentile(hist, 95), "min": min(hist), "max": max(hist)}
