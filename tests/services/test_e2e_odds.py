@@ -165,3 +165,20 @@ def test_graphql_asks_and_follows_the_subscription(server: ServerProcess) -> Non
     updates = asyncio.run(scenario())
     assert updates[-1]["status"] == "finished" and updates[-1]["answer"]["complete"]
     assert [u["progress"] for u in updates] == sorted(u["progress"] for u in updates)
+
+
+def test_the_cli_asks_a_running_service_about_a_real_table(server: ServerProcess) -> None:
+    import io
+
+    from services.cli import main
+
+    with server.client() as client:
+        code, token, _ = plague_church_table(client)
+    out = io.StringIO()
+    assert main(["odds", "--session", code, "--token", token, "--url", server.url, "--question", "choice",
+                 "--trials", "80", "--seed", "6"], out=out) == 0
+    header = out.getvalue().splitlines()[1]
+    assert "Help: 1 Grit or D6 Corruption Hits, then Spirit 5+ (n=80)" in header and "Turn away (n=80)" in header
+    refused = io.StringIO()
+    assert main(["odds", "--session", code, "--token", token, "--url", server.url, "--trials", "5"],
+                out=refused) == 2  # town_size while the table waits on a prompt: the service's 409 is reported
