@@ -85,30 +85,49 @@ class Ctx:
     through without stopping (see `engine.autoplay`); the rules are the same, only the round trip is saved.
     """
 
-    __slots__ = ("state", "events", "rng", "quiet", "auto")
+    __slots__ = ("_state", "_heroes", "events", "rng", "quiet", "auto")
 
     def __init__(self, state: Session, rng: int, *, quiet: bool = False, auto: Policy | None = None) -> None:
-        self.state = state
+        self._state = state
+        self._heroes: list[Hero] | None = None  # the heroes as changed, when `_state.heroes` is behind them
         self.events: list[Event] = []
         self.rng = rng
         self.quiet = quiet
         self.auto = auto
 
+    @property
+    def state(self) -> Session:
+        """The working state. Hero changes are kept aside and folded in when the state is read, so a run of
+        changes copies the Session once, not once per change."""
+        if self._heroes is not None:
+            self._state = _evolve(self._state, {"heroes": tuple(self._heroes)})
+            self._heroes = None
+        return self._state
+
+    @state.setter
+    def state(self, value: Session) -> None:
+        self._state = value
+        self._heroes = None
+
     # ---- reading -------------------------------------------------------------------------------------------
     def hero(self, hero_id: str) -> Hero:
-        return self.state.hero(hero_id)
+        for hero in self._heroes if self._heroes is not None else self._state.heroes:
+            if hero.id == hero_id:
+                return hero
+        raise KeyError(hero_id)
 
     def heroes(self) -> list[str]:
         """The ids of the heroes still in the game, in posse order ("each Hero ...")."""
-        return [hero.id for hero in self.state.heroes if not hero.removed]
+        heroes = self._heroes if self._heroes is not None else self._state.heroes
+        return [hero.id for hero in heroes if not hero.removed]
 
     def name(self, hero_id: str) -> str:
-        return self.state.hero(hero_id).name
+        return self.hero(hero_id).name
 
     def skill(self, hero_id: str, skill: str) -> int:
         """A skill as tested now: Blood Moon gives +1 Spirit (FT-TRAVEL-D25)."""
         value: int = getattr(self.hero(hero_id).skills, skill)
-        if skill == "spirit" and self.state.carry.blood_moon:
+        if skill == "spirit" and self._state.carry.blood_moon:
             value += 1
         return max(0, value)
 
@@ -128,12 +147,12 @@ class Ctx:
 
     # ---- changing heroes: the one place that keeps every value in bounds ------------------------------------
     def _put(self, hero: Hero) -> None:
-        heroes = list(self.state.heroes)
+        heroes = self._heroes if self._heroes is not None else list(self._state.heroes)
         for index, old in enumerate(heroes):
             if old.id == hero.id:
                 heroes[index] = hero
                 break
-        self.state = _evolve(self.state, {"heroes": tuple(heroes)})
+        self._heroes = heroes
 
     def change(self, hero_id: str, field: str, delta: int, *, rule: str, why: str = "") -> int:
         """Add `delta` to a hero value, kept within its bounds; returns the change actually made (A8: Gold floors at $0)."""
@@ -239,11 +258,14 @@ class Ctx:
 
     def update(self, **changes: Any) -> None:
         """Replace top-level session fields (travel, town, carry, phase)."""
-        self.state = _evolve(self.state, changes)
+        if "heroes" in changes:
+            self.state = _evolve(self.state, changes)
+        else:  # the heroes kept aside stay ahead of the state
+            self._state = _evolve(self._state, changes)
 
     def carry(self, rule: str, text: str, **changes: Any) -> None:
         """Set a flag that carries into the Town Stay or the next Adventure (FT-TRAVEL-05)."""
-        self.state = replace(self.state, carry=replace(self.state.carry, **changes))
+        self._state = _evolve(self._state, {"carry": _evolve(self._state.carry, changes)})
         self.emit("carry", text, rule=rule)
 
     # ---- requests (use with `yield from`) -----------------------------------------------------------------
@@ -301,7 +323,7 @@ class Ctx:
         label = f"{purpose}: {skill.capitalize()} {target}+ test"
         roll = yield from self.roll(DieKind.POOL, label, hero=hero_id, pool=dice, target=target, rule=rule)
         while (
-            self.state.options.offer_grit_rerolls
+            self._state.options.offer_grit_rerolls
             and self.hero(hero_id).grit >= 1
             and (counts or not roll.passed)
             and any(f < target and i not in roll.rerolled for i, f in enumerate(roll.faces))
@@ -374,7 +396,7 @@ class Ctx:
         from .content import pack
         from .rules.adjust import apply_effect
 
-        table = pack(self.state.pack).charts.get(chart)
+        table = pack(self._state.pack).charts.get(chart)
         if table is not None:
             roll = yield from self.roll(die or table.die, f"{chart} chart", hero=hero_id, chart=True, rule=rule)
             low, high = table.entries[0].low, table.entries[-1].high
