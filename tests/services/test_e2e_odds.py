@@ -15,11 +15,13 @@ from gql import Client, GraphQLRequest
 from gql.transport.exceptions import TransportQueryError
 from gql.transport.httpx import HTTPXAsyncTransport
 from gql.transport.websockets import WebsocketsTransport
+from redis import Redis
+from rq import Queue, SimpleWorker
 
-from shared_rules import odds
-from shared_rules.codec import decode_state, encode
+from shared_rules import new_session, odds
+from shared_rules.codec import decode_hero, decode_state, encode
 from shared_rules.simulate import sample_heroes
-from tests.services.servers import ServerProcess, create_session, sqlite_storage
+from tests.services.servers import ServerProcess, create_session, redis_storage, sqlite_storage
 
 HEROES = [encode(hero) for hero in sample_heroes(4)]
 
@@ -182,3 +184,42 @@ def test_the_cli_asks_a_running_service_about_a_real_table(server: ServerProcess
     refused = io.StringIO()
     assert main(["odds", "--session", code, "--token", token, "--url", server.url, "--trials", "5"],
                 out=refused) == 2  # town_size while the table waits on a prompt: the service's 409 is reported
+
+
+# ---- rq: chunks for `brimstone worker`s ------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def rq_odds(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    proc = request.getfixturevalue("store_redis_proc")
+    storage = redis_storage(f"redis://{proc.host}:{proc.port}/0")
+    with ServerProcess(storage, tmp_path_factory.mktemp("odds-rq"), env={"BRIMSTONE_ODDS_CHUNK_TRIALS": "50"}) as running:
+        yield running
+        assert "Traceback" not in running.log(), running.log()
+
+
+def _work(server: ServerProcess) -> None:
+    assert server.storage.redis_url
+    connection = Redis.from_url(server.storage.redis_url)
+    SimpleWorker([Queue(server.storage.queue, connection=connection)], connection=connection).work(
+        burst=True, logging_level="WARNING")
+
+
+def test_rq_chunks_answer_like_one_run_and_a_cancelled_job_runs_no_more(rq_odds: ServerProcess) -> None:
+    body = {"question": "town_size", "heroes": HEROES[:2], "params": {"sizes": ["small", "large"]}, "trials": 100,
+            "seed": 8}
+    with rq_odds.client() as client:
+        job = client.post("/v1/odds", json=body).json()
+        assert (job["backend"], job["status"], job["chunks"]) == ("rq", "queued", 4)
+        assert not client.get(f"/v1/odds/{job['job_id']}").json()["answer"]["complete"]  # no worker yet
+        _work(rq_odds)
+        done = client.get(f"/v1/odds/{job['job_id']}").json()
+        assert (done["status"], done["chunks_done"], done["progress"]) == ("finished", 4, 1.0)
+        state = new_session(tuple(decode_hero(h) for h in HEROES[:2]))
+        expected = odds.ask(odds.plan(state, "town_size", {"sizes": ["small", "large"]}), 100, seed=8)
+        assert done["answer"] == json.loads(json.dumps(expected))
+
+        stopped = client.post("/v1/odds", json={**body, "seed": 9}).json()
+        cancelled = client.delete(f"/v1/odds/{stopped['job_id']}").json()
+        assert cancelled["status"] == "cancelled"
+        _work(rq_odds)
+        after = client.get(f"/v1/odds/{stopped['job_id']}").json()
+        assert (after["status"], after["chunks_done"]) == ("cancelled", 0)
