@@ -39,6 +39,8 @@ HIGHER_IS_BETTER = {"xp", "gold", "sanity_permanent", "health_permanent", "dark_
 HEADLINE = ("xp", "gold", "wounds", "sanity_damage", "corruption", "sanity_permanent", "health_permanent",
             "items_lost")  # compared option against option for the posse
 HISTOGRAMS = ("xp", "gold", "wounds", "sanity_damage", "corruption")  # per-trial distributions for the screen
+POSSE_CHANCES = {"anyone_killed": "posse.removed", "buildings_destroyed": "journey.buildings_destroyed",
+                 "turned_back": "journey.turned_back"}
 HERO_CHANCES = {"killed": "removed", "knocked_out": "knocked_out", "loses_transport": "transports_lost",
                 "gains_mutation": "mutations_gained"}
 CHANCE_WORDS = {"killed": "Killed", "knocked_out": "KO'd", "loses_transport": "Loses a Transport",
@@ -73,8 +75,9 @@ def ask(plan: Plan, trials: int, *, seed: int = 0) -> dict[str, Any]:
 
 
 def answer(plan: Plan, samples: Mapping[str, Sample], *, trials: int) -> dict[str, Any]:
-    """The answer document: per option its expected figures and chances with 95% intervals and the trials behind
-    each, histograms to draw, and `comparison`: the headline figures option against option. `samples` may hold
+    """The answer document: per option its expected figures (every figure the question measures that is not one
+    hero's own) and chances with 95% intervals and the trials behind each, each hero's figures and chances,
+    histograms to draw, and `comparison`: the headline figures option against option. `samples` may hold
     fewer trials than asked (a partial answer while chunks arrive); `complete` says whether all are in."""
     options = [_option(plan, choice, samples.get(choice.key) or Sample()) for choice in plan.options]
     done = {c.key: (samples.get(c.key) or Sample()).trials for c in plan.options}
@@ -97,25 +100,23 @@ def _option(plan: Plan, choice: Choice, sample: Sample) -> dict[str, Any]:
     def hist(name: str) -> dict[int, int]:
         return sample.values.get(name, {})
 
+    measured = QUESTIONS[plan.question].metrics(plan)
+    own = tuple(f"{hero.id}." for hero in plan.state.heroes)  # a hero's figures go under `heroes`
     heroes = []
     for hero in plan.state.heroes:
         heroes.append({
             "id": hero.id, "name": hero.name,
-            "expected": {m: mean_figure(hist(f"{hero.id}.{m}")) for m in HEADLINE},
-            "chances": {key: chance_above(hist(f"{hero.id}.{m}"), n) for key, m in HERO_CHANCES.items()},
+            "expected": {m: mean_figure(hist(f"{hero.id}.{m}")) for m in HEADLINE if f"{hero.id}.{m}" in measured},
+            "chances": {key: chance_above(hist(f"{hero.id}.{m}"), n) for key, m in HERO_CHANCES.items()
+                        if f"{hero.id}.{m}" in measured},
         })
     towns = sample.categories.get("town_type", {})
     return {
         "key": choice.key,
         "label": choice.label,
         "trials": n,
-        "expected": {f"posse.{m}": mean_figure(hist(f"posse.{m}")) for m in WORDS}
-        | {f"journey.{f}": mean_figure(hist(f"journey.{f}")) for f in ("hazards", "buildings_destroyed")},
-        "chances": {
-            "buildings_destroyed": chance_above(hist("journey.buildings_destroyed"), n),
-            "turned_back": chance_above(hist("journey.turned_back"), n),
-            "anyone_killed": chance_above(hist("posse.removed"), n),
-        },
+        "expected": {name: mean_figure(hist(name)) for name in measured if not name.startswith(own)},
+        "chances": {key: chance_above(hist(name), n) for key, name in POSSE_CHANCES.items() if name in measured},
         "heroes": heroes,
         "town_types": {name: chance_figure(count, n) for name, count in sorted(towns.items(), key=lambda kv: -kv[1])},
         "histograms": {f"posse.{m}": histogram_bars(hist(f"posse.{m}")) for m in HISTOGRAMS},
@@ -129,7 +130,8 @@ def _comparison(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for metric in HEADLINE:
         key = f"posse.{metric}"
         higher = metric in HIGHER_IS_BETTER
-        means = {o["key"]: o["expected"][key] for o in options if o["expected"][key]["mean"] is not None}
+        means = {o["key"]: o["expected"][key] for o in options
+                 if key in o["expected"] and o["expected"][key]["mean"] is not None}
         ranked = sorted(means, key=lambda k: means[k]["mean"], reverse=higher)
         clear = False
         if len(ranked) >= 2:
@@ -139,7 +141,10 @@ def _comparison(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
                      "values": {k: {"mean": f["mean"], "ci": f["ci"], "trials": f["trials"]} for k, f in means.items()},
                      "best": ranked[0] if ranked else None, "clear": clear})
     for chance in ("anyone_killed", "buildings_destroyed"):
-        values = {o["key"]: o["chances"][chance] for o in options if o["chances"][chance]["p"] is not None}
+        values = {o["key"]: o["chances"][chance] for o in options
+                  if chance in o["chances"] and o["chances"][chance]["p"] is not None}
+        if not values:
+            continue
         ranked = sorted(values, key=lambda k: values[k]["p"])
         clear = len(ranked) >= 2 and values[ranked[0]]["ci"][1] < values[ranked[1]]["ci"][0]
         rows.append({"figure": f"chance.{chance}", "label": CHANCE_WORDS[chance], "better": "lower",

@@ -7,7 +7,18 @@ numbers), so the options are compared on the same dice as far as their paths agr
 
 A new question plugs in with `register(MyQuestion())`; a rule area whose prompts can come up mid-way adds how
 play carries on from its phase to `CARRY_ON` (the journey carries on to town; the Town Stay and the Adventure
-drivers add theirs), and the choice question then plays the rest of that stage too.
+drivers add theirs), and the choice question then plays the rest of that stage too. For instance "the chance the
+Darkness escapes within N turns", once the Adventure driver (autoplay/adventure.py) lands:
+
+    class DarknessEscapes(Question):
+        name, title, params = "darkness_escapes", "Will the Darkness escape?", frozenset({"turns"})
+        def options(self, state, params): ...       # e.g. the choice waiting, or a single "as we play" option
+        def metrics(self, plan): return (*travel_metrics(plan.state), "adventure.escaped", "adventure.turns")
+        def trial(self, plan, option, rng): ...     # play N turns with the driver; measure(...) + the two figures
+    register(DarknessEscapes())
+
+`odds.answer` shows every figure a question measures under `expected` (a hero's own, `<hero id>.*`, under that
+hero); a posse figure the screens should compare option against option goes into `odds.HEADLINE`.
 """
 
 from __future__ import annotations

@@ -118,5 +118,6 @@ def test_a_new_question_plugs_in_by_registering() -> None:
         result = ask(plan(new_session(HEROES), "coin_for_tests"), 200, seed=1)
         means = {o["key"]: o["expected"]["posse.xp"]["mean"] for o in result["options"]}
         assert means["heads"] + means["tails"] == pytest.approx(10)
+        assert result["options"][0]["chances"] == {}  # no figure it does not measure is shown as a zero
     finally:
         del QUESTIONS["coin_for_tests"]
