@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, delete, get, post
 from litestar.datastructures import State
-from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, OpenAPIType, Operation, Reference, Schema
+from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, Operation, Reference
 from litestar.params import Parameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
@@ -53,6 +53,10 @@ def odds_components() -> dict[str, Any]:
                 "seed": {**nullable_int, "description": "random when null or absent"},
             },
         },
+        "OddsEventStream": {
+            "type": "string",
+            "description": "Server-sent events: `event: odds` lines whose `data:` is an OddsJob as JSON.",
+        },
         "OddsJob": {
             "type": "object", "additionalProperties": False,
             "description": "An odds question under way: status, progress, and the answer so far.",
@@ -89,7 +93,7 @@ def _sse_operation() -> type[Operation]:
                 "200": OpenAPIResponse(
                     description="`text/event-stream`: an `odds` event carrying the OddsJob JSON now and at each "
                                 "change of progress; the stream ends when the job is finished, failed or cancelled.",
-                    content={"text/event-stream": OpenAPIMediaType(schema=Schema(type=OpenAPIType.STRING))}),
+                    content={"text/event-stream": OpenAPIMediaType(schema=Reference(ref=REF + "OddsEventStream"))}),
                 "404": OpenAPIResponse(description="No such job (`not-found`).", content=problem),
                 "422": OpenAPIResponse(description="Malformed job id (`invalid-command`).", content=problem),
             }
