@@ -19,9 +19,11 @@ from litestar.routes import HTTPRoute
 
 from services.api.errors import problem_response
 from services.api.graphql.schema import graphql_controller
+from services.api.rest.odds import OddsController, odds_components
 from services.api.rest.schemas import all_components
 from services.api.rest.sessions import SessionsController
 from services.api.rest.simulations import HealthController, SimulationsController
+from services.jobs.odds import open_odds_runner
 from services.jobs.runner import open_runner
 from services.settings import Settings
 from services.store import open_store
@@ -58,6 +60,7 @@ def openapi_config() -> OpenAPIConfig:
         ),
         tags=[Tag(name="sessions", description="tables: state, commands, log, undo"),
               Tag(name="simulations", description="bulk runs of the road to town"),
+              Tag(name="odds", description="decision odds from a table's state: which Town size, each choice"),
               Tag(name="service", description="health")],
         use_handler_docstrings=True,
         create_examples=False,
@@ -77,10 +80,12 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
         store = open_store(settings.redis_url, _db_path(settings), idempotency_ttl=settings.idempotency_ttl,
                            redis_prefix=settings.redis_prefix)
         runner = open_runner(settings)
-        app.state.services = Services(store, settings, runner)
+        odds = open_odds_runner(settings, runner)
+        app.state.services = Services(store, settings, runner, odds)
         try:
             yield
         finally:
+            await odds.close()
             await runner.close()
             await store.close()
 
@@ -89,7 +94,7 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
         warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"litestar\..*")
         warnings.filterwarnings("ignore", message=r".*[Dd]ependenc.*", category=DeprecationWarning)
         app = Litestar(
-            route_handlers=[SessionsController, SimulationsController, HealthController,
+            route_handlers=[SessionsController, SimulationsController, OddsController, HealthController,
                             graphql_controller(settings.allowed_origins)],
             lifespan=[lifespan],
             exception_handlers={Exception: problem_response},
@@ -101,7 +106,8 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
         # litestar replaces `components.schemas` with the schemas it generated itself (none: every handler is
         # documented with our components), so ours are put back into the cached document before it is served.
         document = app.openapi_schema
-        document.components.schemas = {**all_components(), **(document.components.schemas or {})}  # type: ignore[dict-item]
+        document.components.schemas = {**all_components(), **odds_components(),
+                                       **(document.components.schemas or {})}  # type: ignore[dict-item]
     return app
 
 
