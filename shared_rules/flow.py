@@ -41,11 +41,14 @@ class ChoiceRequest:
 
 @dataclass(frozen=True, slots=True)
 class DrawRequest:
-    """A uniform random pick among named things (a Random Hero, a Building token): the RNG or the table decides."""
+    """A random pick among named things (a Random Hero, a Building token): the RNG or the table decides.
+
+    Uniform unless `weights` (one per option) says how many of each there are (copies of a card in a deck)."""
 
     purpose: str
     options: tuple[Option, ...]
     rule: str = ""
+    weights: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,11 +323,13 @@ class Ctx:
         choice: str = yield ChoiceRequest(question, offered, hero, rule)
         return choice
 
-    def draw(self, purpose: str, options: list[tuple[str, str]], *, rule: str = "") -> Generator[Request, Any, str]:
-        """Pick uniformly at random among `options` (the RNG, or the table says what it drew)."""
+    def draw(
+        self, purpose: str, options: list[tuple[str, str]], *, rule: str = "", weights: Sequence[int] = ()
+    ) -> Generator[Request, Any, str]:
+        """Pick at random among `options`, uniformly or by `weights` (the RNG, or the table says what it drew)."""
         if len(options) == 1:
             return options[0][0]
-        picked: str = yield DrawRequest(purpose, tuple(Option(k, v) for k, v in options), rule)
+        picked: str = yield DrawRequest(purpose, tuple(Option(k, v) for k, v in options), rule, tuple(weights))
         return picked
 
     def random_hero(
@@ -544,8 +549,13 @@ def _table_roll(request: RollRequest, faces: Faces, *, field: str) -> Answer:
 
 def _server_answer(ctx: Ctx, request: RollRequest | DrawRequest) -> Answer:
     if isinstance(request, DrawRequest):
-        ctx.rng, index = pick_index(ctx.rng, len(request.options))
-        return Answer("draw", option=request.options[index].key)
+        weights = request.weights or (1,) * len(request.options)
+        ctx.rng, index = pick_index(ctx.rng, sum(weights))
+        for option, weight in zip(request.options, weights, strict=True):
+            if index < weight:
+                return Answer("draw", option=option.key)
+            index -= weight
+        raise AssertionError("a weighted draw fell off its weights")
     ctx.rng, faces = roll_faces(ctx.rng, request.kind, request.pool)
     return Answer(
         "roll", roll=Roll(request.purpose, request.kind, faces, request.hero, "server", request.target, request.chart)
