@@ -10,7 +10,7 @@ from typing import Any
 from ...commands import Effect
 from ...content import pack
 from ...content.stay import CAMP_SITE, StayContent, TownChart, TownEntry
-from ...dice import DieKind
+from ...dice import DieKind, Roll
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import CardRequest, Ctx, Steps
 from ...prompts import Answer
@@ -204,16 +204,17 @@ def destroy(ctx: Ctx, location: str, *, rule: str, why: str) -> None:
 # ---- town charts ---------------------------------------------------------------------------------------------
 def read_chart(
     ctx: Ctx, chart: TownChart | None, name: str, question: str, *, hero: str, rule: str, die: DieKind | None = None,
-    modifier: int = 0, purpose: str = "",
+    modifier: int = 0, purpose: str = "", rolled: Roll | None = None, title: str = "",
 ) -> Steps[tuple[int, TownEntry]]:
     """Roll a town chart and read its entry: the pack's chart, or the card the table reads (with the roll shown).
 
     `die` is the roll the rules name when the pack has no chart (2D6 for Location Events); None when the physical
-    card's own die is rolled at the table. Returns the modified total (0 when the table rolled) and the entry.
+    card's own die is rolled at the table; `rolled` a roll already made. Returns the modified total (0 when the
+    table rolled) and the entry.
     """
     die = chart.die if chart is not None else die
-    total, roll = 0, None
-    if die is not None:
+    total, roll = (rolled.value + modifier, rolled) if rolled is not None else (0, None)
+    if die is not None and rolled is None:
         roll = yield from ctx.roll(die, purpose or name, hero=hero, chart=True, rule=rule)
         total = roll.value + modifier
         if modifier:
@@ -221,11 +222,11 @@ def read_chart(
                      f"{total}", hero=hero, rule=rule)  # fmt: skip
     if chart is not None:
         entry = chart.entry(total)
-        ctx.emit("town_chart", f"{name} {total}: {entry.text}", hero=hero, rule=rule)
+        ctx.emit("town_chart", f"{title or name} {total}: {entry.text}", hero=hero, rule=rule)
         return total, entry
     shown = f" (rolled {total})" if roll is not None else ""
     answer: Answer = yield CardRequest(name, question + shown, hero, rule, roll)
-    ctx.emit("town_chart", f"{name}{' ' + str(total) if roll is not None else ''}: {answer.text or 'entered'}",
+    ctx.emit("town_chart", f"{title or name}{' ' + str(total) if roll is not None else ''}: {answer.text or 'entered'}",
              hero=hero, rule=rule)  # fmt: skip
     return total, TownEntry(total, total, answer.text, answer.effects)
 

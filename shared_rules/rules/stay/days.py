@@ -101,6 +101,7 @@ def daily_event(ctx: Ctx) -> Steps[None]:
                 "Hero in town; its words stay up for the Day)", hero=first_hero(ctx), rule="FT-DAY-01")  # fmt: skip
             event = DailyEvent(entry.text or "Daily Event", entry.text)
             put_stay(ctx, event=event)
+            ctx.emit("daily_event", f"Daily Event: {event.name}", rule="FT-DAY-01")
             for hero in ctx.heroes():
                 apply_effects(ctx, hero, entry.effects, rule="FT-DAY-01")
         else:

@@ -79,16 +79,10 @@ def location_event(ctx: Ctx, hero: str, location: str) -> Steps[None]:
         yield from trouble_check(ctx, hero)
         if ctx.hero(hero).removed:
             return
-    card = content(ctx.state).location(location)
-    total = roll.value + modifier
-    if card.events is not None:
-        entry = card.events.entry(total)
-        ctx.emit("town_chart", f"{location} Location Event {total}: {entry.text}", hero=hero, rule="FT-TOWN-07")
-    else:
-        shown = f"{roll.value}" + (f" {'+' if modifier > 0 else '-'} {abs(modifier)} = {total}" if modifier else "")
-        _, entry = yield from read_chart(ctx, None, f"location:{location}",
-                                         f"Read the {location}'s Location Event Chart for {shown} and enter it",
-                                         hero=hero, rule="FT-TOWN-07")  # fmt: skip
+    _, entry = yield from read_chart(
+        ctx, content(ctx.state).location(location).events, f"location:{location}",
+        f"Read the {location}'s Location Event Chart and enter the result", hero=hero, rule="FT-TOWN-07",
+        modifier=modifier, rolled=roll, title=f"{location} Location Event")  # fmt: skip
     yield from resolve_entry(ctx, [hero], entry, rule="FT-TOWN-07", location=location)
     if trouble and not ctx.state.options.trouble_first and not ctx.hero(hero).removed:
         yield from trouble_check(ctx, hero)
