@@ -3,9 +3,9 @@ Event, escalating, the Outlaw keyword, and Paying Off Your Warrants at the Sheri
 
 from __future__ import annotations
 
-import pytest
-
 from dataclasses import replace
+
+import pytest
 
 from shared_rules import Adjust, Effect
 from shared_rules.commands import PayOffWarrants
