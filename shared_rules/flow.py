@@ -445,6 +445,7 @@ _WORDS = {
     "xp": "XP", "gold": "Gold", "wounds": "Wounds", "sanity_damage": "Sanity Damage", "grit": "Grit",
     "max_grit": "Max Grit", "corruption": "Corruption Points", "dark_stone": "Dark Stone",
     "health_mod": "Health (permanent)", "sanity_mod": "Sanity (permanent)", "unwanted_attention": "Unwanted Attention",
+    "wanted": "Wanted! level",
 }  # fmt: skip
 
 
