@@ -4,10 +4,13 @@ the Dying Marshal's call-out on a double (FT-TRAVEL-D62)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from shared_rules import Effect, legal_commands
-from shared_rules.state import Carry, Slot
+from shared_rules.rules.stay.view import stay_view
+from shared_rules.state import Carry, Phase, Slot
 from tests.rules.stay.packs import frontier
 from tests.rules.stay.town import TownTable, effect, illegal, two_d6
 from tests.rules.table import hero
@@ -55,10 +58,8 @@ def test_what_a_visiting_hero_may_do_is_listed_FT_TOWN_07(monkeypatch: pytest.Mo
 def test_a_destroyed_building_cannot_be_visited_FT_TOWN_04() -> None:
     t = TownTable.in_town([hero("a")], day=True)
     assert t.state.town is not None
-    t.state = t.state.__class__(**{**{f: getattr(t.state, f) for f in t.state.__dataclass_fields__},
-                                   "town": t.state.town.__class__(t.state.town.size, t.state.town.town_type, 7,
-                                                                  (Slot(1, "Saloon", destroyed=True),
-                                                                   Slot(2, "Church")))})  # fmt: skip
+    slots = (Slot(1, "Saloon", destroyed=True), Slot(2, "Church"))
+    t.state = replace(t.state, town=replace(t.state.town, slots=slots))
     with illegal(field="location", rule="FT-TOWN-04", table=t):
         t.visit("a", "Saloon", two_d6(5))
     assert t.legal("visit_location", "a") == ("Church", "Camp Site")
@@ -182,3 +183,21 @@ def test_letting_him_go_reads_the_chart_and_no_double_asks_without_the_marshal(m
     plain = TownTable.in_town([hero("a")], pack="frontier", day=True)
     plain.visit("a", "Saloon", (2, 2))
     assert plain.prompt is None  # no Dying Marshal: a double is just a 4
+
+
+# ---- the view for screens --------------------------------------------------------------------------------------
+def test_the_stay_view_says_what_each_hero_may_do_and_why_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    t = TownTable.in_town([hero("a", gold=100, keywords=("Outlaw",)), hero("b", gold=5, wanted=1)],
+                          pack=frontier(monkeypatch), day=True)  # fmt: skip
+    t.visit("a", "Saloon", two_d6(5))
+    view = stay_view(t.state, legal_commands(t.state))
+    assert view is not None and view.day == 1 and view.hotel_price == 15
+    a, b = view.heroes
+    assert a.visiting and a.location == "Saloon" and a.may_visit == ()
+    assert [(o.key, o.costs[0].amount) for o in a.wares] == [("Tequila", 40)]
+    assert set(a.actions) == {"buy", "end_visit"}
+    assert b.wanted == 1 and "Sheriff's Office" not in b.may_visit and "Saloon" in b.may_visit
+    why = dict(b.closed)["Sheriff's Office"]
+    assert "Pay Off" in why and not why.startswith("hero:")  # the game's words, no field path
+    assert set(b.actions) == {"visit_location", "pay_off_warrants"}
+    assert stay_view(replace(t.state, phase=Phase.BETWEEN_ADVENTURES)) is None
