@@ -357,8 +357,12 @@ def _location(check: PackCheck, raw: Any, where: str, places: frozenset[str]) ->
         if payouts and covered != list(range(37)):
             raise ContentError(f"{where}.devils_wheel.payouts: must cover each score 0..36 exactly once (FT-WHEEL-04)")
         wheel = WheelCard(check.number(w.get("stake", 0), f"{where}.devils_wheel.stake", 0, 1_000_000), tuple(payouts))
+    events = _chart(check, raw["events"], f"{where}.events") if "events" in raw else None
+    if events is not None and events.die is not DieKind.TWO_D6:
+        raise ContentError(f"{where}.events.die: a Location Event Chart is rolled on 2d6 (its 7 brings trouble, "
+                           "FT-UA-04)")  # fmt: skip
     return LocationCard(
-        _chart(check, raw["events"], f"{where}.events") if "events" in raw else None,
+        events,
         check.strings(raw.get("bars", []), f"{where}.bars"),
         _wares(check, raw.get("shop", []), f"{where}.shop", places, located=False),
         tuple(buys), warrants, wheel,

@@ -55,6 +55,7 @@ CASES = [
     ("towns", {}, "unknown keys ['towns']"),
     ("locations.Bank", {}, "locations.Bank: not a Location of this pack"),
     ("locations.Saloon.events.die", "d36", "locations.Saloon.events.die"),
+    ("locations.Saloon.events", {"die": "d6", "entries": [{"low": 1, "high": 6}]}, "rolled on 2d6"),
     ("locations.Saloon.events.entries.[2].low", 9, "locations.Saloon.events.entries: in order"),
     ("locations.Saloon.events.entries.[1].low", 8, "locations.Saloon.events.entries[1].high: 7 is not within 8..40"),
     ("locations.Saloon.events.entries.[0].low", 3, "must cover every result 2..12"),
