@@ -12,12 +12,13 @@ from .events import Event
 from .flow import Ctx, Policy, run_rule
 from .legal import LegalCommand
 from .prompts import Prompt
-from .rules import adjust, town, travel
+from .rules import adjust, stay, town, travel
 from .rules.area import Area, CommandRule
+from .rules.stay.days import TOWN_EVENT_MODES
 from .state import Hero, RuleOptions, Session
 
 # The rule areas in campaign order; `legal_commands` lists theirs in this order, manual adjustments last.
-AREAS: tuple[Area, ...] = (travel.AREA, town.AREA, adjust.AREA)
+AREAS: tuple[Area, ...] = (travel.AREA, town.AREA, stay.AREA, adjust.AREA)
 RULES: dict[str, CommandRule] = {}
 for _area in AREAS:
     for _type, _rule in _area.commands.items():
@@ -55,6 +56,10 @@ def new_session(
     options = options or RuleOptions()
     if options.dice not in ("server", "table"):
         raise InvalidCommand("options.dice: 'server' or 'table'", field="options.dice")
+    if options.town_events not in TOWN_EVENT_MODES:
+        raise InvalidCommand(f"options.town_events: one of {list(TOWN_EVENT_MODES)}", field="options.town_events")
+    if not 1 <= options.wheel_rounds_per_visit <= 9:
+        raise InvalidCommand("options.wheel_rounds_per_visit: 1-9", field="options.wheel_rounds_per_visit")
     return Session(heroes=tuple(heroes), options=options, rng=seed_state(seed), pack=pack)
 
 

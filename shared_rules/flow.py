@@ -41,11 +41,14 @@ class ChoiceRequest:
 
 @dataclass(frozen=True, slots=True)
 class DrawRequest:
-    """A uniform random pick among named things (a Random Hero, a Building token): the RNG or the table decides."""
+    """A random pick among named things (a Random Hero, a Building token): the RNG or the table decides.
+
+    Uniform unless `weights` (one per option) says how many of each there are (copies of a card in a deck)."""
 
     purpose: str
     options: tuple[Option, ...]
     rule: str = ""
+    weights: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,16 +367,18 @@ class Ctx:
         choice: str = yield request
         return choice
 
-    def draw(self, purpose: str, options: list[tuple[str, str]], *, rule: str = "") -> Generator[Request, Any, str]:
-        """Pick uniformly at random among `options` (the RNG, or the table says what it drew)."""
+    def draw(
+        self, purpose: str, options: list[tuple[str, str]], *, rule: str = "", weights: Sequence[int] = ()
+    ) -> Generator[Request, Any, str]:
+        """Pick at random among `options`, uniformly or by `weights` (the RNG, or the table says what it drew)."""
         if len(options) == 1:
             return options[0][0]
         if self.auto is not None:
-            self.rng, index = pick_index(self.rng, len(options))
+            self.rng, index = _pick(self.rng, len(options), weights)
             if not self.quiet:
                 self.emit("answered", f"{purpose}: {options[index][1]} (drawn)", rule=rule)
             return options[index][0]
-        picked: str = yield DrawRequest(purpose, tuple(Option(k, v) for k, v in options), rule)
+        picked: str = yield DrawRequest(purpose, tuple(Option(k, v) for k, v in options), rule, tuple(weights))
         return picked
 
     def random_hero(
@@ -519,6 +524,7 @@ _WORDS = {
     "xp": "XP", "gold": "Gold", "wounds": "Wounds", "sanity_damage": "Sanity Damage", "grit": "Grit",
     "max_grit": "Max Grit", "corruption": "Corruption Points", "dark_stone": "Dark Stone",
     "health_mod": "Health (permanent)", "sanity_mod": "Sanity (permanent)", "unwanted_attention": "Unwanted Attention",
+    "wanted": "Wanted! level",
 }  # fmt: skip
 
 
@@ -621,9 +627,21 @@ def _table_roll(request: RollRequest, faces: Faces, *, field: str) -> Answer:
     )
 
 
+def _pick(rng: int, count: int, weights: Sequence[int]) -> tuple[int, int]:
+    """Draw one of `count` things, uniformly or by `weights` (copies of a card in a deck): the new RNG and the index."""
+    if not weights:
+        return pick_index(rng, count)
+    rng, index = pick_index(rng, sum(weights))
+    for position, weight in enumerate(weights):
+        if index < weight:
+            return rng, position
+        index -= weight
+    raise AssertionError("a weighted draw fell off its weights")
+
+
 def _server_answer(ctx: Ctx, request: RollRequest | DrawRequest) -> Answer:
     if isinstance(request, DrawRequest):
-        ctx.rng, index = pick_index(ctx.rng, len(request.options))
+        ctx.rng, index = _pick(ctx.rng, len(request.options), request.weights)
         return Answer("draw", option=request.options[index].key)
     ctx.rng, faces = roll_faces(ctx.rng, request.kind, request.pool)
     return Answer(
