@@ -1,6 +1,8 @@
-"""The `brimstone` command: play the road to town in a terminal (`travel`), or start the service (`serve`, `worker`).
+"""The `brimstone` command: play the road to town in a terminal (`travel`), ask the odds (`odds`), or start the
+service (`serve`, `worker`).
 
     brimstone travel --heroes 4 --size large --seed 7 [--auto] [--table-dice] [--posse posse.json]
+    brimstone odds --heroes 4 [--trials 5000] [--plot odds.png]   (services.odds_cli; --session CODE asks a service)
     brimstone serve ...     (services.api.serve)
     brimstone worker ...    (services.jobs.worker)
 
@@ -18,6 +20,7 @@ from collections.abc import Callable, Sequence
 from importlib import import_module
 from typing import TextIO
 
+from services import odds_cli
 from shared_rules.codec import decode_hero
 from shared_rules.commands import (
     Arrive,
@@ -273,7 +276,7 @@ def load_posse(path: str) -> tuple[Hero, ...]:
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="brimstone", description="Brimstone Table: the rules engine in a terminal, "
                                   "and the service.")
-    commands = top.add_subparsers(dest="command", required=True, metavar="{travel,serve,worker}")
+    commands = top.add_subparsers(dest="command", required=True, metavar="{travel,odds,serve,worker}")
     trip = commands.add_parser("travel", help="play the road to town step by step in the terminal")
     who = trip.add_mutually_exclusive_group()
     who.add_argument("--heroes", type=int, default=4, choices=range(1, 7), metavar="N",
@@ -283,6 +286,7 @@ def parser() -> argparse.ArgumentParser:
     trip.add_argument("--seed", type=int, default=0, help="the session RNG seed (same seed, same journey)")
     trip.add_argument("--auto", action="store_true", help="answer every choice with the default policy")
     trip.add_argument("--table-dice", action="store_true", help="type in the faces of your physical dice")
+    odds_cli.add_parser(commands)
     commands.add_parser("serve", help="start the service (arguments go to services.api.serve)", add_help=False)
     commands.add_parser("worker", help="start a job worker (arguments go to services.jobs.worker)", add_help=False)
     return top
@@ -296,6 +300,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
     parsed = parser().parse_args(args)
     stdin, out = stdin or sys.stdin, out or sys.stdout
     try:
+        if parsed.command == "odds":
+            return odds_cli.run(parsed, out)
         return travel(parsed, stdin, out)
     except InputEnded as ended:
         print(f"\nbrimstone: the input ended while this waited for an answer: {ended}", file=sys.stderr)

@@ -31,6 +31,7 @@ from shared_rules.events import Event, EventType
 from shared_rules.state import RuleOptions, Session
 
 if TYPE_CHECKING:
+    from services.jobs.odds import OddsRunner
     from services.jobs.runner import SimulationRunner
 
 log = logging.getLogger("brimstone.use_cases")
@@ -84,11 +85,12 @@ class PreconditionFailed(ServiceError):
 
 @dataclass(frozen=True, slots=True)
 class Services:
-    """What a use case needs: the session store, the settings and the simulation runner."""
+    """What a use case needs: the session store, the settings, the simulation runner and the odds runner."""
 
     store: SessionStore
     settings: Settings
     simulations: SimulationRunner | None = None
+    odds: OddsRunner | None = None
 
 
 # ---- strict reading of request envelopes (the command/hero bodies themselves go through the codec) -------

@@ -90,5 +90,5 @@ class TownPresenter:
         destroyed = sum(1 for s in town.slots if s.destroyed)
         slots_total = TOWN_SIZES[town.size].locations
         subtitle = (f"{town.size.value.capitalize()} town · {slots_total} Building Slots · type roll 2D6 = "
-                    f"{town.type_roll}" + (f" · Day {town.day}" if town.day else ""))
+                    f"{town.type_roll}" + (f" · Day {state.session.stay.day}" if state.session.stay is not None else ""))
         return TownView(True, town.town_type, subtitle, rows, ALWAYS_THERE, destroyed, carry, heroes, "")

@@ -20,10 +20,12 @@ from litestar.routes import HTTPRoute
 from services.api.errors import problem_response
 from services.api.graphql.schema import graphql_controller
 from services.api.rest.docs import HEADERS, nulls_kept, response_components
+from services.api.rest.odds import OddsController
 from services.api.rest.problems import ProblemsController
 from services.api.rest.schemas import all_components
 from services.api.rest.sessions import SessionsController
 from services.api.rest.simulations import HealthController, SimulationsController
+from services.jobs.odds import open_odds_runner
 from services.jobs.runner import open_runner
 from services.settings import Settings
 from services.store import open_store
@@ -74,6 +76,7 @@ def openapi_config() -> OpenAPIConfig:
         ),
         tags=[Tag(name="sessions", description="tables: state, commands, log, undo"),
               Tag(name="simulations", description="bulk runs of the road to town"),
+              Tag(name="odds", description="decision odds from a table's state: which Town size, each choice"),
               Tag(name="service", description="health"),
               Tag(name="problems", description="the catalogue of problem types errors point to")],
         use_handler_docstrings=True,
@@ -94,10 +97,12 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
         store = open_store(settings.redis_url, _db_path(settings), idempotency_ttl=settings.idempotency_ttl,
                            redis_prefix=settings.redis_prefix)
         runner = open_runner(settings)
-        app.state.services = Services(store, settings, runner)
+        odds = open_odds_runner(settings, runner)
+        app.state.services = Services(store, settings, runner, odds)
         try:
             yield
         finally:
+            await odds.close()
             await runner.close()
             await store.close()
 
@@ -106,7 +111,8 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
         warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"litestar\..*")
         warnings.filterwarnings("ignore", message=r".*[Dd]ependenc.*", category=DeprecationWarning)
         app = Litestar(
-            route_handlers=[SessionsController, SimulationsController, HealthController, ProblemsController,
+            route_handlers=[SessionsController, SimulationsController, OddsController, HealthController,
+                            ProblemsController,
                             graphql_controller(settings.allowed_origins)],
             lifespan=[lifespan],
             exception_handlers={Exception: problem_response},

@@ -171,7 +171,9 @@ def all_components() -> dict[str, Schema]:
     engine["State"] = {**state, "properties": {
         "schema": {"type": "integer", "const": _schema_version(), "description": "version of the state's JSON form"},
         **state["properties"]}, "required": ["schema", *state["required"]]}
-    return {**engine, **service_components(engine)}
+    from services.contract.odds import odds_components
+
+    return {**engine, **service_components(engine), **odds_components()}
 
 
 def _schema_version() -> int:

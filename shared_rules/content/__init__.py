@@ -17,6 +17,7 @@ from ..commands import Effect
 from ..dice import DieKind, face_range
 from ..errors import ContentError, RulesError
 from ..state import SKILLS, Hero, Skills, TownSize
+from .stay import PackCheck, StayContent, load_stay
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +69,7 @@ class ContentPack:
     town_types: dict[str, TownTypeRules] = field(default_factory=dict)
     hero_classes: dict[str, dict[str, Any]] = field(default_factory=dict)
     charts: dict[str, Chart] = field(default_factory=dict)
+    stay: StayContent = StayContent()  # the Town Stay's cards and charts (content/stay.py)
 
     def building_pool(self) -> list[str]:
         """Every Building token, one entry per token (FT-TOWN-03)."""
@@ -199,7 +201,8 @@ def load_pack(raw: Any) -> ContentPack:
     for key in ("name", "version", "buildings"):
         if key not in raw:
             raise ContentError(f"content pack lacks {key!r}")
-    unknown = set(raw) - {"name", "version", "description", "buildings", "town_types", "hero_classes", "charts"}
+    unknown = set(raw) - {"name", "version", "description", "buildings", "town_types", "hero_classes", "charts",
+                          "town", "locations", "tokens", "low_threats"}
     if unknown:
         raise ContentError(f"content pack: unknown keys {sorted(unknown)}")
     name = raw["name"]
@@ -224,8 +227,9 @@ def load_pack(raw: Any) -> ContentPack:
             raise ContentError(f"{where}: not a Town type of the 2D6 table (FT-TOWN-02); one of "
                                f"{sorted(set(TOWN_TYPES.values()))}")  # fmt: skip
         rules = _object(rules, where)
-        if set(rules) - {"always", "never"}:
-            raise ContentError(f"{where}: unknown keys {sorted(set(rules) - {'always', 'never'})}")
+        known = {"always", "never", "special_rules", "daily_events", "extra_options"}  # the last three: content/stay.py
+        if set(rules) - known:
+            raise ContentError(f"{where}: unknown keys {sorted(set(rules) - known)}")
         always = _strings(rules.get("always", []), f"{where}.always")
         never = _strings(rules.get("never", []), f"{where}.never")
         for key, names in (("always", always), ("never", never)):
@@ -287,7 +291,8 @@ def load_pack(raw: Any) -> ContentPack:
         if covered != wanted:
             raise ContentError(f"{where}: entries must cover each result {low}..{high} exactly once")
         charts[chart_name] = Chart(die, tuple(entries))
-    return ContentPack(name, version, tuple(tokens_of.items()), types, classes, charts)
+    stay = load_stay(raw, frozenset(tokens_of), set(types), PackCheck(_int, _strings, _object, _effect))
+    return ContentPack(name, version, tuple(tokens_of.items()), types, classes, charts, stay)
 
 
 TRAVEL_HAZARDS: dict[int, HazardEntry] = _load_hazards(_read("travel_hazards.json"))

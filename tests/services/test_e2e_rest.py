@@ -296,9 +296,9 @@ def test_openapi_is_served_without_the_graphql_controller(server: ServerProcess)
     assert not any(path.startswith("/graphql") for path in document["paths"])
     ids = [op["operationId"] for path in document["paths"].values() for op in path.values()]
     assert sorted(ids) == sorted(set(ids)) == [
-        "createSession", "getHealth", "getLegalCommands", "getProblemType", "getSession", "getSimulation",
-        "listEvents", "listProblemTypes", "listSessions", "postCommand", "startSimulation", "streamChanges",
-        "undoCommands"]
+        "askOdds", "cancelOdds", "createSession", "getHealth", "getLegalCommands", "getOdds", "getProblemType",
+        "getSession", "getSimulation", "listEvents", "listProblemTypes", "listSessions", "postCommand",
+        "startSimulation", "streamChanges", "streamOdds", "undoCommands"]
     assert "Problem" in document["components"]["schemas"]
     with server.client() as client:
         allow = client.options("/v1/sessions").headers["allow"]  # GET and POST share the path (litestar fix)
