@@ -41,7 +41,7 @@ FIELDS = {"question", "session_id", "heroes", "options", "params", "trials", "se
 
 async def parse_odds(services: Services, body: Any, token: str | None) -> JSON:
     """An odds request as a job spec: the question, the table's state, the options compared, trials and seed."""
-    data = _object(check("OddsRequest", body), "body", FIELDS)  # the published schema; then only the rules refuse
+    data = _object(body, "body", FIELDS)
     if "question" not in data:
         raise InvalidCommand(f"question: required; one of {sorted(odds.QUESTIONS)}", field="question")
     question = _str(data["question"], "question", 100)
@@ -51,6 +51,7 @@ async def parse_odds(services: Services, body: Any, token: str | None) -> JSON:
     if ("session_id" in data) == ("heroes" in data):
         raise InvalidCommand("session_id: give the table's session_id (with its token) or a posse of heroes, "
                              "not both", field="session_id")
+    data = check("OddsRequest", data)  # the published schema: what fits it is refused only by the rules
     session_id = None
     if "session_id" in data:
         session_id = _str(data["session_id"], "session_id", 100)
