@@ -21,10 +21,14 @@ def _figure(description: str) -> dict[str, Any]:
     return {"type": "object", "additionalProperties": True, "description": description}
 
 
+def _has(*names: str) -> dict[str, Any]:
+    return {"properties": {name: {} for name in names}, "required": list(names)}
+
+
 def _asked_of() -> list[dict[str, Any]]:
     """A table (its session_id and token; its options are its own) or a posse, never both."""
-    return [{"required": ["session_id"], "not": {"anyOf": [{"required": ["heroes"]}, {"required": ["options"]}]}},
-            {"required": ["heroes"], "not": {"required": ["session_id"]}}]
+    return [{**_has("session_id"), "not": {"anyOf": [_has("heroes"), _has("options")]}},
+            {**_has("heroes"), "not": _has("session_id")}]
 
 
 def _per_question() -> list[dict[str, Any]]:
