@@ -12,12 +12,12 @@ from .events import Event
 from .flow import Policy, run_rule
 from .legal import LegalCommand
 from .prompts import Prompt
-from .rules import adjust, town, travel
+from .rules import adjust, adventure, town, travel
 from .rules.area import Area, CommandRule
 from .state import Hero, RuleOptions, Session
 
 # The rule areas in campaign order; `legal_commands` lists theirs in this order, manual adjustments last.
-AREAS: tuple[Area, ...] = (travel.AREA, town.AREA, adjust.AREA)
+AREAS: tuple[Area, ...] = (travel.AREA, town.AREA, adventure.AREA, adjust.AREA)
 RULES: dict[str, CommandRule] = {}
 for _area in AREAS:
     for _type, _rule in _area.commands.items():

@@ -23,6 +23,7 @@ class Carry:
     dying_marshal: bool = False  # 62: D3 UA on arrival, and the duel option
     extra_revive_tokens: int = 0  # 16 Shadows Out of Time (next Adventure)
     blood_moon: bool = False  # 25: +1 Spirit, Depth Events add Growing Dread (until end of next Adventure)
+    no_grit_next_adventure: bool = False  # a failed Bank Robbery or High Noon Duel: start with 0 Grit (A6, A42)
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,11 @@ class RuleOptions:
     mimic_beast_solo_skips_second: bool = True  # 21 with one hero: skip the "other" hero (A11)
     scarlet_shadow_literal: bool = True  # 66/1-2: Grit recovery when no Gold was actually lost (A51)
     horror_hit_sanity: int = 1  # 61: Sanity Damage per unsaved Horror Hit (Willpower saves)
+    combat: str = "typed"  # Fights: "typed" (each Hit's damage comes from the table) or "house" (rolled), docs/rules.md
+    initiative_ties: str = "heroes_first"  # a Hero and an Enemy on the same Initiative (A45): "heroes_first"/"enemies_first"
+    move_boosts: int = 1  # +D6 Move bought with Grit per activation (FF-MOVE-03; the count is a reading)
+    ko_back_up_with: int = 1  # a Revive Token or a Recovery leaves the KO'd Hero this much Health/Sanity (FF-HERO-13)
+    recover_after_fight: bool = True  # KO'd Heroes Recover when the Fight ends (Injury/Madness, then back up)
 
 
 def _no_pending() -> Pending | None:
