@@ -41,7 +41,7 @@ from .classes.samurai import check_tactic, check_token, use_tactic, use_token
 from .classes.sorceress import cast_spell, check_cast
 from .common import ASSASSIN, FIRE_SAKE, MONK, SAMURAI, SORCERESS, party_ids, standing
 from .depth import check_hbtd, check_move_marker, hold_back_the_darkness, move_marker
-from .explore import check_reveal, check_search, reveal_token, search
+from .explore import check_reveal, check_search, reveal_token, search, searches
 from .fight import (
     activate_enemy,
     add_enemies,
@@ -55,7 +55,7 @@ from .fight import (
     wound_enemy,
 )
 from .ko import check_stop_bleeding, stop_bleeding
-from .missions import MISSIONS, TOWN, Ending, Mission, mission_of, register
+from .missions import MISSIONS, Ending, Mission, mission_of, register
 from .setup import check_start, start_adventure
 from .turn import check_flee, flee, order, to_reveal, up_next
 
@@ -104,12 +104,8 @@ def legal(state: Session) -> Iterator[LegalCommand]:
                 yield LegalCommand("throw_shuriken", hero=hero, options=tuple(f.id for f in adv.enemies))
             if adv.in_fight:
                 yield LegalCommand("attack", hero=hero, options=tuple(f.id for f in adv.enemies))
-            else:
-                kinds = ["door"] if mission.board != TOWN else []
-                if mission.scavenge_limit(state) != 0:
-                    kinds.insert(0, "scavenge")
-                if kinds:
-                    yield LegalCommand("search", hero=hero, options=tuple(kinds), note="no Search in a Fight")
+            elif kinds := searches(state, hero):
+                yield LegalCommand("search", hero=hero, options=kinds, note="ends the move; no Search in a Fight")
             yield LegalCommand("end_activation", hero=hero)
     else:
         yield LegalCommand("reveal_token", options=to_reveal(state), note="Room Exploration (FF-EXPL-02)")

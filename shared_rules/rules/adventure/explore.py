@@ -34,6 +34,27 @@ def hero_tile(state: Session, hero: str) -> Place:
     return place if place is not None else Place("entrance")
 
 
+def searches(state: Session, hero: str) -> tuple[str, ...]:
+    """The Searches the hero may make now (for legal_commands): none in a Fight or on an unrevealed token."""
+    adv = state.adventure
+    assert adv is not None
+    if adv.in_fight:
+        return ()
+    place = hero_tile(state, hero)
+    tiles = {t.id: t for t in adv.tiles}
+    if any(tiles[t].face_down for t in (place.tile, place.also) if t in tiles):
+        return ()
+    mission = mission_of(state)
+    out = []
+    limit = mission.scavenge_limit(state)
+    here = tiles.get(place.tile)
+    if limit != 0 and here is not None and (limit is None or here.scavenged < limit):
+        out.append("scavenge")
+    if mission.board != TOWN:
+        out.append("door")
+    return tuple(out)
+
+
 def check_search(state: Session, command: Search) -> None:
     adv = need_adventure(state)
     need_hero(state, command.hero)

@@ -82,6 +82,11 @@ def with_member(t: Table, hero_id: str, **changes: Any) -> None:
     with_adventure(t, heroes=tuple(new if m.id == hero_id else m for m in adv(t).heroes))
 
 
+def set_hero(t: Table, hero_id: str, **changes: Any) -> None:
+    """Change a hero's sheet values directly (a test's set-up, not a rule)."""
+    t.state = replace(t.state, heroes=tuple(replace(h, **changes) if h.id == hero_id else h for h in t.state.heroes))
+
+
 def enemy(figure_id: str = "oni-1", *, health: int = 6, defense: int = 0, initiative: int = 1,
           **values: Any) -> Figure:  # fmt: skip
     return Figure(figure_id, figure_id.split("-")[0].capitalize(), Side.ENEMY, health, initiative=initiative,
