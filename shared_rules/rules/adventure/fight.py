@@ -285,7 +285,10 @@ def check_attack(state: Session, command: Attack) -> None:
         if command.ranged or command.blast:
             raise IllegalCommand("ki: Ki adds Damage to a Combat Hit, a Melee one (FF-MONK-01)", field="ki",
                                  rule="FF-MONK-01")  # fmt: skip
-        number(command.ki, "ki", 1, adv.hero(command.hero).ki, "FF-MONK-01")
+        number(command.ki, "ki", 1, 99, "FF-MONK-01")
+        if command.ki > adv.hero(command.hero).ki:
+            raise IllegalCommand(f"ki: {state.hero(command.hero).name} has {adv.hero(command.hero).ki} Ki "
+                                 "(FF-MONK-01)", field="ki", rule="FF-MONK-01")  # fmt: skip
     if command.blast:
         if cls != SORCERESS:
             raise IllegalCommand("blast: the Elemental Blast is the Sorceress's (FF-SORC-01)", field="blast",

@@ -69,7 +69,10 @@ def check_ki(state: Session, command: SpendKi) -> None:
     adv = need_adventure(state)
     need_hero(state, command.hero)
     need_class(state, command.hero, MONK, "FF-MONK-01", "Ki")
-    number(command.ki, "ki", 1, adv.hero(command.hero).ki, "FF-MONK-01")
+    number(command.ki, "ki", 1, 99, "FF-MONK-01")
+    if command.ki > adv.hero(command.hero).ki:
+        raise IllegalCommand(f"ki: {state.hero(command.hero).name} has {adv.hero(command.hero).ki} Ki (FF-MONK-01)",
+                             field="ki", rule="FF-MONK-01")  # fmt: skip
     number(command.base, "base", 0, 99)
     if command.target not in party_ids(state):
         raise InvalidCommand(f"target: no hero {command.target!r} in this Adventure", field="target")
