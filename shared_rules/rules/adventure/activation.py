@@ -127,6 +127,10 @@ def check_reroll(state: Session, command: RerollWithGrit) -> None:
         raise InvalidCommand(f"roll: {command.roll!r} is not a roll left open to re-roll; 'move' is (the re-rolls of "
                              "tests, saves, Scavenge, Casting and To Hit dice are offered when rolled)", field="roll",
                              rule="FF-GRIT-01")  # fmt: skip
+    act = need_adventure(state).activation
+    if act is not None and act.figure != command.hero:
+        raise IllegalCommand(f"hero: Grit re-rolls only dice rolled for your own Hero; these are {act.figure}'s "
+                             "(FF-GRIT-03)", field="hero", rule="FF-GRIT-03")  # fmt: skip
     act = _own(state, command.hero, "FF-GRIT-01")
     if act.move is None:
         raise IllegalCommand("roll: no Move roll to re-roll yet", field="roll", rule="FF-GRIT-01")

@@ -224,3 +224,20 @@ def test_attack_needs_an_enemy_and_search_is_offered_outside_a_fight_FF_TURN_05(
     assert "attack" not in legal_types(t)
     place_enemies(t, enemy())
     assert "search" not in legal_types(t) and "attack" in legal_types(t)
+
+
+def test_grit_rerolls_only_your_own_heros_dice_FF_GRIT_03() -> None:
+    t = activated([of("a"), of("b")], 2)
+    with pytest.raises(IllegalCommand) as error:
+        t.do(RerollWithGrit("b", "move", (0,)))
+    assert (error.value.field, error.value.rule) == ("hero", "FF-GRIT-03")
+
+
+def test_an_enemys_roll_is_never_offered_for_a_grit_reroll_FF_GRIT_03() -> None:
+    from shared_rules.commands import ActivateEnemy, EnemyStrike
+
+    t = start([of("a", defense=6, max_grit=2)], rerolls=True, combat="house")
+    place_enemies(t, enemy("oni-1", initiative=20, combat=2, to_hit=4, damage=1))
+    to_activations(t)
+    t.do(ActivateEnemy("oni-1", strikes=(EnemyStrike("a"),), dice=((1, 2),)))  # both miss: no offer to anyone
+    assert t.prompt is None and t.hero("a").grit == 1

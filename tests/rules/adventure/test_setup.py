@@ -159,3 +159,12 @@ def test_start_adventure_is_legal_between_adventures_only() -> None:
     assert "start_adventure" not in legal_types(t)
     with pytest.raises(IllegalCommand):
         t.do(StartAdventure("a", layout=layout(), sheets=(SheetEntry("a", initiative=3),)))
+
+
+def test_travel_hazards_scale_per_hero_as_the_adventure_does_FT_SCALE_01() -> None:
+    from shared_rules.commands import ChooseTownSize
+
+    for heroes in (1, 3, 6):
+        t = Table.new([of(chr(ord("a") + i)) for i in range(heroes)])
+        t.do(ChooseTownSize("medium"))  # Medium: one hazard per Hero (FT-TRAVEL-02)
+        assert t.state.travel is not None and len(t.state.travel.rollers) == heroes
