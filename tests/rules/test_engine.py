@@ -34,11 +34,38 @@ from shared_rules import (
     legal_commands,
     new_session,
 )
-from shared_rules.commands import COMMAND_TYPES, Command
+from shared_rules.commands import (
+    COMMAND_TYPES,
+    Activate,
+    ActivateEnemy,
+    AddEnemies,
+    Attack,
+    BoostMove,
+    CastSpell,
+    Command,
+    EndActivation,
+    Flee,
+    HoldBackTheDarkness,
+    Move,
+    MoveMarker,
+    NewEnemy,
+    RerollWithGrit,
+    RevealToken,
+    RingBell,
+    Search,
+    SheetEntry,
+    SpendKi,
+    StartAdventure,
+    StopBleeding,
+    ThrowShuriken,
+    UseTactic,
+    UseToken,
+    WoundEnemy,
+)
 from shared_rules.dice import DieKind
 from shared_rules.flow import Ctx, Procedure
 from shared_rules.rules.travel.hazards import HAZARDS
-from shared_rules.state import Phase, Town, TownSize, Travel
+from shared_rules.state import Phase, Town, TownSize, TrackSpace, Travel
 from tests.rules.table import Table, hero, item
 
 TEST_HAZARD = 11  # the D36 result whose rule the tests below replace with their own
@@ -67,6 +94,8 @@ def in_phase(phase: Phase, *, heroes: int = 2, **options: Any) -> Session:
         return replace(state, phase=phase, travel=Travel(TownSize.MEDIUM, ("a", "b"), resolved=2))
     if phase is Phase.TOWN:
         return replace(state, phase=phase, town=Town(TownSize.SMALL, "Standard Frontier Town", 7))
+    if phase is Phase.ADVENTURE:  # the phase without an Adventure: every adventure command is refused
+        return replace(state, phase=phase)
     return state
 
 
@@ -82,14 +111,35 @@ def sample(type_name: str) -> Command:
         "choose": Choose("x"),
         "reroll": Reroll(),
         "enter_card": EnterCard(),
+        **ADVENTURE_SAMPLES,
     }[type_name]
+
+
+def _layout() -> tuple[TrackSpace, ...]:
+    return (TrackSpace(0, 3), TrackSpace(1, 2), TrackSpace(2, 1))
+
+
+# One well-formed command of each adventure type: legal only with an Adventure under way (rules/adventure).
+ADVENTURE_SAMPLES: dict[str, Command] = {
+    "start_adventure": StartAdventure("a", layout=_layout(), sheets=(SheetEntry("a", initiative=3),
+                                                                     SheetEntry("b", initiative=2))),
+    "flee": Flee(("a", "b")), "hold_back_the_darkness": HoldBackTheDarkness(), "activate": Activate("a"),
+    "boost_move": BoostMove("a"), "reroll_with_grit": RerollWithGrit("a"), "move": Move("a", 1),
+    "search": Search("a", "scavenge"), "attack": Attack("a"), "throw_shuriken": ThrowShuriken("a"),
+    "end_activation": EndActivation("a"), "activate_enemy": ActivateEnemy("oni-1"),
+    "add_enemies": AddEnemies((NewEnemy("Oni", health=3),)), "wound_enemy": WoundEnemy("oni-1", 1),
+    "reveal_token": RevealToken("tile-1"), "cast_spell": CastSpell("a", "Storm"), "use_tactic": UseTactic("a", "x"),
+    "ring_bell": RingBell("a"), "spend_ki": SpendKi("a", 1, "a"), "use_token": UseToken("a", "Fire Sake"),
+    "stop_bleeding": StopBleeding("a"), "move_marker": MoveMarker("darkness", 1),
+}  # fmt: skip
 
 
 # ---- legal_commands and the phases --------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("phase", "expected"),
-    [(Phase.BETWEEN_ADVENTURES, ["choose_town_size", "adjust"]), (Phase.TRAVEL, ["roll_hazard", "adjust"]),
-     (Phase.ARRIVAL, ["arrive", "adjust"]), (Phase.TOWN, ["end_town_stay", "adjust"])],
+    [(Phase.BETWEEN_ADVENTURES, ["choose_town_size", "start_adventure", "adjust"]),
+     (Phase.TRAVEL, ["roll_hazard", "adjust"]), (Phase.ARRIVAL, ["arrive", "adjust"]),
+     (Phase.TOWN, ["end_town_stay", "adjust"]), (Phase.ADVENTURE, ["adjust"])],
 )  # fmt: skip
 def test_legal_commands_in_each_phase_FT_TRAVEL_01_04(phase: Phase, expected: list[str]) -> None:
     state = in_phase(phase)
