@@ -35,7 +35,7 @@ A = "adventure"
 
 @pytest.mark.parametrize(("change", "words"), [
     (lambda p: p[A].update(decks=[]), "unknown keys"),
-    (lambda p: p[A]["depth_tracks"]["short"]["spaces"][3].update(stage=2), "Stage 1"),
+    (lambda p: p[A]["depth_tracks"]["short"]["spaces"][3].update(stage=2), "spaces[3].stage"),
     (lambda p: p[A]["depth_tracks"]["short"]["spaces"][1].update(number=5), "spaces[1].number"),
     (lambda p: p[A]["depth_tracks"]["short"]["spaces"][1].update(mark="lava"), "spaces[1].mark"),
     (lambda p: p[A]["depth_tracks"]["short"]["spaces"][0].update(mark="blood_spatter"), "spaces[0].mark"),
