@@ -84,9 +84,10 @@ def legal(state: Session) -> Iterator[LegalCommand]:
     elif adv.step is TurnStep.ACTIVATIONS:
         act = adv.activation
         if act is None:
+            names = [state.hero(f).name if f in party_ids(state) else adv.figure(f).name for f in order(state)]
             for figure in up_next(state):
                 if figure in party_ids(state):
-                    yield LegalCommand("activate", hero=figure, note=f"next in Initiative order: {', '.join(order(state))}")
+                    yield LegalCommand("activate", hero=figure, note=f"Initiative order: {', '.join(names)}")
                 else:
                     yield LegalCommand("activate_enemy", options=(figure,),
                                        note=f"{adv.figure(figure).name}'s activation, played at the table")  # fmt: skip
