@@ -55,6 +55,14 @@ def new_session(
     options = options or RuleOptions()
     if options.dice not in ("server", "table"):
         raise InvalidCommand("options.dice: 'server' or 'table'", field="options.dice")
+    if options.combat not in ("typed", "house"):
+        raise InvalidCommand("options.combat: 'typed' or 'house'", field="options.combat")
+    if options.initiative_ties not in ("heroes_first", "enemies_first"):
+        raise InvalidCommand("options.initiative_ties: 'heroes_first' or 'enemies_first'", field="options.initiative_ties",
+                             rule="A45")  # fmt: skip
+    for name, low, high in (("move_boosts", 0, 6), ("ko_back_up_with", 1, 99), ("horror_hit_sanity", 0, 99)):
+        if not low <= getattr(options, name) <= high:
+            raise InvalidCommand(f"options.{name}: {low}..{high}", field=f"options.{name}")
     return Session(heroes=tuple(heroes), options=options, rng=seed_state(seed), pack=pack)
 
 

@@ -168,3 +168,13 @@ def test_travel_hazards_scale_per_hero_as_the_adventure_does_FT_SCALE_01() -> No
         t = Table.new([of(chr(ord("a") + i)) for i in range(heroes)])
         t.do(ChooseTownSize("medium"))  # Medium: one hazard per Hero (FT-TRAVEL-02)
         assert t.state.travel is not None and len(t.state.travel.rollers) == heroes
+
+
+@pytest.mark.parametrize(("option", "value"), [("combat", "dice"), ("initiative_ties", "coin"), ("move_boosts", 9),
+                                               ("ko_back_up_with", 0)])  # fmt: skip
+def test_rule_options_are_checked_when_a_table_opens(option: str, value: object) -> None:
+    from shared_rules import RuleOptions, new_session
+
+    with pytest.raises(InvalidCommand) as error:
+        new_session([of("a")], options=RuleOptions(**{option: value}))  # type: ignore[arg-type]
+    assert error.value.field == f"options.{option}"
