@@ -257,3 +257,17 @@ def test_the_mission_state_round_trips_through_the_codec() -> None:
     t = line()
     to_activations(t)
     assert decode_state(encode_state(t.state)) == t.state
+
+
+def test_figures_map_onto_the_town_boards_models() -> None:
+    from shared_rules.rules.adventure.board_models import board_models, board_pos, place_of
+    from shared_rules.rules.board import Pos
+    from shared_rules.rules.board import Side as BoardSide
+
+    t = line(2)
+    models = {m.id: m for m in board_models(t.state)}
+    assert models["a"].pos == Pos.at(5, 0) and models["a"].side is BoardSide.HERO
+    assert models["townsfolk-1"].side is BoardSide.NEUTRAL and models["townsfolk-1"].pos == Pos.at(9, 1)
+    for pos in (Pos.at(3, 4), Pos.on_roof("3+4"), Pos.off_board("B")):
+        assert board_pos(place_of(pos)) == pos
+    assert board_pos(Place("entrance")) is None
