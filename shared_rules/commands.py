@@ -481,3 +481,16 @@ class MoveMarker(Command):
     marker: str
     steps: int
     reason: str = ""
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class AdjustResource(Command):
+    """Record what a card or ability did to a hero's Ability Tokens (`fury`, `ki`, `mana`, `arcane_powder`, FF-HERO-09),
+    kept within 0 and the sheet's maximum."""
+
+    type: ClassVar[str] = "adjust_resource"
+    hero: str
+    resource: str
+    amount: int
+    reason: str = ""

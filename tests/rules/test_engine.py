@@ -39,6 +39,7 @@ from shared_rules.commands import (
     Activate,
     ActivateEnemy,
     AddEnemies,
+    AdjustResource,
     Attack,
     BoostMove,
     CastSpell,
@@ -131,6 +132,7 @@ ADVENTURE_SAMPLES: dict[str, Command] = {
     "reveal_token": RevealToken("tile-1"), "cast_spell": CastSpell("a", "Storm"), "use_tactic": UseTactic("a", "x"),
     "ring_bell": RingBell("a"), "spend_ki": SpendKi("a", 1, "a"), "use_token": UseToken("a", "Fire Sake"),
     "stop_bleeding": StopBleeding("a"), "move_marker": MoveMarker("darkness", 1),
+    "adjust_resource": AdjustResource("a", "fury", 1),
 }  # fmt: skip
 
 

@@ -410,6 +410,8 @@ PLAUSIBLE: dict[str, Any] = {
     "base": st.integers(-1, 100),
     "marker": st.sampled_from(("darkness", "party", "x")),
     "steps": st.integers(-25, 25),
+    "resource": st.sampled_from(("fury", "ki", "mana", "arcane_powder", "x")),
+    "amount": st.integers(-120, 120),
 }
 
 

@@ -36,6 +36,7 @@ from .activation import (
     move,
     reroll_with_grit,
 )
+from .classes import adjust_resource, check_adjust_resource
 from .classes.monk import check_bell, check_ki, ring_bell, spend_ki
 from .classes.samurai import check_tactic, check_token, use_tactic, use_token
 from .classes.sorceress import cast_spell, check_cast
@@ -130,6 +131,7 @@ def legal(state: Session) -> Iterator[LegalCommand]:
     if adv.enemies:
         yield LegalCommand("wound_enemy", options=tuple(f.id for f in adv.enemies))
     yield LegalCommand("move_marker", options=("darkness", "party"), note="as a card says")
+    yield LegalCommand("adjust_resource", options=("fury", "ki", "mana", "arcane_powder"), note="as a card says")
 
 
 def _rule(procedure: object, rule: str, why: str, check: object, phases: tuple[Phase, ...] = ADV) -> CommandRule:
@@ -162,6 +164,7 @@ AREA = Area(
         "use_token": _rule(use_token, "FF-SAM-03", "only in an Adventure", check_token),
         "stop_bleeding": _rule(stop_bleeding, "FF-HERO-11", "only in an Adventure", check_stop_bleeding),
         "move_marker": _rule(move_marker, "FF-DEPTH-04", "only in an Adventure", check_move_marker),
+        "adjust_resource": _rule(adjust_resource, "FF-HERO-09", "only in an Adventure", check_adjust_resource),
     },
     legal,
 )

@@ -319,3 +319,16 @@ def test_only_the_sorceress_casts_FF_SORC_04() -> None:
         t.do(CastSpell("a", "Storm", SpellCard(cost=0, casting=2)))
     assert error.value.field == "hero"
     assert [c.hero for c in legal_commands(sorceress().state) if c.type == "cast_spell"] == ["w"]
+
+
+def test_a_card_gives_or_takes_ability_tokens_within_the_cap_FF_HERO_09_A46() -> None:
+    from shared_rules.commands import AdjustResource
+
+    t = start([of("s", SAMURAI), of("w", SORCERESS)], dice=((2,),))
+    run(t, AdjustResource("s", "fury", 5, reason="a Battle Cry"))
+    assert member(t, "s").fury == 3 and any(e.rule == "A46" for e in t.events)
+    run(t, AdjustResource("w", "arcane_powder", 4))
+    assert member(t, "w").arcane_powder == 6  # the bag has no cap
+    with pytest.raises(InvalidCommand) as error:
+        t.do(AdjustResource("s", "rage", 1))
+    assert error.value.field == "resource"
