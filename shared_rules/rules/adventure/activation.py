@@ -197,6 +197,8 @@ def check_move(state: Session, command: Move) -> None:
     to = command.to
     if to is not None:
         tiles = {t.id for t in adv.tiles}
+        if not to.tile:
+            raise InvalidCommand("to.tile: the Map Tile the hero ends on", field="to.tile")
         for name, value in (("to.tile", to.tile), ("to.also", to.also)):
             if value and value not in tiles:
                 raise InvalidCommand(f"{name}: no Map Tile {value!r} on the board; tiles: {sorted(tiles)}", field=name)

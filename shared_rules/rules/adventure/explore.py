@@ -92,6 +92,9 @@ def check_search(state: Session, command: Search) -> None:
         raise InvalidCommand(f"placed: one of {list(PLACED[1:])}, or empty to draw the pack's Map card",
                              field="placed", rule="FF-EXPL-01")  # fmt: skip
     cards = pack(state.pack).adventure.map_cards
+    if command.name and not cards and not command.placed:
+        raise InvalidCommand("placed: the pack has no Map cards; say what the card showed (room, passage, none)",
+                             field="placed", rule="FF-EXPL-01")  # fmt: skip
     if command.name and cards and command.name not in adv.map_deck + adv.map_discard:
         raise IllegalCommand(f"name: the Map card {command.name!r} is not in the deck (placed, or not in the pack)",
                              field="name", rule="FF-CARD-01")  # fmt: skip

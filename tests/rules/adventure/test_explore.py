@@ -264,3 +264,12 @@ def test_bad_search_kinds_are_refused() -> None:
     assert error.value.field == "kind"
     with pytest.raises(InvalidCommand):
         t.do(Search("a", "door", placed="cave"))
+
+
+def test_a_map_card_name_without_the_packs_deck_needs_what_it_showed() -> None:
+    t = searching([of("a")])
+    with pytest.raises(InvalidCommand) as error:
+        t.do(Search("a", "door", name="Shrine"))
+    assert error.value.field == "placed"
+    run(t, Search("a", "door", placed="room", name="Shrine"))
+    assert adv(t).tiles[-1].name == "Shrine"
