@@ -12,7 +12,16 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared_rules import RuleOptions, RulesError, apply, decode_state, encode_state, legal_commands, new_session
+from shared_rules import (
+    RuleOptions,
+    RulesError,
+    apply,
+    decode_command,
+    decode_state,
+    encode_state,
+    legal_commands,
+    new_session,
+)
 from shared_rules.autoplay.adventure import next_command
 from shared_rules.commands import (
     CastSpell,
@@ -30,6 +39,7 @@ from shared_rules.prompts import Prompt
 from shared_rules.simulate import sample_heroes
 from shared_rules.state import Session
 from tests.rules.adventure import pack
+from tests.rules.test_properties import GARBAGE
 
 MAX_STEPS = 4000
 SETTINGS = settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
@@ -128,3 +138,21 @@ def test_the_same_commands_replay_to_the_same_states(seed: int) -> None:
     for command, expected in zip(commands, states, strict=True):
         state = apply(state, command).state
         assert state == expected
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 60), garbage=st.lists(GARBAGE, min_size=1, max_size=25))
+def test_garbage_in_an_adventure_raises_only_rules_errors(seed: int, steps: int, garbage: list[Any]) -> None:
+    """Any JSON thrown at a table mid-Adventure (a Fight on, a prompt perhaps waiting) is refused with a RulesError
+    naming a field, or accepted keeping every bound; the state given is never changed."""
+    start, commands, states = play(seed, 2, {"dice": "table"})
+    state = states[min(steps, len(states) - 1)] if states else start
+    for data in garbage:
+        before = encode_state(state)
+        try:
+            outcome = apply(state, decode_command(data))
+        except RulesError:
+            pass
+        else:
+            check(outcome.state)
+        assert encode_state(state) == before
