@@ -3,9 +3,11 @@ Heroes fight a High Threat card; defeating it wins (FF-END-01). Every Hero gains
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...flow import Ctx, Steps
 from ...state import ExplorationToken, Figure, MapTile, Session
-from .common import adventure, party_ids, set_counter
+from .common import adventure, party_ids, put, set_counter
 from .fight import draw_threat
 from .missions import Ending, Mission, register
 
@@ -25,6 +27,11 @@ class LostContact(Mission):
         ctx.emit("objective", f"The second Clue: {tile.id} is the Objective Room. It has no exits and its Encounter or "
                  "Attack is ignored; the Heroes fight a High Threat card", rule="FF-EXPL-06")  # fmt: skip
         set_counter(ctx, "objective", 1)
+        dread = adventure(ctx).growing_dread
+        if dread:  # FF-DEPTH-08: the stack is revealed at the final Fight
+            put(ctx, replace(adventure(ctx), growing_dread=0))
+            ctx.emit("growing_dread", f"The final Fight: reveal the {dread} Growing Dread card(s) of the stack",
+                     rule="FF-DEPTH-08")  # fmt: skip
         yield from draw_threat(ctx, "high", rule="FF-END-05")
         return True
 

@@ -117,7 +117,8 @@ def test_the_second_clue_is_the_objective_doors_and_encounter_ignored_FF_EXPL_06
     run(t, Activate("a", dice=((2,),)))
     run(t, Search("a", "door", placed="room"))
     t.do(RevealToken("tile-2", ExplorationToken(doors=2, attack=True, clue=True, growing_dread=True)))
-    assert adv(t).counter("objective") == 1 and adv(t).growing_dread == 1  # Growing Dread still counts
+    assert adv(t).counter("objective") == 1 and adv(t).growing_dread == 0  # Growing Dread still counts ...
+    assert "reveal the 1 Growing Dread" in events(t, "growing_dread")[-1]  # ... and the stack is revealed (FF-DEPTH-08)
     assert not [e for e in t.events[-6:] if e.rule == "FF-EXPL-03"]  # no exits rolled
     assert "High Threat card" in events(t, "encounter")[-1]  # the final fight, not the token's Attack
 

@@ -212,6 +212,15 @@ def test_the_town_board_reveals_growing_dread_at_once_and_uses_its_own_depth_cha
     assert t.prompt is not None and t.prompt.chart == "town_depth_event"
 
 
+def test_blood_moon_on_the_town_board_reveals_its_growing_dread_at_once_A39() -> None:
+    from shared_rules.state import Carry
+
+    t = line()
+    t.state = replace(t.state, carry=Carry(blood_moon=True))
+    t.do(HoldBackTheDarkness(dice=((2, 2),)))
+    assert adv(t).growing_dread == 0 and "play them now" in events(t, "growing_dread")[-1]
+
+
 def test_kills_move_the_party_marker_and_the_mission_is_won_its_way() -> None:
     t = line()
     to_activations(t)
