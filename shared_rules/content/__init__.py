@@ -26,6 +26,7 @@ class HazardEntry:
     name: str
     scope: str
     rule: str
+    text: str = ""  # what the result does, in short (shown to the table after the hazard)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +87,10 @@ def _load_hazards(raw: dict[str, Any]) -> dict[int, HazardEntry]:
             continue
         if not key.isdigit() or not isinstance(value, dict) or not isinstance(value.get("name"), str):
             raise ContentError(f"travel_hazards.json {key!r}: a D36 result with a name and a scope")
-        chart[int(key)] = HazardEntry(int(key), value["name"], value.get("scope", ""), f"FT-TRAVEL-D{key}")
+        if not isinstance(value.get("text", ""), str):
+            raise ContentError(f"travel_hazards.json {key!r}.text: a string")
+        chart[int(key)] = HazardEntry(int(key), value["name"], value.get("scope", ""), f"FT-TRAVEL-D{key}",
+                                      value.get("text", ""))
     expected = {10 * t + o for t in range(1, 7) for o in range(1, 7)}
     if set(chart) != expected:
         raise ContentError(
@@ -302,6 +306,23 @@ TRAVEL_HAZARDS: dict[int, HazardEntry] = _load_hazards(_read("travel_hazards.jso
 TOWN_TYPES: dict[int, str] = _load_town_types(_read("town_types.json"))
 TOWN_SIZES: dict[TownSize, SizeEntry] = _load_sizes(_read("town_sizes.json"))
 PACKS: dict[str, ContentPack] = {"default": load_pack(_read("default_pack.json"))}
+
+
+def _load_class_names(raw: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """Hero class names by game line (names only; numbers come from a pack's hero_classes)."""
+    return {line: _strings(names, f"hero_classes.json {line}") for line, names in raw.items()
+            if not line.startswith("_")}
+
+
+CLASS_NAMES: dict[str, tuple[str, ...]] = _load_class_names(_read("hero_classes.json"))
+
+
+def class_names(pack_name: str = "default") -> tuple[str, ...]:
+    """Every class a hero may be entered as: the pack's classes first, then the names of each game line."""
+    names = list(PACKS[pack_name].hero_classes)
+    for line in CLASS_NAMES.values():
+        names += [n for n in line if n not in names]
+    return tuple(names)
 
 
 def register_pack(raw: Any) -> ContentPack:
