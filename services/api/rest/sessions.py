@@ -32,6 +32,7 @@ from services.api.rest.docs import (
     EXAMPLE_EVENT,
     EXAMPLE_LEGAL,
     documented,
+    example_commands,
     example_hero,
     example_view,
 )
@@ -145,7 +146,7 @@ class SessionsController(Controller):
             description="The version the command produced (`based_on` is the one it was applied to), its events "
                         "and the new state. A replayed Idempotency-Key answers the first response again, with the "
                         "header `Idempotent-Replayed: true`.",
-            request_example={"type": "roll_hazard", "dice": [[3, 5]]},
+            request_examples=example_commands(),
             example=example_view(based_on=0, events=[EXAMPLE_EVENT]) | {"version": 1}, headers=_WRITE_HEADERS,
         ),
     )
