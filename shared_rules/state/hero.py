@@ -85,7 +85,7 @@ class Hero:
     wanted: int = field(default=0, metadata=meta(minimum=0, maximum=2))  # 0 none, 1 Wanted!, 2 Most Wanted! (FT-WANTED-01)
     scratch_deal: bool = False  # accepted Mr. Scratch's deal (FT-TRAVEL-D66, A50)
     removed: bool = False  # taken from the game for good
-    bleeding: int = 0  # Bleeding markers: -3 total Health each until removed with Grit (FF-HERO-11)
+    bleeding: int = field(default=0, metadata=meta(minimum=0, maximum=99))  # Bleeding markers: -3 total Health each until removed with Grit (FF-HERO-11)
 
     @property
     def max_health(self) -> int:
