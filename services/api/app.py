@@ -75,7 +75,8 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
             yield
             return
         store = open_store(settings.redis_url, _db_path(settings), idempotency_ttl=settings.idempotency_ttl,
-                           redis_prefix=settings.redis_prefix)
+                           redis_prefix=settings.redis_prefix, retention=settings.retention,
+                           archive_retention=settings.archive_retention)
         runner = open_runner(settings)
         app.state.services = Services(store, settings, runner)
         try:
