@@ -83,6 +83,15 @@ class History:
     def cached(self, session_id: str, token_hash: str, version: int) -> Session | None:
         return self._states.get((session_id, token_hash, version))
 
+    def fresh(self, session_id: str, token_hash: str) -> Table | None:
+        """The latest version this process knows of the table, without asking the store (it may be stale: a write
+        based on it is a compare-and-set that says so). None when nothing is remembered for this token."""
+        known = self._latest.get(session_id)
+        if known is None or known[0] != token_hash:
+            return None
+        state = self.cached(session_id, token_hash, known[1])
+        return None if state is None else Table(session_id, known[1], token_hash, None, state)
+
     def forget(self, session_id: str) -> None:
         """Drop what is remembered of a table (deleted)."""
         self._latest.pop(session_id, None)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from services.history import History, Table
 from services.settings import Settings
-from services.store import SessionExists, SessionNotFound, SessionStore, StaleVersion
+from services.store import SessionArchived, SessionExists, SessionNotFound, SessionStore, StaleVersion
 from shared_rules import codec as rules_codec
 from shared_rules.codec import decode_command, decode_hero, encode, encode_event, encode_state
 from shared_rules.engine import apply, legal_commands, new_session
@@ -354,7 +354,11 @@ async def _write(
     # The request is the command itself; expected_version is a precondition, so a client that lost an answer
     # may re-read the version and resend: it still gets the first answer, never a second write.
     fingerprint = _fingerprint(kind, payload)
-    table = await _open(services, session_id, token, host_may=False, idempotency_key=idempotency_key)
+    # The version this process wrote or read last is tried first, without a read: the commit is a compare-and-set
+    # (and checks the idempotency key and the archive mark itself), so a stale guess only costs a retry.
+    table = services.history.fresh(session_id, token_hash(token)) if token else None
+    if table is None or (expected_version is not None and table.version != expected_version):
+        table = await _open(services, session_id, token, host_may=False, idempotency_key=idempotency_key)
     key = idempotency_key or "~" + secrets.token_urlsafe(9)
     if table.idempotent is not None:
         return Written(await _replayed(services, table, table.idempotent, fingerprint, key), True)
@@ -387,7 +391,11 @@ async def _write(
             await asyncio.sleep(random.uniform(0, 0.001 * min(_attempt, 20)))  # spread out a crowd of writers
             continue
         except SessionNotFound:
+            services.history.forget(session_id)
             raise NotFound(f"session {session_id!r} does not exist", field="session_id") from None
+        except SessionArchived:
+            raise Archived(f"session {session_id!r} is archived: it can be read, not changed",
+                           field="session_id") from None
         if result.replayed:
             return Written(await _replayed(services, table, result.response, fingerprint, key), True)
         services.history.put(session_id, table.token_hash, result.version, step_.state, encoded)
