@@ -31,6 +31,7 @@ from shared_rules.state import RuleOptions, Session
 
 if TYPE_CHECKING:
     from services.jobs.runner import SimulationRunner
+    from services.limits import Guard
 
 log = logging.getLogger("brimstone.use_cases")
 T = TypeVar("T")
@@ -86,6 +87,8 @@ class Services:
     settings: Settings
     simulations: SimulationRunner | None = None
     history: History = field(default=None)  # type: ignore[assignment]  # built from the store when not given
+    guard: Guard | None = None
+    """The rate limits (services/limits.py); None: no limits (tests of the use cases alone)."""
 
     def __post_init__(self) -> None:
         if self.history is None:
@@ -179,6 +182,8 @@ async def _open(services: Services, session_id: str, token: str | None, *, host_
     """Load a table the caller may open: its own table token, or (for reads) the event host's token."""
     if not token:
         raise Unauthenticated("Authorization: send 'Bearer <table token>'", field="Authorization")
+    if services.guard is not None:
+        await services.guard.check_failures()
     table = await services.history.latest(session_id, idempotency_key=idempotency_key)
     if table is None:
         raise NotFound(f"session {session_id!r} does not exist", field="session_id")
@@ -186,6 +191,8 @@ async def _open(services: Services, session_id: str, token: str | None, *, host_
         return table
     if host_may and is_host(services, token):
         return table
+    if services.guard is not None:
+        await services.guard.failed_token()  # guessing tokens is limited per address
     raise Forbidden(f"this token does not open session {session_id!r}", field="Authorization")
 
 
@@ -231,6 +238,8 @@ async def create_session(services: Services, body: Any) -> JSON:
     seed = _int(data["seed"], "seed", 0, MAX_SEED) if data.get("seed") is not None else secrets.randbelow(MAX_SEED)
     pack = _str(data["pack"], "pack") if data.get("pack") is not None else "default"
     state = new_session(heroes, options=options, seed=seed, pack=pack)
+    if services.guard is not None:
+        await services.guard.opening_table()
     encoded = encode_state(state)
     snapshot = rules_codec.dumps(encoded)
     command = rules_codec.dumps({"type": "create_session", "heroes": [encode(h) for h in heroes],
@@ -265,6 +274,8 @@ async def list_sessions(services: Services, token: str | None, *, limit: int = 1
     if not token:
         raise Unauthenticated("Authorization: send 'Bearer <host token>'", field="Authorization")
     if not is_host(services, token):
+        if services.guard is not None:
+            await services.guard.failed_token()
         raise Forbidden("listing tables needs the event host's token", field="Authorization")
     limit = _int(limit, "limit", 1, 1000)
     ids = await services.store.list_sessions(limit=limit, after=after)
@@ -279,7 +290,7 @@ async def list_events(
     limit = _int(limit, "limit", 1, MAX_EVENTS_PAGE)
     stored = await _open(services, session_id, token, host_may=True)
     try:
-        entries = await services.store.log(session_id, after_version=after, limit=min(limit, stored.version - after))
+        entries = await services.store.log(session_id, after_version=after, limit=max(0, min(limit, stored.version - after)))
     except SessionNotFound:
         raise NotFound(f"session {session_id!r} does not exist", field="session_id") from None
     page = [{"version": e.version, "command": json.loads(e.command), "events": json.loads(e.events), "at": e.at}
@@ -287,6 +298,30 @@ async def list_events(
     more = bool(entries) and entries[-1].version < stored.version and len(entries) == limit
     return {"session_id": session_id, "version": stored.version, "entries": page,
             "next_after": entries[-1].version if more else None}
+
+
+async def archive_session(services: Services, session_id: str, token: str | None) -> JSON:
+    """The owner freezes a table: read-only from now on, kept for the archive retention."""
+    await _open(services, session_id, token, host_may=False)
+    try:
+        archived_at = await services.store.archive(session_id)
+    except SessionNotFound:
+        raise NotFound(f"session {session_id!r} does not exist", field="session_id") from None
+    keep = services.settings.archive_retention
+    return {"session_id": session_id, "archived_at": archived_at, "expires_at": archived_at + keep if keep else None}
+
+
+async def delete_session(services: Services, session_id: str, token: str | None) -> None:
+    """The owner removes a table and everything stored for it."""
+    await _open(services, session_id, token, host_may=False)
+    await services.store.delete(session_id)
+    services.history.forget(session_id)
+
+
+async def readiness(services: Services) -> JSON:
+    """Touch the store (StoreUnavailable when it does not answer)."""
+    await services.store.ping()
+    return {"status": "ready", "storage": services.settings.storage}
 
 
 # ---- writes ----------------------------------------------------------------------------------------------
@@ -546,6 +581,8 @@ def _runner(services: Services) -> SimulationRunner:
 async def start_simulation(services: Services, body: Any) -> JSON:
     """Queue a bulk simulation; it runs in chunks (rq workers, or the embedded pool) and is polled by id."""
     spec = parse_simulation(services, body)
+    if services.guard is not None:
+        await services.guard.starting_simulation()
     return await _runner(services).start(spec)
 
 

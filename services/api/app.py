@@ -13,17 +13,27 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from litestar import Litestar
+from litestar.config.cors import CORSConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Tag
 from litestar.routes import HTTPRoute
 
 from services.api.errors import problem_response
+from services.api.graphql.limits import graphql_limits
 from services.api.graphql.schema import graphql_controller
+from services.api.middleware import install_edge
+from services.api.rest.operations import (
+    MetricsController,
+    ReadinessController,
+    operations_components,
+)
 from services.api.rest.schemas import all_components
 from services.api.rest.sessions import SessionsController
 from services.api.rest.simulations import HealthController, SimulationsController
 from services.jobs.runner import open_runner
+from services.limits import Guard
+from services.observability import LIVE
 from services.settings import Settings
 from services.store import open_store
 from services.use_cases import Services
@@ -79,7 +89,10 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
                            redis_prefix=settings.redis_prefix, retention=settings.retention,
                            archive_retention=settings.archive_retention)
         runner = open_runner(settings)
-        app.state.services = Services(store, settings, runner)
+        guard = Guard(settings)
+        app.state.services = Services(store, settings, runner, guard=guard)
+        LIVE.subscribers = store.subscriber_count
+        LIVE.queue_depth = getattr(runner, "queue_depth", None)
         # Everything imported and built so far lives as long as the process: keep it out of the collector's full
         # passes, which otherwise walk it all and stall every request for tens of milliseconds.
         gc.collect()
@@ -87,6 +100,7 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
         try:
             yield
         finally:
+            await guard.close()
             await runner.close()
             await store.close()
 
@@ -94,9 +108,18 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
         # strawberry's controller relies on litestar inferring its dependencies (a deprecation in litestar 2.x).
         warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"litestar\..*")
         warnings.filterwarnings("ignore", message=r".*[Dd]ependenc.*", category=DeprecationWarning)
+        cors = CORSConfig(allow_origins=list(settings.cors_origins), allow_credentials=False,
+                          allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "X-Request-ID"],
+                          expose_headers=["Location", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-ID",
+                                          "Idempotent-Replayed"]) if settings.cors_origins else None
+        handlers: list[Any] = [SessionsController, SimulationsController, HealthController,
+                               ReadinessController, graphql_controller(settings.allowed_origins,
+                                                                       graphql_limits(settings))]
+        if settings.metrics:
+            handlers.append(MetricsController)
         app = Litestar(
-            route_handlers=[SessionsController, SimulationsController, HealthController,
-                            graphql_controller(settings.allowed_origins)],
+            route_handlers=handlers,
+            cors_config=cors,
             lifespan=[lifespan],
             exception_handlers={Exception: problem_response},
             openapi_config=openapi_config(),
@@ -104,10 +127,12 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
             debug=False,
         )
         _fix_options_allow(app)
+        install_edge(app, settings, lambda: getattr(getattr(app.state, "services", None), "guard", None))
         # litestar replaces `components.schemas` with the schemas it generated itself (none: every handler is
         # documented with our components), so ours are put back into the cached document before it is served.
         document = app.openapi_schema
-        document.components.schemas = {**all_components(), **(document.components.schemas or {})}  # type: ignore[dict-item]
+        document.components.schemas = {**all_components(), **operations_components(),  # type: ignore[dict-item]
+                                        **(document.components.schemas or {})}
     return app
 
 

@@ -14,6 +14,7 @@ from litestar.params import HeaderParameter, Parameter, QueryParameter
 from services import use_cases
 from services.api.rest.common import PUBLIC, SECURITY, answer, bearer, json_body, services
 from services.api.rest.docs import EXAMPLE_EVENT, EXAMPLE_LEGAL, documented, example_hero, example_view
+from services.api.rest.operations import TableOwnerHandlers
 
 SessionId = Annotated[str, Parameter(description="the table's join code, e.g. K7QX2M", max_length=128)]
 ExpectedVersion = Annotated[
@@ -34,7 +35,7 @@ def _written(result: use_cases.Written) -> Response[bytes]:
     return answer(result.body, headers={REPLAYED: "true"} if result.replayed else None)
 
 
-class SessionsController(Controller):
+class SessionsController(TableOwnerHandlers, Controller):
     path = "/v1/sessions"
     tags = ["sessions"]  # noqa: RUF012 - litestar reads a class attribute
 
