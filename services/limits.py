@@ -214,17 +214,23 @@ class Guard:
             self._refuse(rule, math.ceil(until - now))
 
     async def failed_token(self) -> None:
-        """Count a wrong token from the current address; past the limit, the address is refused for the window."""
+        """Count a wrong token from the current address; once `limit` were sent within the window, the address is
+        refused (429) until the window ends, whatever token it sends."""
         rule = self.auth_failures
         if rule is None:
             return
         who = client_address.get()
+        key = rule.item.key_for(who)
         try:
-            await self.charge(rule, who)
-        except RateLimited as refused:
+            count = await self.storage.incr(key, rule.item.get_expiry(), amount=1)
+            reset = await self.storage.get_expiry(key) if count >= rule.item.amount else 0.0
+        except Exception as exc:
+            log.warning("rate limit counters unreachable (%s); not limiting", exc)
+            return
+        if count >= rule.item.amount:
             now = time.monotonic()
             self._failure_blocks = {k: v for k, v in self._failure_blocks.items() if v > now}
-            self._failure_blocks[who] = now + refused.retry_after
+            self._failure_blocks[who] = now + max(1.0, reset - time.time())
 
     async def close(self) -> None:
         if self._flusher is not None:

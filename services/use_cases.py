@@ -583,7 +583,9 @@ async def start_simulation(services: Services, body: Any) -> JSON:
     spec = parse_simulation(services, body)
     if services.guard is not None:
         await services.guard.starting_simulation()
-    return await _runner(services).start(spec)
+    from services.limits import client_address
+
+    return await _runner(services).start(spec, client_address.get())
 
 
 async def get_simulation(services: Services, job_id: str) -> JSON:

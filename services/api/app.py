@@ -88,7 +88,7 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
         store = open_store(settings.redis_url, _db_path(settings), idempotency_ttl=settings.idempotency_ttl,
                            redis_prefix=settings.redis_prefix, retention=settings.retention,
                            archive_retention=settings.archive_retention)
-        runner = open_runner(settings)
+        runner = open_runner(settings, None if settings.redis_url else _jobs_path(settings))
         guard = Guard(settings)
         app.state.services = Services(store, settings, runner, guard=guard)
         LIVE.subscribers = store.subscriber_count
@@ -149,6 +149,16 @@ def _fix_options_allow(app: Litestar) -> None:
                 target = cell.cell_contents
                 if isinstance(target, HTTPRoute) and target is not route and handler.http_methods == {"OPTIONS"}:
                     target.methods = route.methods
+
+
+def _jobs_path(settings: Settings) -> str:
+    """Where embedded simulation jobs are kept: BRIMSTONE_JOBS_DB, else beside the tables' file."""
+    from pathlib import Path
+
+    if settings.jobs_db:
+        return settings.jobs_db
+    db = Path(_db_path(settings))
+    return str(db.with_name(db.stem + "-jobs" + db.suffix))
 
 
 def _db_path(settings: Settings) -> str:

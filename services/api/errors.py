@@ -17,6 +17,7 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
 from services.history import HistoryDiverged
+from services.jobs.runner import QueueFull, TooManySimulations
 from services.limits import RateLimited
 from services.observability import STORE_ERRORS, request_id
 from services.store import SessionArchived, StaleVersion, StoreUnavailable
@@ -97,6 +98,12 @@ def problem_for(exc: BaseException) -> Problem:
         log.warning("store unavailable: %s", exc)
         return _kind("store-unavailable", "the table storage cannot be reached right now; retry shortly",
                      field="", headers={"Retry-After": str(exc.retry_after)})
+    if isinstance(exc, QueueFull):
+        return _kind("store-unavailable", str(exc), field="", headers={"Retry-After": str(exc.retry_after)})
+    if isinstance(exc, TooManySimulations):
+        return _kind("rate-limited", str(exc), field="client address",
+                     headers={"Retry-After": "10", "RateLimit-Policy": f'"simulations";q={exc.limit}',
+                              "RateLimit": '"simulations";r=0;t=10'})
     if isinstance(exc, SessionArchived):
         return _kind("archived", f"{exc}: it can be read, not changed", field="session_id")
     if isinstance(exc, StaleVersion):

@@ -48,10 +48,11 @@ class ProblemError(Exception):
     """A refusal the edge answers itself: status, kind, detail, field, extra headers."""
 
     def __init__(self, status: int, slug: str, title: str, detail: str, field: str,
-                 headers: dict[str, str] | None = None) -> None:
+                 headers: dict[str, str] | None = None, policy: str = "") -> None:
         super().__init__(detail)
         self.status, self.slug, self.title, self.detail, self.field = status, slug, title, detail, field
         self.headers = headers or {}
+        self.policy = policy
 
     def body(self, path: str) -> bytes:
         return json.dumps({"type": "urn:brimstone:problem:" + self.slug, "title": self.title, "status": self.status,
@@ -231,7 +232,7 @@ class Edge:
             receive = await self._refusals(scope, receive, path, token, guard)
         except ProblemError as problem:
             if problem.status == 429:
-                RATE_LIMITED.labels(problem.slug).inc()
+                RATE_LIMITED.labels(problem.policy).inc()
             await self._problem(problem, path, reply)
         else:
             await self.app(scope, receive, reply)
@@ -262,8 +263,8 @@ class Edge:
             try:
                 guard.admit(_client(scope), token)
             except RateLimited as limited:
-                raise ProblemError(429, limited.policy, "Too Many Requests", limited.message, limited.field,
-                                   limited.headers()) from None
+                raise ProblemError(429, "rate-limited", "Too Many Requests", limited.message, limited.field,
+                                   limited.headers(), policy=limited.policy) from None
         if method == "POST" and path.startswith("/graphql"):
             body = await _read_body(receive, self.settings.max_body_bytes)
             check_graphql_body(body)

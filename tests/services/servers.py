@@ -134,9 +134,10 @@ class ServerProcess:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
-    def client(self, token: str | None = None, **kwargs: Any) -> httpx.Client:
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=30.0, **kwargs)
+    def client(self, token: str | None = None, *, headers: dict[str, str] | None = None, **kwargs: Any
+               ) -> httpx.Client:
+        sent = {"Authorization": f"Bearer {token}"} if token else {}
+        return httpx.Client(base_url=self.url, headers={**sent, **(headers or {})}, timeout=30.0, **kwargs)
 
     def __enter__(self) -> ServerProcess:
         return self.start()

@@ -5,7 +5,7 @@ request) and a cost (fields selected, fragments expanded). A refused document is
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from graphql import (
@@ -80,6 +80,33 @@ def cost_rule(max_cost: int, max_root_fields: int) -> type[ASTValidationRule]:
     return CostLimit
 
 
+_TOO_COSTLY = ("tokens", "aliases found", "exceeds maximum operation depth", "depth exceeded", "root fields",
+               "selects more than")
+
+
+class ErrorCodes(SchemaExtension):
+    """Gives every refused document's error a code, like the service's own errors: GRAPHQL_PARSE_FAILED,
+    GRAPHQL_VALIDATION_FAILED or QUERY_TOO_COSTLY (a limit)."""
+
+    def on_operation(self) -> Iterator[None]:
+        yield
+        context = self.execution_context
+        errors = list(context.pre_execution_errors or [])
+        if context.result is not None and context.result.errors:
+            errors += [e for e in context.result.errors if e not in errors]
+        for error in errors:
+            if (error.extensions or {}).get("code"):
+                continue
+            message = error.message
+            if any(marker in message for marker in _TOO_COSTLY):
+                code = "QUERY_TOO_COSTLY"
+            elif message.startswith("Syntax Error"):
+                code = "GRAPHQL_PARSE_FAILED"
+            else:
+                code = "GRAPHQL_VALIDATION_FAILED"
+            error.extensions = {**(error.extensions or {}), "code": code, "kind": "invalid-command", "status": 400}
+
+
 def graphql_limits(settings: Settings) -> list[Callable[[], SchemaExtension]]:
     """Factories of the schema extensions enforcing the settings' GraphQL limits (a fresh one per request)."""
     rule = cost_rule(settings.graphql_max_cost, settings.graphql_max_root_fields)
@@ -88,4 +115,5 @@ def graphql_limits(settings: Settings) -> list[Callable[[], SchemaExtension]]:
         lambda: QueryDepthLimiter(max_depth=settings.graphql_max_depth),
         lambda: MaxAliasesLimiter(max_alias_count=settings.graphql_max_aliases),
         lambda: AddValidationRules([rule]),
+        ErrorCodes,
     ]

@@ -105,7 +105,7 @@ class MetricsController(Controller):
     path = "/metrics"
     include_in_schema = False
 
-    @get("/", media_type="text/plain; version=0.0.4; charset=utf-8")
+    @get("/", media_type="text/plain; version=0.0.4")
     async def metrics(self) -> Response[bytes]:
         """Prometheus metrics of this replica."""
-        return Response(exposition(), media_type="text/plain; version=0.0.4; charset=utf-8")
+        return Response(exposition(), media_type="text/plain; version=0.0.4")
