@@ -11,6 +11,7 @@ import json
 import logging
 import math
 import multiprocessing
+import os
 import secrets
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -213,10 +214,12 @@ def _last_line(text: str | None) -> str:
 # ---- embedded ----------------------------------------------------------------------------------------------
 
 
-def _die_with_parent() -> None:
+def _die_with_parent(parent: int) -> None:
     """Pool process initializer: the kernel kills this process when the API process dies, even by SIGKILL
-    (Linux prctl PR_SET_PDEATHSIG), so a killed server leaves no simulation burning CPU."""
+    (Linux prctl PR_SET_PDEATHSIG), so a killed server leaves no simulation burning CPU. A parent that died before
+    this ran (the process was just starting) ends it here."""
     import ctypes
+    import os
     import signal
 
     try:
@@ -224,6 +227,8 @@ def _die_with_parent() -> None:
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except OSError:  # not Linux: the pool still ends with a clean shutdown
         pass
+    if os.getppid() != parent:
+        os._exit(0)
 
 
 _JOBS_SCHEMA = """
@@ -332,7 +337,7 @@ class LocalRunner:
                 self._pool = ThreadPoolExecutor(workers, thread_name_prefix="brimstone-sim")
             else:  # spawn: a fork of a process running an event loop and threads is not safe
                 self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=_die_with_parent)
+                                                 initializer=_die_with_parent, initargs=(os.getpid(),))
         return self._pool
 
     def _resume(self) -> None:
