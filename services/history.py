@@ -157,10 +157,26 @@ class History:
         state = self.cached(session_id, token_hash, version)
         if state is not None:
             return state
-        stored = await self.store.read(session_id, version)
+        stored = await self._read(session_id, token_hash, version)
+        return None if stored is None else self._rebuild(stored)
+
+    async def _read(self, session_id: str, token_hash: str, version: int) -> StoredSession | None:
+        """The store's parts for `version`, starting from the version before it when this process holds it."""
+        known = version - 1 if self.cached(session_id, token_hash, version - 1) is not None else None
+        stored = await self.store.read(session_id, version, known_version=known)
         if stored is None or stored.token_hash != token_hash:
             return None
-        return self._rebuild(stored)
+        if stored.base_snapshot is None and self.cached(session_id, token_hash, stored.base_version) is None:
+            stored = await self.store.read(session_id, version)  # forgotten meanwhile
+        return stored
+
+    def remember_change(self, session_id: str, token_hash: str, version: int, command: JSON, events: list[JSON],
+                        state: Session, encoded: JSON | None) -> None:
+        """A version this process just wrote: its change is ready for the local subscribers without a read."""
+        self.put(session_id, token_hash, version, state, encoded)
+        self._remember(self._changes, (session_id, token_hash, version), {
+            "session_id": session_id, "version": version, "events": events, "command": command,
+            **self.view(session_id, token_hash, version, state)})
 
     async def change(self, session_id: str, token_hash: str, version: int) -> JSON | None:
         """What a subscriber receives for `version` (its command, events, state, prompt and legal commands): built
@@ -188,10 +204,18 @@ class History:
             del self._building[key]
 
     async def _build_change(self, session_id: str, token_hash: str, version: int) -> JSON | None:
-        entries = await self.store.log(session_id, after_version=version - 1, limit=1)
-        state = await self.at(session_id, token_hash, version)
-        if not entries or state is None:
+        state = self.cached(session_id, token_hash, version)
+        stored = None if state is not None else await self._read(session_id, token_hash, version)
+        if stored is not None:
+            state = self._rebuild(stored)
+        if stored is not None and stored.entries and stored.entries[-1].version == version:
+            entry = stored.entries[-1]  # one round trip gave both the state and the entry
+        else:
+            entries = await self.store.log(session_id, after_version=version - 1, limit=1)
+            if not entries:
+                return None
+            entry = entries[0]
+        if state is None:
             return None
-        entry = entries[0]
         return {"session_id": session_id, "version": version, "events": json.loads(entry.events),
                 "command": json.loads(entry.command), **self.view(session_id, token_hash, version, state)}

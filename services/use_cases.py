@@ -433,7 +433,8 @@ async def _write(
                            field="session_id") from None
         if result.replayed:
             return Written(await _replayed(services, table, result.response, fingerprint, key), True)
-        services.history.put(session_id, table.token_hash, result.version, step_.state, encoded)
+        services.history.remember_change(session_id, table.token_hash, result.version, step_.command,
+                                         step_.events, step_.state, encoded)
         return Written(body, False)
     raise StaleVersion(table.version, table.version, session_id)
 

@@ -254,9 +254,9 @@ class SessionStore(ABC):
         """
 
     @abstractmethod
-    async def read(self, session_id: str, version: int) -> StoredSession | None:
+    async def read(self, session_id: str, version: int, *, known_version: int | None = None) -> StoredSession | None:
         """The parts of `version` (nearest checkpoint at or before it, then the log up to it), or None if the
-        session or the version does not exist."""
+        session or the version does not exist; `known_version` as for load()."""
 
     @abstractmethod
     async def commit(

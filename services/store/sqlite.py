@@ -257,11 +257,11 @@ class SqliteStore(SessionStore):
         """The parts of the latest version (see SessionStore.load), or None."""
         return await self._run(lambda: self._parts(session_id, -1, known_version, idempotency_key))
 
-    async def read(self, session_id: str, version: int) -> StoredSession | None:
+    async def read(self, session_id: str, version: int, *, known_version: int | None = None) -> StoredSession | None:
         """The parts of `version`, or None if the session or version does not exist."""
         if version < 0:
             return None
-        return await self._run(lambda: self._parts(session_id, int(version), None, None))
+        return await self._run(lambda: self._parts(session_id, int(version), known_version, None))
 
     async def commit(
         self,
