@@ -34,7 +34,14 @@ from services.use_cases import Services, view_parts  # noqa: E402
 from tests.services.servers import next_command  # noqa: E402
 
 HEROES = [{"id": f"h{i}", "name": name} for i, name in enumerate(["Anna", "Bo", "Cy", "Dee"])]
-ADJUST = {"type": "adjust", "hero": "h0", "effects": [{"op": "change", "field": "gold", "amount": 5}]}
+def heal(view: dict[str, Any], n: int) -> dict[str, Any] | None:
+    """The table records a doctor's visit (and some gold), keeping the posse alive through a long evening."""
+    living = [h["id"] for h in view["state"]["heroes"] if not h["removed"]]
+    if not living:
+        return None
+    return {"type": "adjust", "hero": living[n % len(living)], "effects": [
+        {"op": "change", "field": "wounds", "amount": -20}, {"op": "change", "field": "sanity_damage", "amount": -20},
+        {"op": "change", "field": "gold", "amount": 5}]}
 
 
 async def play(services: Services, versions: int, *, keys: bool, seed: int) -> tuple[str, str]:
@@ -46,12 +53,13 @@ async def play(services: Services, versions: int, *, keys: bool, seed: int) -> t
     view = created
     for n in range(1, versions + 1):
         key = uuid.uuid4().hex if keys else None
-        if n % 50 == 0:
-            written = await use_cases.undo(services, sid, token, {"steps": 1}, idempotency_key=key)
+        living = any(not h["removed"] for h in view["state"]["heroes"])
+        if n % 50 == 0 or not living:  # an undo now and then; all the posse gone (Mr. Scratch): back 40 steps
+            steps = 1 if living else min(40, view["version"])
+            written = await use_cases.undo(services, sid, token, {"steps": steps}, idempotency_key=key)
         else:
-            idle = view["pending"] is None
-            command = ADJUST if n % 7 == 0 and idle else next_command(view, size=rng.choice(["small", "medium",
-                                                                                              "large"]))
+            doctor = heal(view, n) if n % 5 == 0 and view["pending"] is None else None
+            command = doctor or next_command(view, size=rng.choice(["small", "medium", "large"]))
             written = await use_cases.submit_command(services, sid, token, command, idempotency_key=key)
         view = written.body
     return sid, token
