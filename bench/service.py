@@ -203,7 +203,8 @@ CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 
 def profile_breakdown(raw: Path) -> list[tuple[str, float]]:
-    """Share of samples per category from py-spy's collapsed stacks (leaf category wins, idle excluded)."""
+    """Share of samples per category from py-spy's collapsed stacks (idle excluded): the frame nearest the leaf
+    that belongs to a category decides."""
     counts: Counter[str] = Counter()
     total = 0
     for line in raw.read_text().splitlines():
@@ -213,12 +214,12 @@ def profile_breakdown(raw: Path) -> list[tuple[str, float]]:
         count = int(count_text)
         frames = stack.split(";")
         leaf = frames[-1]
-        if "select" in leaf and ("selectors" in leaf or "epoll" in leaf) or "run_forever" in leaf and len(frames) < 4:
+        if "select" in leaf and ("selectors" in leaf or "epoll" in leaf):
             continue  # idle: waiting for the network
         total += count
-        for name, markers in CATEGORIES:
-            # the innermost frame of the stack that belongs to a category decides
-            if any(any(m in frame for m in markers) for frame in frames[-6:]):
+        for frame in reversed(frames):
+            name = next((name for name, markers in CATEGORIES if any(m in frame for m in markers)), None)
+            if name is not None:
                 counts[name] += count
                 break
         else:
@@ -264,7 +265,8 @@ def bench(redis_url: str, tables: int, connections: int, seconds: float, rounds:
     prefix = f"bench{uuid.uuid4().hex[:8]}"
     api_port, bare_port = free_port(), free_port()
     # An evening's venue puts every phone behind one address: the per-address ceiling is set for that, not lowered.
-    env = {"BRIMSTONE_RATE_LIMIT_ADDRESS": "1000000/minute", "BRIMSTONE_RATE_LIMIT_TOKEN": "100000/minute"}
+    env = {"BRIMSTONE_RATE_LIMIT_ADDRESS": "1000000/minute", "BRIMSTONE_RATE_LIMIT_TOKEN": "100000/minute",
+           "BRIMSTONE_RATE_LIMIT_CREATE": "100000/minute"}
     api = start([sys.executable, "-m", "services.api.serve", "--port", str(api_port), "--redis", redis_url,
                  "--redis-prefix", prefix, "--log-level", "warning"], env)
     bare = start([sys.executable, str(Path(__file__).resolve()), "--serve-bare", str(bare_port), "--redis", redis_url])

@@ -33,7 +33,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from redis import exceptions as redis_errors
-from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio import ConnectionPool, Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 
@@ -64,9 +64,8 @@ log = logging.getLogger("brimstone.store")
 
 SUBSCRIBE_TIMEOUT = 10.0
 """Seconds a new subscription waits for the shared pub/sub connection to be listening."""
-MAX_CONNECTIONS = 64
-"""Commands share a pool this big; a request waits for a free connection rather than failing."""
-POOL_TIMEOUT = 5.0
+MAX_CONNECTIONS = 1024
+"""Commands share a pool this big (subscriptions take none of it: they share one pub/sub connection)."""
 RETRYABLE = (redis_errors.ConnectionError, redis_errors.TimeoutError, redis_errors.BusyLoadingError)
 
 # KEYS: meta, snapshots, checkpoints, log, sessions.  ARGV: session_id, token_hash, created_at, snapshot, entry, ttl_ms.
@@ -199,14 +198,14 @@ def _reachable() -> Any:
 
 
 def make_client(url: str) -> Redis:
-    """A client that retries a command on connection errors (3 times, exponential backoff up to 0.5 s), waits for a
-    pooled connection instead of failing when all are busy, and checks an idle connection before reusing it.
+    """A client that retries a command on connection errors (3 times, exponential backoff up to 0.5 s) and checks an
+    idle connection before reusing it.
 
-    No socket read timeout: a reply's wait is bounded by the retry policy when the connection breaks, and a read
-    timeout costs a timer per command on the hot path."""
+    No socket read timeout and no waiting pool: each would cost a timer per command on the hot path; a reply's wait
+    is bounded by the retry policy when the connection breaks."""
     retry = Retry(ExponentialBackoff(cap=0.5, base=0.05), retries=3)
-    pool = BlockingConnectionPool.from_url(
-        url, max_connections=MAX_CONNECTIONS, timeout=POOL_TIMEOUT, retry=retry, retry_on_error=list(RETRYABLE),
+    pool = ConnectionPool.from_url(
+        url, max_connections=MAX_CONNECTIONS, retry=retry, retry_on_error=list(RETRYABLE),
         socket_connect_timeout=2.0, health_check_interval=15, decode_responses=False)
     return Redis(connection_pool=pool)
 
