@@ -19,7 +19,6 @@ import sys
 import time
 import uuid
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 

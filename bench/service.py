@@ -151,7 +151,7 @@ end
 
 def lua_script(targets: list[tuple[str, str]]) -> Path:
     """A wrk script posting the command to each (path, Authorization) in turn."""
-    rows = ",".join("{%s,%s}" % (json.dumps(path), json.dumps(auth)) for path, auth in targets)
+    rows = ",".join(f"{{{json.dumps(path)},{json.dumps(auth)}}}" for path, auth in targets)
     path = LOGS / f"targets-{uuid.uuid4().hex[:6]}.lua"
     path.write_text(_LUA % (rows, json.dumps(json.dumps(COMMAND))))
     return path
