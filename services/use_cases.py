@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from services.history import History, Table
+from services.observability import COMMANDS
 from services.settings import Settings
 from services.store import SessionArchived, SessionExists, SessionNotFound, SessionStore, StaleVersion
 from shared_rules import codec as rules_codec
 from shared_rules.codec import decode_command, decode_hero, encode, encode_event, encode_state
 from shared_rules.engine import apply, legal_commands, new_session
-from shared_rules.errors import IllegalCommand, InvalidCommand
+from shared_rules.errors import IllegalCommand, InvalidCommand, RulesError
 from shared_rules.events import Event
 from shared_rules.state import RuleOptions, Session
 
@@ -367,6 +368,32 @@ class Step:
 
 
 async def _write(
+    services: Services,
+    session_id: str,
+    token: str | None,
+    *,
+    kind: str,
+    payload: Any,
+    step: Callable[[Table], Awaitable[Step]],
+    expected_version: int | None,
+    idempotency_key: str | None,
+) -> Written:
+    """_written, counted in the metrics by outcome (applied, replayed, refused, error)."""
+    operation = "postCommand" if kind == "command" else "undoCommands"
+    try:
+        written = await _written(services, session_id, token, kind=kind, payload=payload, step=step,
+                                 expected_version=expected_version, idempotency_key=idempotency_key)
+    except (RulesError, ServiceError, StaleVersion):
+        COMMANDS.labels(operation, "refused").inc()
+        raise
+    except Exception:
+        COMMANDS.labels(operation, "error").inc()
+        raise
+    COMMANDS.labels(operation, "replayed" if written.replayed else "applied").inc()
+    return written
+
+
+async def _written(
     services: Services,
     session_id: str,
     token: str | None,
