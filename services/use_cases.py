@@ -308,6 +308,7 @@ async def archive_session(services: Services, session_id: str, token: str | None
         archived_at = await services.store.archive(session_id)
     except SessionNotFound:
         raise NotFound(f"session {session_id!r} does not exist", field="session_id") from None
+    services.history.forget(session_id)  # the next write reads the archive mark
     keep = services.settings.archive_retention
     return {"session_id": session_id, "archived_at": archived_at, "expires_at": archived_at + keep if keep else None}
 
