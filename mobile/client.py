@@ -28,6 +28,7 @@ from typing import Any, Protocol
 from shared_rules import (
     Command,
     Event,
+    EventType,
     Hero,
     LegalCommand,
     Prompt,
@@ -265,7 +266,7 @@ class OfflineBackend:
         code = self._codes()
         with self._lock:
             self._table = TableInfo(f"offline-{code.lower()}", code=code)
-            created = Event("session_created", f"Table opened for {', '.join(h.name for h in heroes)}")
+            created = Event(EventType.SESSION_CREATED, f"Table opened for {', '.join(h.name for h in heroes)}")
             self._entries = [_Entry(0, "create", {"type": "create"}, (created,), state, None, time.time())]
             self._keys = {}
             self._save()
@@ -312,7 +313,7 @@ class OfflineBackend:
             if steps < 1 or target < 0:
                 raise CommandRejected(f"steps: version {current} has only {current} command(s) to undo, not {steps}",
                                       field="steps", rule=UNDO_RULE)
-            event = Event("undone", f"Undid {steps} command{'s' if steps != 1 else ''}: back to version {target}",
+            event = Event(EventType.UNDONE, f"Undid {steps} command{'s' if steps != 1 else ''}: back to version {target}",
                           rule=UNDO_RULE)
             self._append("undo", {"type": "undo", "steps": steps, "to_version": target}, (event,),
                          self._entries[target].state, idempotency_key)

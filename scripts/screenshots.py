@@ -227,7 +227,7 @@ def render(out: Path) -> dict[str, Any]:
 
     travel.roll_hazard()
     tap(1, 2)  # 12 Bleached Bones: Agility 5+ each
-    tap(2, 6, 1, 5, 3)  # Ann: five dice, two rows
+    tap(2, 4, 1, 3, 3)  # Ann: five dice, two rows, no success: Grit is offered
     dice.toggle_die(0)
     dice.toggle_die(2)
     shot("dice_reroll")

@@ -27,7 +27,7 @@ from shared_rules import codec as rules_codec
 from shared_rules.codec import decode_command, decode_hero, encode, encode_event, encode_state
 from shared_rules.engine import apply, legal_commands, new_session
 from shared_rules.errors import IllegalCommand, InvalidCommand, RulesError
-from shared_rules.events import Event
+from shared_rules.events import Event, EventType
 from shared_rules.state import RuleOptions, Session
 
 if TYPE_CHECKING:
@@ -245,7 +245,7 @@ async def create_session(services: Services, body: Any) -> JSON:
     snapshot = rules_codec.dumps(encoded)
     command = rules_codec.dumps({"type": "create_session", "heroes": [encode(h) for h in heroes],
                                  "options": encode(options), "seed": seed, "pack": pack})
-    created = Event("session_created", f"Table opened for {', '.join(h.name for h in heroes)}", rule="")
+    created = Event(EventType.SESSION_CREATED, f"Table opened for {', '.join(h.name for h in heroes)}", rule="")
     token = secrets.token_urlsafe(24)
     for _ in range(20):
         session_id = new_join_code()
@@ -513,7 +513,7 @@ async def undo(
         state = await services.history.at(session_id, table.token_hash, target)
         if state is None:
             raise NotFound(f"session {session_id!r} has no version {target}", field="steps")
-        event = Event("undone", f"Undid {steps} command{'s' if steps != 1 else ''}: back to version {target}",
+        event = Event(EventType.UNDONE, f"Undid {steps} command{'s' if steps != 1 else ''}: back to version {target}",
                       rule=UNDO_RULE)
         return Step(state, {"type": "undo", "steps": steps, "to_version": target}, [encode_event(event)],
                     checkpoint=True)

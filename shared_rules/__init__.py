@@ -20,16 +20,17 @@ from .commands import (
     RollHazard,
 )
 from .dice import DieKind, Roll
-from .engine import LegalCommand, Outcome, apply, legal_commands, new_session
+from .engine import Outcome, apply, legal_commands, new_session
 from .errors import ContentError, IllegalCommand, InvalidCommand, RulesError
-from .events import Change, Event
-from .prompts import Option, Prompt
+from .events import Change, Event, EventType
+from .legal import LegalCommand
+from .prompts import Amount, Option, Part, Prompt, PromptKind, SkillCheck
 from .state import Hero, Item, ItemTag, Phase, RuleOptions, Session, Skills, TownSize
 
 __all__ = [
-    "Adjust", "Arrive", "Change", "Choose", "ChooseTownSize", "Command", "ContentError", "DieKind", "Effect",
-    "EndTownStay", "EnterCard", "Event", "Hero", "IllegalCommand", "InvalidCommand", "Item", "ItemTag",
-    "LegalCommand", "Option", "Outcome", "Phase", "Prompt", "Reroll", "Roll", "RollDice", "RollHazard",
-    "RuleOptions", "RulesError", "Session", "Skills", "TownSize", "apply", "decode_command", "decode_event",
+    "Adjust", "Amount", "Arrive", "Change", "Choose", "ChooseTownSize", "Command", "ContentError", "DieKind", "Effect",
+    "EndTownStay", "EnterCard", "Event", "EventType", "Hero", "IllegalCommand", "InvalidCommand", "Item", "ItemTag",
+    "LegalCommand", "Option", "Outcome", "Part", "Phase", "Prompt", "PromptKind", "Reroll", "Roll", "RollDice", "RollHazard",
+    "RuleOptions", "RulesError", "Session", "SkillCheck", "Skills", "TownSize", "apply", "decode_command", "decode_event",
     "decode_hero", "decode_state", "encode", "encode_event", "encode_state", "legal_commands", "new_session",
 ]  # fmt: skip

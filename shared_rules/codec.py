@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 import types
 import typing
 from enum import Enum
@@ -23,7 +24,7 @@ from .state import Hero, Session
 SCHEMA_VERSION = 1
 T = TypeVar("T")
 _NAMESPACE: dict[str, Any] = {}
-for _module in (state, dice, commands, events, prompts):
+for _module in (*state.MODULES, dice, commands, events, prompts):
     _NAMESPACE.update(vars(_module))
 _MISSING = dataclasses.MISSING
 
@@ -52,11 +53,17 @@ def encode(value: Any) -> Any:
 
 
 @cache
+def type_hints(cls: type) -> dict[str, Any]:
+    """A dataclass's field types, resolved in its own module (names imported only for type checking included)."""
+    return typing.get_type_hints(cls, globalns={**_NAMESPACE, **vars(sys.modules[cls.__module__])})
+
+
+@cache
 def _fields(cls: type) -> tuple[tuple[str, Any, bool], ...]:
-    hints = typing.get_type_hints(cls, globalns=_NAMESPACE, localns=_NAMESPACE)
+    hints = type_hints(cls)
+    ordered = sorted(dataclasses.fields(cls), key=lambda f: f.name == "dice")  # a command's own fields, then its dice
     return tuple(
-        (f.name, hints[f.name], f.default is _MISSING and f.default_factory is _MISSING)
-        for f in dataclasses.fields(cls)
+        (f.name, hints[f.name], f.default is _MISSING and f.default_factory is _MISSING) for f in ordered
     )
 
 
@@ -109,6 +116,8 @@ def _decoder(tp: Any) -> Decoder:
     """The decoding function for one type, built once: decoding a state is the hot path of every request."""
     if tp is Any:
         return _any
+    if tp is Command:
+        return decode_command
     origin = typing.get_origin(tp)
     if origin in (Union, types.UnionType):
         return _union_decoder(tp)
@@ -154,9 +163,7 @@ def _union_decoder(tp: Any) -> Decoder:
     optional = type(None) in members
     real = [m for m in members if m is not type(None)]
     inner: Decoder
-    if tp == Command or set(members) >= set(COMMAND_TYPES.values()):
-        inner = decode_command
-    elif all(m in (int, str, bool) for m in real):
+    if all(m in (int, str, bool) for m in real):
         scalars = tuple(real)
 
         def inner(data: Any, path: str) -> Any:
@@ -182,9 +189,9 @@ def _plan(cls: Any) -> tuple[frozenset[str], tuple[tuple[str, Decoder, bool], ..
     plan = []
     for name, tp, required in fields:
         decoder = _decoder(tp)
-        if cls in _COMMAND_CLASSES and name == "dice":
+        if issubclass(cls, Command) and name == "dice":
             decoder = _dice
-        elif cls in _COMMAND_CLASSES and name == "faces":
+        elif issubclass(cls, Command) and name == "faces":
             decoder = _optional_faces
         plan.append((name, decoder, required))
     return known, tuple(plan)
@@ -205,9 +212,6 @@ def _decode_dataclass(cls: Any, data: Any, path: str) -> Any:
         elif required:
             raise InvalidCommand(f"{sub}: required", field=sub)
     return cls(**kwargs)
-
-
-_COMMAND_CLASSES = frozenset(COMMAND_TYPES.values())
 
 
 def _faces(data: Any, path: str) -> Faces:

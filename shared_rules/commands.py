@@ -8,9 +8,30 @@ session RNG (dice option "server") or asked for with a roll prompt (dice option 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 Faces = tuple[int, ...]
+_C = TypeVar("_C", bound="type[Command]")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Command:
+    """What every command shares: its `type` (the JSON discriminator) and the dice the table typed in for it."""
+
+    type: ClassVar[str] = ""
+    dice: tuple[Faces, ...] = ()
+
+
+COMMAND_TYPES: dict[str, type[Command]] = {}  # every command by its `type`, filled by @command
+ANSWERS: frozenset[str] = frozenset({"roll", "choose", "reroll", "enter_card"})  # commands that answer a prompt
+
+
+def command(cls: _C) -> _C:
+    """Register a command class under its `type`, so the codec, the engine and the API documents know it."""
+    if not cls.type or cls.type in COMMAND_TYPES:
+        raise TypeError(f"{cls.__name__}: a command needs a type of its own, not {cls.type!r}")
+    COMMAND_TYPES[cls.type] = cls
+    return cls
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,25 +52,26 @@ class Effect:
     dark_stone_upgrades: int = 0
 
 
+@command
 @dataclass(frozen=True, slots=True)
-class ChooseTownSize:
+class ChooseTownSize(Command):
     """After an Adventure, pick Small, Medium or Large; the hazard count is rolled at once (FT-TRAVEL-01/02)."""
 
     type: ClassVar[str] = "choose_town_size"
     size: str
-    dice: tuple[Faces, ...] = ()
 
 
+@command
 @dataclass(frozen=True, slots=True)
-class RollHazard:
+class RollHazard(Command):
     """Roll the next Travel Hazard on the D36 chart and resolve it (FT-TRAVEL-03)."""
 
     type: ClassVar[str] = "roll_hazard"
-    dice: tuple[Faces, ...] = ()
 
 
+@command
 @dataclass(frozen=True, slots=True)
-class Arrive:
+class Arrive(Command):
     """Reach town: roll its type, build it, destroy slots, gain Unwanted Attention (FT-TRAVEL-04, FT-TOWN, FT-UA-01).
 
     `destroyed_slots` adds Buildings destroyed from the start of the Stay for reasons the players give (a failed
@@ -58,73 +80,65 @@ class Arrive:
 
     type: ClassVar[str] = "arrive"
     destroyed_slots: int = 0
-    dice: tuple[Faces, ...] = ()
 
 
+@command
 @dataclass(frozen=True, slots=True)
-class EndTownStay:
+class EndTownStay(Command):
     """Leave town for the next Adventure: Unwanted Attention is removed (FT-UA-06), town-stay flags end."""
 
     type: ClassVar[str] = "end_town_stay"
-    dice: tuple[Faces, ...] = ()
 
 
+@command
 @dataclass(frozen=True, slots=True)
-class Adjust:
+class Adjust(Command):
     """Record what the physical game changed for one hero (a card, a fight on the board) as an event."""
 
     type: ClassVar[str] = "adjust"
     hero: str
     effects: tuple[Effect, ...]
     reason: str = ""
-    dice: tuple[Faces, ...] = ()
 
 
+@command
 @dataclass(frozen=True, slots=True)
-class RollDice:
+class RollDice(Command):
     """Answer a roll prompt: the faces the physical dice show, or none for "roll for me"."""
 
     type: ClassVar[str] = "roll"
     faces: Faces | None = None
     prompt: str = ""
-    dice: tuple[Faces, ...] = ()
 
 
+@command
 @dataclass(frozen=True, slots=True)
-class Choose:
+class Choose(Command):
     """Answer a choice prompt with one of its option keys."""
 
     type: ClassVar[str] = "choose"
     option: str
     prompt: str = ""
-    dice: tuple[Faces, ...] = ()
 
 
+@command
 @dataclass(frozen=True, slots=True)
-class Reroll:
+class Reroll(Command):
     """Answer a Grit re-roll offer: the indices of the dice to re-roll for 1 Grit, or none to keep (FF-GRIT-01/02)."""
 
     type: ClassVar[str] = "reroll"
     indices: tuple[int, ...] = ()
     prompt: str = ""
-    dice: tuple[Faces, ...] = ()
 
 
+@command
 @dataclass(frozen=True, slots=True)
-class EnterCard:
+class EnterCard(Command):
     """Answer a card prompt: what the physical card or chart said, as effects on the prompted hero."""
 
     type: ClassVar[str] = "enter_card"
     text: str = ""
     effects: tuple[Effect, ...] = ()
     prompt: str = ""
-    dice: tuple[Faces, ...] = ()
 
 
-Command = ChooseTownSize | RollHazard | Arrive | EndTownStay | Adjust | RollDice | Choose | Reroll | EnterCard
-
-COMMAND_TYPES: dict[str, type[Command]] = {
-    cls.type: cls
-    for cls in (ChooseTownSize, RollHazard, Arrive, EndTownStay, Adjust, RollDice, Choose, Reroll, EnterCard)
-}
-ANSWERS = frozenset({"roll", "choose", "reroll", "enter_card"})

@@ -2,34 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
 
 from .commands import ANSWERS, COMMAND_TYPES, Command
 from .content import PACKS
 from .dice import seed_state
 from .errors import IllegalCommand, InvalidCommand
 from .events import Event
-from .flow import Ctx, Policy, Procedure, run_rule
+from .flow import Policy, run_rule
+from .legal import LegalCommand
 from .prompts import Prompt
 from .rules import adjust, town, travel
-from .state import Hero, Phase, RuleOptions, Session
+from .rules.area import Area, CommandRule
+from .state import Hero, RuleOptions, Session
 
-PROCEDURES: dict[str, Callable[[Ctx, Any], Procedure | None]] = {
-    "choose_town_size": travel.choose_town_size,
-    "roll_hazard": travel.roll_hazard,
-    "arrive": town.arrive,
-    "end_town_stay": town.end_town_stay,
-    "adjust": adjust.adjust,
-}
-
-_PHASE_OF = {
-    "choose_town_size": (Phase.BETWEEN_ADVENTURES, "FT-TRAVEL-01", "a Town size is chosen after an Adventure"),
-    "roll_hazard": (Phase.TRAVEL, "FT-TRAVEL-03", "hazards are rolled while travelling"),
-    "arrive": (Phase.ARRIVAL, "FT-TRAVEL-04", "the posse arrives once every hazard is resolved"),
-    "end_town_stay": (Phase.TOWN, "FT-UA-06", "a Town Stay can only end in town"),
-}
+# The rule areas in campaign order; `legal_commands` lists theirs in this order, manual adjustments last.
+AREAS: tuple[Area, ...] = (travel.AREA, town.AREA, adjust.AREA)
+RULES: dict[str, CommandRule] = {}
+for _area in AREAS:
+    for _type, _rule in _area.commands.items():
+        if _type in RULES or _type not in COMMAND_TYPES or _type in ANSWERS:
+            raise TypeError(f"area {_area.name}: command {_type!r} is unknown, an answer, or claimed twice")
+        RULES[_type] = _rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,17 +33,6 @@ class Outcome:
     state: Session
     events: tuple[Event, ...]
     pending: Prompt | None
-
-
-@dataclass(frozen=True, slots=True)
-class LegalCommand:
-    """A command a client may send now, with the values it may take."""
-
-    type: str
-    prompt: str = ""
-    hero: str | None = None
-    options: tuple[str, ...] = ()
-    note: str = ""
 
 
 def new_session(
@@ -82,7 +65,7 @@ def apply(state: Session, command: Command, *, policy: Policy | None = None, qui
     """
     _check_legal(state, command)
     origin = state.pending.command.type if state.pending is not None else command.type
-    run = run_rule(state, command, PROCEDURES[origin], policy=policy, quiet=quiet)
+    run = run_rule(state, command, RULES[origin].procedure, policy=policy, quiet=quiet)
     new_state = replace(run.ctx.state, rng=run.ctx.rng, step=state.step + 1, pending=run.pending)
     prompt = run.pending.prompt if run.pending is not None else None
     return Outcome(new_state, tuple(run.ctx.events[run.new_events :]), prompt)
@@ -111,16 +94,17 @@ def _check_legal(state: Session, command: Command) -> None:
         raise IllegalCommand(f"{command.type!r} answers a prompt, and no prompt is waiting", field="type")
     if not state.active_heroes:
         raise IllegalCommand("no hero is left in the posse", field="type")
-    if command.type in _PHASE_OF:
-        phase, rule, why = _PHASE_OF[command.type]
-        if state.phase is not phase:
-            raise IllegalCommand(
-                f"{command.type!r} is not allowed in phase {state.phase.value!r}: {why} ({rule})",
-                field="type",
-                rule=rule,
-            )
-        if command.type == "roll_hazard" and (state.travel is None or state.travel.remaining <= 0):
-            raise IllegalCommand("no Travel Hazard is left to roll (FT-TRAVEL-03)", field="type", rule="FT-TRAVEL-03")
+    rule = RULES.get(command.type)
+    if rule is None:
+        raise IllegalCommand(f"{command.type!r} is not a command any rule area runs", field="type")
+    if rule.phases and state.phase not in rule.phases:
+        raise IllegalCommand(
+            f"{command.type!r} is not allowed in phase {state.phase.value!r}: {rule.why} ({rule.rule})",
+            field="type",
+            rule=rule.rule,
+        )
+    if rule.check is not None:
+        rule.check(state, command)
 
 
 def legal_commands(state: Session) -> tuple[LegalCommand, ...]:
@@ -135,34 +119,7 @@ def legal_commands(state: Session) -> tuple[LegalCommand, ...]:
         )
     if not state.active_heroes:
         return ()
-    legal: list[LegalCommand] = []
-    if state.phase is Phase.BETWEEN_ADVENTURES:
-        legal.append(
-            LegalCommand(
-                "choose_town_size",
-                options=("small", "medium", "large"),
-                note="Small: 1-3 on a D6 per hero adds a hazard; Medium: 1 each; Large: 1 each + 1-3",
-            )
-        )
-    elif state.phase is Phase.TRAVEL and state.travel is not None and state.travel.remaining > 0:
-        roller = state.travel.rollers[state.travel.resolved]
-        if state.hero(roller).removed:  # as roll_hazard does: the first hero left rolls it
-            roller = state.active_heroes[0].id
-        legal.append(
-            LegalCommand(
-                "roll_hazard", hero=roller, note=f"hazard {state.travel.resolved + 1} of {len(state.travel.rollers)}"
-            )
-        )
-    elif state.phase is Phase.ARRIVAL:
-        legal.append(LegalCommand("arrive", note="roll the Town type and build the town"))
-    elif state.phase is Phase.TOWN:
-        legal.append(LegalCommand("end_town_stay"))
-    legal.append(
-        LegalCommand(
-            "adjust", options=tuple(h.id for h in state.active_heroes), note="record what the physical game changed"
-        )
-    )
-    return tuple(legal)
+    return tuple(item for area in AREAS for item in area.legal(state))
 
 
 def command_from_type(type_name: str) -> type[Command]:

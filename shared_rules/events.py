@@ -3,8 +3,49 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from .dice import Roll
+
+
+class EventType(str, Enum):
+    """Every kind of log line, so clients can switch on it; a rule area adds its own kinds here."""
+
+    # the engine core (flow.py)
+    ROLLED = "rolled"  # a roll landed, with its purpose
+    TEST = "test"  # a skill test passed or failed
+    ANSWERED = "answered"  # a choice or a random draw was made
+    PROMPT = "prompt"  # the rules wait for the table
+    CARD = "card"  # a chart or card was resolved
+    CHANGED = "changed"  # a hero value moved
+    KNOCKED_OUT = "knocked_out"
+    GRIT_LOST = "grit_lost"  # Recovered Grit past Max Grit is lost (FF-GRIT-07)
+    ITEM_GAINED = "item_gained"
+    ITEM_LOST = "item_lost"
+    TOKEN_GAINED = "token_gained"
+    TOKEN_LOST = "token_lost"
+    NOTHING_LOST = "nothing_lost"  # a loss that found nothing to take
+    CARRY = "carry"  # a flag carried into the Town Stay or the next Adventure
+    PHASE = "phase"  # the posse moved on (to town, to the next Adventure ...)
+    ADJUSTED = "adjusted"  # a manual adjustment at the table
+    # the road (rules/travel)
+    HAZARD_COUNT = "hazard_count"
+    HAZARD = "hazard"
+    HITS = "hits"
+    NOTHING_TO_LOSE = "nothing_to_lose"
+    CANNOT_PAY = "cannot_pay"
+    SKIPPED = "skipped"
+    SEARCH = "search"
+    PLAGUE_CHURCH = "plague_church"
+    HERO_REMOVED = "hero_removed"
+    # arriving in town (rules/town)
+    TOWN_TYPE = "town_type"
+    TOWN_BUILT = "town_built"
+    TOWN_SHORT = "town_short"
+    BUILDING_DESTROYED = "building_destroyed"
+    # the service (not rules): a table opened, steps undone
+    SESSION_CREATED = "session_created"
+    UNDONE = "undone"
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +61,7 @@ class Change:
 class Event:
     """One line of the log, in plain words, with the rule id and the structured change or roll behind it."""
 
-    type: str  # rolled, changed, hazard, prompt, answered, town_built, phase, ...
+    type: EventType
     text: str
     hero: str | None = None
     rule: str = ""

@@ -7,7 +7,7 @@ RNG (dice option "server"), and otherwise stops at a prompt. Same state + same c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import cache
 from typing import Any, TypeVar
@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 from .commands import Choose, Command, EnterCard, Faces, Reroll, RollDice
 from .dice import DieKind, Roll, pick_index, roll_faces, validate_faces
 from .errors import IllegalCommand, InvalidCommand
-from .events import Change, Event
-from .prompts import Answer, Option, Pending, Prompt
+from .events import Change, Event, EventType
+from .prompts import Answer, Option, Pending, Prompt, PromptKind
 from .state import SKILLS, Hero, Item, Session
 
 
@@ -109,7 +109,7 @@ class Ctx:
     # ---- events --------------------------------------------------------------------------------------------
     def emit(
         self,
-        type: str,
+        type: EventType | str,
         text: str,
         *,
         hero: str | None = None,
@@ -117,7 +117,7 @@ class Ctx:
         changes: tuple[Change, ...] = (),
         roll: Roll | None = None,
     ) -> None:
-        self.events.append(Event(type, text, hero, rule, changes, roll))
+        self.events.append(Event(EventType(type), text, hero, rule, changes, roll))  # an unknown kind is a bug
 
     # ---- changing heroes: the one place that keeps every value in bounds ------------------------------------
     def _put(self, hero: Hero) -> None:
@@ -268,11 +268,14 @@ class Ctx:
         return (yield from self.roll(DieKind.POOL, purpose, hero=hero, pool=count, chart=True, rule=rule)).faces
 
     def skill_test(
-        self, hero_id: str, skill: str, target: int, purpose: str, *, rule: str
+        self, hero_id: str, skill: str, target: int, purpose: str, *, rule: str, counts: bool = False
     ) -> Generator[Request, Any, Roll]:
         """A Skill test: one die per skill point, each at or above `target` a success (FF-DICE-06, A1).
 
-        The hero may then spend Grit to re-roll their own dice, never a die twice (FF-GRIT-01/02).
+        The hero may then spend Grit to re-roll their own dice, never a die twice (FF-GRIT-01/02). The offer is
+        made while it can still change the outcome: after a failed test, or, when the rule reads the dice
+        themselves (`counts`: "for each 6+", the successes of all helpers summed, "for every 1 rolled"), while a
+        die below the target is left to re-roll.
         """
         if skill not in SKILLS:
             raise ValueError(skill)
@@ -282,6 +285,7 @@ class Ctx:
         while (
             self.state.options.offer_grit_rerolls
             and self.hero(hero_id).grit >= 1
+            and (counts or not roll.passed)
             and any(f < target and i not in roll.rerolled for i, f in enumerate(roll.faces))
         ):
             indices: tuple[int, ...] = yield RerollRequest(roll, hero_id, "FF-GRIT-01")
@@ -304,12 +308,16 @@ class Ctx:
         return roll
 
     def choose(
-        self, question: str, options: list[tuple[str, str]], *, hero: str | None = None, rule: str = ""
+        self, question: str, options: Sequence[Option | tuple[str, str]], *, hero: str | None = None, rule: str = ""
     ) -> Generator[Request, Any, str]:
-        """Ask the hero (or the posse) to pick one option; a single option is taken without asking."""
-        if len(options) == 1:
-            return options[0][0]
-        choice: str = yield ChoiceRequest(question, tuple(Option(k, v) for k, v in options), hero, rule)
+        """Ask the hero (or the posse) to pick one option; a single option is taken without asking.
+
+        Options that mean something beyond their key (taking part, a cost, a test) are given as `Option`s.
+        """
+        offered = tuple(o if isinstance(o, Option) else Option(o[0], o[1]) for o in options)
+        if len(offered) == 1:
+            return offered[0].key
+        choice: str = yield ChoiceRequest(question, offered, hero, rule)
         return choice
 
     def draw(self, purpose: str, options: list[tuple[str, str]], *, rule: str = "") -> Generator[Request, Any, str]:
@@ -579,7 +587,7 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
         what = f"{count} D6" if request.kind is DieKind.POOL else request.kind.value.upper()
         return Prompt(
             prompt_id,
-            "roll",
+            PromptKind.ROLL,
             f"{who} {what} for {request.purpose}",
             "roll",
             request.hero,
@@ -591,7 +599,7 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
     if isinstance(request, DrawRequest):
         return Prompt(
             prompt_id,
-            "choice",
+            PromptKind.CHOICE,
             f"Draw at random: {request.purpose}",
             "choose",
             None,
@@ -602,12 +610,12 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
     if isinstance(request, ChoiceRequest):
         who = f"{ctx.name(request.hero)}: " if request.hero else ""
         return Prompt(
-            prompt_id, "choice", who + request.question, "choose", request.hero, request.rule, request.options
+            prompt_id, PromptKind.CHOICE, who + request.question, "choose", request.hero, request.rule, request.options
         )
     if isinstance(request, RerollRequest):
         return Prompt(
             prompt_id,
-            "reroll",
+            PromptKind.REROLL,
             f"{ctx.name(request.hero)}: spend 1 Grit to re-roll dice of {request.roll.purpose}? "
             f"({','.join(map(str, request.roll.faces))})",
             "reroll",
@@ -618,7 +626,7 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
         )
     return Prompt(
         prompt_id,
-        "card",
+        PromptKind.CARD,
         f"{ctx.name(request.hero)}: {request.question}",
         "enter_card",
         request.hero,

@@ -7,16 +7,62 @@ the state before it, and every answer so far, so resuming replays the rule exact
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from .commands import Command, Effect, Faces
 from .dice import DieKind, Roll
 from .state import Session
 
 
+class PromptKind(str, Enum):
+    """What a prompt asks for, and so which command answers it."""
+
+    ROLL = "roll"  # the faces of physical dice (or "roll for me"): answered with `roll`
+    CHOICE = "choice"  # one of the options (a decision, or what was drawn at random): `choose`
+    REROLL = "reroll"  # which dice to re-roll for 1 Grit, if any: `reroll`
+    CARD = "card"  # what a card or chart the rulebooks lack says: `enter_card`
+
+
+class Part(str, Enum):
+    """Whether an option takes part in an optional step ("each Hero may ...") or declines it."""
+
+    JOIN = "join"
+    DECLINE = "decline"
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    """A quantity of a hero value an option costs or gains: `gold` 150, `grit` 1, an `item` by id.
+
+    `field` is a hero value (`gold`, `grit`, `dark_stone`, `corruption`, `health_mod` ...) or `item` / `token`
+    (with `name`, the item's id or the token's name). `dice` says the amount is rolled: "d6" means D6 x `amount`.
+    """
+
+    field: str
+    amount: int = 1
+    name: str = ""
+    dice: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SkillCheck:
+    """The skill test an option leads to: `skill` N+ (FF-DICE-06)."""
+
+    skill: str
+    target: int
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
+    """One answer to a choice, with its meaning as data: taking part or declining, what it costs or gains, the test
+    it takes. Policies, the odds and the app read these fields; the label is only for people."""
+
     key: str
     label: str
+    part: Part | None = None
+    costs: tuple[Amount, ...] = ()
+    gains: tuple[Amount, ...] = ()
+    test: SkillCheck | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +70,7 @@ class Prompt:
     """A question for the table. `answer_with` is the one command type that answers it."""
 
     id: str
-    kind: str  # roll | choice | reroll | card
+    kind: PromptKind
     question: str
     answer_with: str
     hero: str | None = None  # who answers; None = the posse together

@@ -12,11 +12,9 @@ histograms of integers, so percentiles stay exact after a merge. Pure: no I/O.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
 from typing import Any
 
 from .commands import Arrive, ChooseTownSize, RollHazard
@@ -24,70 +22,52 @@ from .content import TRAVEL_HAZARDS
 from .dice import next_random, seed_state
 from .engine import apply, new_session
 from .flow import CardRequest, ChoiceRequest, Ctx, DrawRequest, Request, RerollRequest, RollRequest
-from .prompts import Answer, Option
-from .state import SKILLS, Hero, Item, ItemTag, Phase, RuleOptions, Session, Skills, TownSize
+from .prompts import Amount, Answer, Option, Part
+from .state import Hero, Item, ItemTag, Phase, RuleOptions, Session, Skills, TownSize
 
 _MASK = (1 << 64) - 1
 TALLY_VERSION = 1
 PERCENTILES = (5, 25, 50, 75, 95)
 
 # ---- the default policy -----------------------------------------------------------------------------------------
-# The optional parts of the chart ("each Hero may ...") and the skill each one tests: a hero takes part when that
-# skill is 3 or more.
-OPTIONAL_TESTS: dict[str, str] = {
-    "FT-TRAVEL-D14": "lore",  # Shooting Star: optional Lore 6+
-    "FT-TRAVEL-D32": "spirit",  # Plague Church: help, then Spirit 5+
-    "FT-TRAVEL-D34": "strength",  # Burning Farmstead: enter, Strength 5+
-    "FT-TRAVEL-D46": "cunning",  # Wrecked Train: search, Cunning 5+
-    "FT-TRAVEL-D51": "lore",  # Sleeping Under the Stars: Lore 6+
-    "FT-TRAVEL-D55": "luck",  # Massacred Wagon Train: search, Luck 5+
-    "FT-TRAVEL-D64": "spirit",  # Search Party: help, Spirit 6+
-}
-HELP_THRESHOLD = 3
-_TAKE_PART = frozenset({"help", "enter", "search", "yes", "join", "take", "test", "try", "attempt"})
-_WORD = re.compile(r"[a-z]+")
-_PRICE = re.compile(r"(?<!x )\$(\d+)")  # "Pay $150", not the unrolled "Pay D6 x $50"
-MOST_A_PRICE_CAN_BE = 300  # D6 x $50 (FT-TRAVEL-D36)
+# A plain table's answers, read from the meaning each option carries (prompts.Option): never from its words.
+HELP_THRESHOLD = 3  # a hero takes part in an optional test when the skill it tests is 3 or more
 SIMULATED_CARD = "simulated"
 
 
-def _words(option: Option) -> set[str]:
-    return set(_WORD.findall(option.key.lower()))
+def _able(ctx: Ctx, heroes: Sequence[str], option: Option) -> bool:
+    """Whether taking part looks sensible: some hero has the tested skill at the threshold, and can pay what is
+    certain to be paid (a rolled price counts at its most, D6 x amount)."""
+    if option.test is not None and not any(ctx.skill(h, option.test.skill) >= HELP_THRESHOLD for h in heroes):
+        return False
+    return all(_affordable(ctx, heroes, cost) for cost in option.costs)
 
 
-@cache
-def _skill_named(option: Option) -> str | None:
-    """The one skill an option names in its key or label ("cunning", "Strength 5+"), if exactly one."""
-    named = {s for s in SKILLS if s in option.key.lower() or s in option.label.lower()}
-    return named.pop() if len(named) == 1 else None
+def _affordable(ctx: Ctx, heroes: Sequence[str], cost: Amount) -> bool:
+    if cost.field in ("item", "token") or cost.field not in ("gold", "grit", "dark_stone", "xp"):
+        return True  # losses and risks, not prices
+    most = cost.amount * (6 if cost.dice else 1)
+    return any(getattr(ctx.hero(h), cost.field) >= most for h in heroes)
 
 
 def _choose(ctx: Ctx, request: ChoiceRequest) -> str:
     options = request.options
-    keys = [o.key for o in options]
-    if request.rule == "FT-TRAVEL-D42" and "ford" in keys:  # Raging River: always ford
-        return "ford"
-    if request.rule == "FT-TRAVEL-D36":  # Mutant Warlord: pay when affordable (A8), else take the Lore test
-        pay = next((o for o in options if "pay" in _words(o)), None)
-        if pay is not None:
-            price = _PRICE.search(pay.label)
-            gold = ctx.hero(request.hero).gold if request.hero else 0
-            affordable = gold >= (int(price.group(1)) if price else MOST_A_PRICE_CAN_BE)
-            rest = [o.key for o in options if o is not pay]
-            return pay.key if affordable or not rest else rest[0]
-    skills = [_skill_named(o) for o in options]
-    if request.hero is not None and all(skills) and len(set(skills)) == len(skills):
+    heroes = [request.hero] if request.hero else ctx.heroes()
+    join = next((o for o in options if o.part is Part.JOIN), None)
+    decline = next((o for o in options if o.part is Part.DECLINE), None)
+    if join is not None and decline is not None:  # "each Hero may ...": take part when able
+        return join.key if _able(ctx, heroes, join) else decline.key
+    skills = [o.test.skill for o in options if o.test is not None]
+    if request.hero is not None and len(set(skills)) == len(options):
         # "Cunning 5+ OR Strength 5+": the hero's best skill (ties: the first offered)
         hero = request.hero
-        best = max(range(len(options)), key=lambda i: (ctx.skill(hero, skills[i] or ""), -i))
-        return keys[best]
-    skill = OPTIONAL_TESTS.get(request.rule)
-    join = next((o.key for o in options if _words(o) & _TAKE_PART), None)
-    if skill is not None and join is not None and len(options) == 2:
-        heroes = [request.hero] if request.hero else ctx.heroes()
-        able = any(ctx.skill(h, skill) >= HELP_THRESHOLD for h in heroes)
-        return join if able else next(k for k in keys if k != join)
-    return keys[0]  # item and token losses, and anything else: the first option
+        best = max(range(len(options)), key=lambda i: (ctx.skill(hero, skills[i]), -i))
+        return options[best].key
+    priced = next((o for o in options if o.costs and o.test is None and o.costs[0].field == "gold"), None)
+    tested = next((o for o in options if o.test is not None and not o.costs), None)
+    if priced is not None and tested is not None:  # pay a price or take a test: pay when affordable (A8)
+        return priced.key if _able(ctx, heroes, priced) else tested.key
+    return options[0].key  # which loss, which helper, which split ...: the first offered
 
 
 def default_policy(ctx: Ctx, request: Request) -> Answer | None:
@@ -95,10 +75,10 @@ def default_policy(ctx: Ctx, request: Request) -> Answer | None:
 
     - Grit re-roll offer: when the test failed (no success, A1), re-roll every failed die not yet re-rolled
       (FF-GRIT-01/02); a passed test keeps its dice.
-    - Choices: Raging River fords (FT-TRAVEL-D42); Mutant Warlord pays when the hero can afford the price
-      (FT-TRAVEL-D36, A8), else tests Lore; "Skill A OR Skill B" takes the hero's better skill; the optional
-      tests (help, enter, search: `OPTIONAL_TESTS`) are taken when the hero's skill for them is 3 or more, else
-      declined (the other option); anything else (which item or token to lose, ...) takes the first option.
+    - Choices, read from each option's meaning: an optional part (help, enter, search, ford) is joined when a hero
+      it concerns has the tested skill at 3 or more and can pay what it certainly costs, else declined; "Skill A
+      OR Skill B" takes the hero's better skill; a price or a test (Mutant Warlord) pays when the hero can afford
+      it (A8), else tests; anything else (which item or token to lose, ...) takes the first option.
     - Cards the rulebooks lack (Injury, Madness, Gear, Artifact): no effect, text "simulated".
     - Rolls and random draws: None, so the session RNG rolls them (dice option "server").
     """
@@ -164,12 +144,15 @@ class Journey:
 
 
 def spends_grit(request: Request, answer: Answer) -> bool:
-    """Whether an answer spends 1 Grit: a re-roll (FF-GRIT-01) or paying Plague Church's price in Grit (FT-TRAVEL-D32).
+    """Whether an answer spends Grit by choice: a re-roll (FF-GRIT-01), or an option priced in Grit (Plague Church).
 
     Grit that hazards take (22, 35, 46, 65) is not spent by choice; it shows in the net `grit` change."""
     if isinstance(request, RerollRequest):
         return bool(answer.indices)
-    return isinstance(request, ChoiceRequest) and request.rule == "FT-TRAVEL-D32" and answer.option == "grit"
+    if not isinstance(request, ChoiceRequest):
+        return False
+    chosen = next((o for o in request.options if o.key == answer.option), None)
+    return chosen is not None and any(cost.field == "grit" for cost in chosen.costs)
 
 
 def play_journey(start: Session, size: str, *, quiet: bool = False) -> Journey:

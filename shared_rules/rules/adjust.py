@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from ..commands import Adjust, Effect
 from ..errors import IllegalCommand, InvalidCommand
 from ..flow import HERO_FIELDS, Ctx, _bounded
+from ..legal import LegalCommand
 from ..state import SIDE_BAG_CAPACITY, SKILLS, TORN_BAG_PENALTY, Hero, Item, ItemTag, Session, Skills
+from .area import Area, CommandRule
 
 OPS = frozenset({
     "change", "set", "add_item", "remove_item", "add_token", "remove_token", "add_mutation", "remove_mutation",
@@ -194,3 +196,12 @@ def adjust(ctx: Ctx, command: Adjust) -> None:
     )
     for effect in command.effects:
         apply_effect(ctx, command.hero, effect, rule="MANUAL")
+
+
+def legal(state: Session) -> Iterator[LegalCommand]:
+    yield LegalCommand(
+        "adjust", options=tuple(h.id for h in state.active_heroes), note="record what the physical game changed"
+    )
+
+
+AREA = Area("table", {"adjust": CommandRule(adjust)}, legal)  # adjustments are legal in every phase

@@ -29,7 +29,7 @@ from shared_rules.content import (
 )
 from shared_rules.dice import DieKind
 from shared_rules.flow import Ctx, Procedure
-from shared_rules.rules.hazards import HAZARDS
+from shared_rules.rules.travel.hazards import HAZARDS
 from shared_rules.state import Phase, TownSize, Travel
 from tests.rules.table import hero, item
 

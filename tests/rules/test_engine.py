@@ -37,7 +37,7 @@ from shared_rules import (
 from shared_rules.commands import COMMAND_TYPES, Command
 from shared_rules.dice import DieKind
 from shared_rules.flow import Ctx, Procedure
-from shared_rules.rules.hazards import HAZARDS
+from shared_rules.rules.travel.hazards import HAZARDS
 from shared_rules.state import Phase, Town, TownSize, Travel
 from tests.rules.table import Table, hero, item
 
@@ -323,6 +323,24 @@ def test_no_offer_when_every_die_succeeded(rule: Any) -> None:
     t.hazard(TEST_HAZARD)
     assert t.roll(5, 6) is None
     assert t.hero("a").grit == 2
+
+
+def test_no_offer_after_a_pass_when_more_successes_change_nothing_FF_GRIT_01(rule: Any) -> None:
+    rule(lore_test)
+    t = Table.travelling([hero("a", lore=2, grit=2)], rerolls=True)
+    t.hazard(TEST_HAZARD)
+    assert t.roll(1, 5) is None  # passed: re-rolling the 1 could not change the outcome (A1)
+    assert t.hero("a").grit == 2 and t.hero("a").xp == 10
+
+
+def test_a_counting_test_offers_a_reroll_after_a_pass_FT_TRAVEL_D16() -> None:
+    t = Table.travelling([hero("a", cunning=2, grit=1)], rerolls=True)
+    t.hazard(16)  # Shadows Out of Time: Cunning 6+, and every 1 rolled costs 1 Sanity for good
+    prompt = t.roll(6, 1)
+    assert prompt is not None and prompt.kind == "reroll"  # passed, but the 1 still matters
+    t.reroll(1)
+    assert t.roll(4) is None
+    assert t.hero("a").sanity_mod == 0 and t.hero("a").grit == 0
 
 
 def test_a_die_is_never_rerolled_twice_FF_GRIT_02(rule: Any) -> None:

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from shared_rules import Effect, IllegalCommand
-from shared_rules.rules.hazards import HAZARDS
+from shared_rules.rules.travel.hazards import HAZARDS
 from shared_rules.state import TownSize, Travel
 from tests.rules.table import Table, hero, item
 

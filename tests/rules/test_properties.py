@@ -52,7 +52,7 @@ from shared_rules.dice import PERIL_FACES, DieKind, face_range
 from shared_rules.flow import HERO_FIELDS
 from shared_rules.prompts import Prompt
 from shared_rules.rules.adjust import OPS
-from shared_rules.rules.hazards import HAZARDS
+from shared_rules.rules.travel.hazards import HAZARDS
 from shared_rules.state import SKILLS, Phase
 
 SEEDS = st.integers(0, 2**64 - 1)  # the answers' Random: a seed keeps journeys cheap to generate

@@ -11,7 +11,7 @@ import pytest
 from shared_rules import RuleOptions, new_session
 from shared_rules.dice import DieKind, Roll, seed_state
 from shared_rules.flow import ChoiceRequest, Ctx, RerollRequest, RollRequest
-from shared_rules.prompts import Option
+from shared_rules.prompts import Amount, Option, Part, SkillCheck
 from shared_rules.simulate import (
     HERO_METRICS,
     PERCENTILES,
@@ -153,9 +153,8 @@ def _ctx(*heroes: object) -> Ctx:
     return Ctx(new_session(list(heroes)), 0)  # type: ignore[arg-type]
 
 
-def _choice(rule: str, *keys: str, hero_id: str | None = "a", labels: tuple[str, ...] = ()) -> ChoiceRequest:
-    labels = labels or keys
-    return ChoiceRequest("?", tuple(Option(k, lbl) for k, lbl in zip(keys, labels, strict=True)), hero_id, rule)
+def _choice(*options: Option, hero_id: str | None = "a") -> ChoiceRequest:
+    return ChoiceRequest("?", options, hero_id, "")
 
 
 def test_policy_rerolls_the_failed_dice_of_a_failed_test_only_FF_GRIT_01() -> None:
@@ -176,14 +175,22 @@ def test_policy_choices_ford_pay_best_skill_and_help_when_able() -> None:
         assert answer is not None
         return answer.option
 
-    assert pick(_choice("FT-TRAVEL-D42", "turn_back", "ford", hero_id=None)) == "ford"
-    assert pick(_choice("FT-TRAVEL-D36", "pay", "test", labels=("Pay $150", "Lore 6+"))) == "pay"
-    assert pick(_choice("FT-TRAVEL-D36", "pay", "test", labels=("Pay $250", "Lore 6+"))) == "test"
-    assert pick(_choice("FT-TRAVEL-D36", "pay", "test", labels=("Pay D6 x $50", "Lore 6+"))) == "test"  # $300?
-    assert pick(_choice("FT-TRAVEL-D56", "strength", "cunning")) == "cunning"
-    assert pick(_choice("FT-TRAVEL-D64", "help", "press_on")) == "help"  # Spirit 3
-    assert pick(_choice("FT-TRAVEL-D55", "search", "pass")) == "pass"  # Luck 2
-    assert pick(_choice("FT-TRAVEL-D52", "gold", "dark_stone")) == "gold"  # a loss: the first option
+    join, decline = Part.JOIN, Part.DECLINE
+    # the policy reads each option's meaning, never its words: the labels here are deliberately unhelpful
+    assert pick(_choice(Option("x", "?", decline), Option("y", "?", join, test=SkillCheck("cunning", 5)),
+                        hero_id=None)) == "y"  # Raging River: ford when a hero has the Strength ...
+    assert pick(_choice(Option("x", "?", decline), Option("y", "?", join, test=SkillCheck("strength", 5)),
+                        hero_id=None)) == "x"  # ... and turn back when none has
+    pay = Option("test", "?", test=SkillCheck("lore", 6))
+    assert pick(_choice(Option("pay", "?", costs=(Amount("gold", 150),)), pay)) == "pay"  # Mutant Warlord (A8)
+    assert pick(_choice(Option("pay", "?", costs=(Amount("gold", 250),)), pay)) == "test"
+    assert pick(_choice(Option("pay", "?", costs=(Amount("gold", 50, dice="d6"),)), pay)) == "test"  # up to $300
+    assert pick(_choice(Option("s", "?", test=SkillCheck("strength", 5)),
+                        Option("c", "?", test=SkillCheck("cunning", 5)))) == "c"  # Void Hounds: the better skill
+    assert pick(_choice(Option("h", "?", join, test=SkillCheck("spirit", 6)), Option("p", "?", decline))) == "h"
+    assert pick(_choice(Option("s", "?", join, test=SkillCheck("luck", 5)), Option("p", "?", decline))) == "p"
+    assert pick(_choice(Option("gold", "?", costs=(Amount("gold", 25),)),
+                        Option("dark_stone", "?", costs=(Amount("dark_stone", 1),)))) == "gold"  # a loss: the first
     assert default_policy(ctx, RollRequest(DieKind.D6, "x")) is None  # the RNG rolls
 
 

@@ -15,17 +15,13 @@ import typing
 from enum import Enum
 from typing import Any, Union
 
-from shared_rules import codec, commands, dice, engine, events, prompts, state
+from shared_rules import codec, commands, engine, events, prompts, state
 from shared_rules.commands import COMMAND_TYPES
 
 REF = "#/components/schemas/"
 Schema = dict[str, Any]
 INT_MIN, INT_MAX = -(2**53), 2**64  # the range the codec accepts
 STR_MAX = 2000  # the codec refuses longer strings
-_NAMESPACE: dict[str, Any] = {}
-for _module in (state, dice, commands, events, prompts, engine):
-    _NAMESPACE.update(vars(_module))
-
 _OUTPUT_NAMES = {state.Session: "Session", engine.LegalCommand: "LegalCommand"}
 
 
@@ -34,7 +30,7 @@ def ref(name: str) -> Schema:
 
 
 def _hints(cls: type) -> list[tuple[str, Any, bool]]:
-    hints = typing.get_type_hints(cls, globalns=_NAMESPACE, localns=_NAMESPACE)
+    hints = codec.type_hints(cls)
     return [
         (f.name, hints[f.name], f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
         for f in dataclasses.fields(cls)
@@ -88,6 +84,12 @@ class _Generator:
             return {"type": "integer", "minimum": INT_MIN, "maximum": INT_MAX} if self.inputs else {"type": "integer"}
         if tp is str:
             return {"type": "string", "maxLength": STR_MAX} if self.inputs else {"type": "string"}
+        if tp is commands.Command:
+            name = "CommandInput" if self.inputs else "Command"
+            if name not in self.components:
+                self.components[name] = {}  # placeholder while the command schemas are generated
+                self.components[name] = self._union(list(COMMAND_TYPES.values()))
+            return ref(name)
         if isinstance(tp, type) and dataclasses.is_dataclass(tp):
             return ref(self.dataclass(tp))
         raise TypeError(f"no JSON Schema for {tp!r}")

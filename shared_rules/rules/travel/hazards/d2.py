@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...flow import Ctx, Procedure
+from ....flow import Ctx, Procedure
 from .common import discard_transport, hazard, lose_grit_or_take
 
 

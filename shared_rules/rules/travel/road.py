@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from ..commands import ChooseTownSize, RollHazard
-from ..content import TOWN_SIZES, TRAVEL_HAZARDS
-from ..dice import DieKind
-from ..errors import InvalidCommand
-from ..flow import Ctx, Procedure
-from ..state import Phase, TownSize, Travel
+from ...commands import ChooseTownSize, RollHazard
+from ...content import TOWN_SIZES, TRAVEL_HAZARDS
+from ...dice import DieKind
+from ...errors import InvalidCommand
+from ...flow import Ctx, Procedure
+from ...state import Phase, TownSize, Travel
 from .hazards import HAZARDS
 
 

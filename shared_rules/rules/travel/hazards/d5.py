@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ...flow import Ctx, Procedure
-from ...state import ItemTag
+from ....flow import Ctx, Procedure
+from ....prompts import Amount, Option, Part, SkillCheck
+from ....state import ItemTag
 from .common import either_test, hazard, plus_one, takes_part
 
 BANDITS_PER_HERO = 5  # FT-TRAVEL-D52
@@ -16,11 +17,13 @@ def sleeping_under_the_stars(ctx: Ctx, roller: str) -> Procedure:
     The test has no downside, so every hero takes it. "+1" raises the max (A41, `plus_one_is_permanent`).
     """
     for hero in ctx.heroes():
-        test = yield from ctx.skill_test(hero, "lore", 6, "Sleeping Under the Stars", rule="FT-TRAVEL-D51")
+        test = yield from ctx.skill_test(hero, "lore", 6, "Sleeping Under the Stars", rule="FT-TRAVEL-D51",
+                                          counts=True)  # each 6+ is +1 Health or Sanity
         for n in range(1, test.successes + 1):
             stat = yield from ctx.choose(
                 f"Sleeping Under the Stars: 6+ number {n} of {test.successes}: +1 Health or +1 Sanity?",
-                [("health", "+1 Health"), ("sanity", "+1 Sanity")], hero=hero, rule="FT-TRAVEL-D51")
+                [Option("health", "+1 Health", gains=(Amount("health_mod"),)),
+                 Option("sanity", "+1 Sanity", gains=(Amount("sanity_mod"),))], hero=hero, rule="FT-TRAVEL-D51")
             plus_one(ctx, hero, stat, rule="FT-TRAVEL-D51", why="Sleeping Under the Stars")
 
 
@@ -35,11 +38,13 @@ def bandits(ctx: Ctx, roller: str) -> Procedure:
         left = BANDITS_PER_HERO - defeated
         for n in range(1, left + 1):
             sheet = ctx.hero(hero)
-            options = [("gold", f"Lose $25 (has ${sheet.gold})")] if sheet.gold > 0 else []
+            options = [Option("gold", f"Lose $25 (has ${sheet.gold})", costs=(Amount("gold", 25),))
+                       ] if sheet.gold > 0 else []
             if sheet.dark_stone > 0:
-                options.append(("dark_stone", f"Lose 1 Dark Stone (has {sheet.dark_stone})"))
-            options += [(f"item:{item.id}", f"Lose {item.name}") for item in sheet.items
-                        if item.tags & {ItemTag.GEAR, ItemTag.ARTIFACT}]
+                options.append(Option("dark_stone", f"Lose 1 Dark Stone (has {sheet.dark_stone})",
+                                      costs=(Amount("dark_stone", 1),)))
+            options += [Option(f"item:{item.id}", f"Lose {item.name}", costs=(Amount("item", 1, item.id),))
+                        for item in sheet.items if item.tags & {ItemTag.GEAR, ItemTag.ARTIFACT}]
             if not options:
                 ctx.emit("nothing_to_lose", f"{sheet.name} has nothing left for the Bandits to take "
                          f"({left - n + 1} Bandit(s) leave empty-handed)", hero=hero, rule="FT-TRAVEL-D52")
@@ -85,7 +90,8 @@ def massacred_wagon_train(ctx: Ctx, roller: str) -> Procedure:
     for hero in ctx.heroes():
         searches = yield from takes_part(
             ctx, hero, "Massacred Wagon Train: pass it by, or search the massacre (Luck 5+)?",
-            ("search", "Search the massacre"), ("pass", "Pass it by"), rule="FT-TRAVEL-D55")
+            Option("search", "Search the massacre", Part.JOIN, test=SkillCheck("luck", 5)),
+            Option("pass", "Pass it by", Part.DECLINE), rule="FT-TRAVEL-D55")
         if not searches:
             continue
         test = yield from ctx.skill_test(hero, "luck", 5, "Massacred Wagon Train", rule="FT-TRAVEL-D55")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..commands import Arrive, EndTownStay
-from ..content import TOWN_SIZES, TOWN_TYPES, TownTypeRules, pack
-from ..errors import InvalidCommand
-from ..flow import Ctx, Procedure, Steps
-from ..state import Carry, Phase, Slot, Town, TownSize
+from ...commands import Arrive, EndTownStay
+from ...content import TOWN_SIZES, TOWN_TYPES, TownTypeRules, pack
+from ...errors import InvalidCommand
+from ...flow import Ctx, Procedure, Steps
+from ...state import Carry, Phase, Slot, Town, TownSize
 
 STANDARD = "Standard Frontier Town"
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...dice import Roll
-from ...flow import Ctx, Procedure, Steps
-from ...state import Item, ItemTag
+from ....dice import Roll
+from ....flow import Ctx, Procedure, Steps
+from ....prompts import Option, SkillCheck
+from ....state import Item, ItemTag
 
 Hazard = Callable[[Ctx, str], Procedure]
 HAZARDS: dict[int, Hazard] = {}
@@ -74,18 +75,17 @@ def plus_one(ctx: Ctx, hero: str, stat: str, *, rule: str, why: str) -> None:
         ctx.change(hero, damage, -1, rule=rule, why=f"{why} (heal 1)")
 
 
-def takes_part(
-    ctx: Ctx, hero: str, question: str, join: tuple[str, str], skip: tuple[str, str], *, rule: str
-) -> Steps[bool]:
+def takes_part(ctx: Ctx, hero: str, question: str, join: Option, skip: Option, *, rule: str) -> Steps[bool]:
     """An optional hazard (46, 55, 64): the hero chooses to take part (`join`) or pass it by (`skip`)."""
     choice = yield from ctx.choose(question, [join, skip], hero=hero, rule=rule)
-    return choice == join[0]
+    return choice == join.key
 
 
 def either_test(
     ctx: Ctx, hero: str, skills: tuple[str, str], target: int, purpose: str, *, rule: str
 ) -> Steps[Roll]:
     """"A <Skill> N+ or <Skill> N+ test" (56, 65, 66): the hero picks the skill, then tests it."""
-    options = [(skill, f"{skill.capitalize()} {target}+ ({ctx.skill(hero, skill)} dice)") for skill in skills]
+    options = [Option(skill, f"{skill.capitalize()} {target}+ ({ctx.skill(hero, skill)} dice)",
+                      test=SkillCheck(skill, target)) for skill in skills]
     skill = yield from ctx.choose(f"{purpose}: which test?", options, hero=hero, rule=rule)
     return (yield from ctx.skill_test(hero, skill, target, purpose, rule=rule))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ...dice import DieKind
-from ...flow import Ctx, Procedure
+from ....dice import DieKind
+from ....flow import Ctx, Procedure
+from ....prompts import Amount, Option, Part, SkillCheck
 from .common import hazard, takes_part
 
 
@@ -26,8 +27,8 @@ def raging_river(ctx: Ctx, roller: str) -> Procedure:
     """The Posse turns back to a Small Town (Travel ends) or fords: Strength 5+ each (FT-TRAVEL-D42)."""
     choice = yield from ctx.choose(
         "Raging River: turn back to the roadside town (a Small Town, Travel ends) or ford the river?",
-        [("turn_back", "Turn back: Small Town, no more hazards"),
-         ("ford", "Ford the river: Strength 5+ each")],
+        [Option("turn_back", "Turn back: Small Town, no more hazards", Part.DECLINE),
+         Option("ford", "Ford the river: Strength 5+ each", Part.JOIN, test=SkillCheck("strength", 5))],
         rule="FT-TRAVEL-D42",
     )
     if choice == "turn_back":
@@ -79,7 +80,9 @@ def rail_line_construction(ctx: Ctx, roller: str) -> Procedure:
             to_wounds = int((yield from ctx.choose(
                 f"Rail Line Construction: Heal {heal}: how much goes to Wounds ({wounds}), the rest to Sanity "
                 f"Damage ({sanity})?",
-                [(str(n), f"{n} Wounds, {heal - n} Sanity") for n in range(least, most + 1)],
+                [Option(str(n), f"{n} Wounds, {heal - n} Sanity",
+                        gains=(Amount("wounds", -n), Amount("sanity_damage", -(heal - n))))
+                 for n in range(least, most + 1)],
                 hero=hero, rule="FT-TRAVEL-D44")))
         ctx.change(hero, "wounds", -to_wounds, rule="FT-TRAVEL-D44", why="Rail Line Construction")
         ctx.change(hero, "sanity_damage", -(heal - to_wounds), rule="FT-TRAVEL-D44", why="Rail Line Construction")
@@ -101,7 +104,8 @@ def wrecked_train(ctx: Ctx, roller: str) -> Procedure:
     for hero in ctx.heroes():
         searches = yield from takes_part(
             ctx, hero, "Wrecked Train: pass it by, or climb down and search the wreckage (Cunning 5+)?",
-            ("search", "Search the wreck"), ("pass", "Pass it by"), rule="FT-TRAVEL-D46")
+            Option("search", "Search the wreck", Part.JOIN, test=SkillCheck("cunning", 5)),
+            Option("pass", "Pass it by", Part.DECLINE), rule="FT-TRAVEL-D46")
         if not searches:
             continue
         test = yield from ctx.skill_test(hero, "cunning", 5, "Wrecked Train", rule="FT-TRAVEL-D46")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ...flow import Ctx, Procedure
+from ....flow import Ctx, Procedure
+from ....prompts import Amount, Option, Part, SkillCheck
 from .common import choose_item, hazard, lose_grit_or_take, plus_one, willpower_saves
 
 
@@ -33,7 +34,9 @@ def plague_church(ctx: Ctx, roller: str) -> Procedure:
     for hero in ctx.heroes():
         choice = yield from ctx.choose(
             "Plague Church: ride out to help the cursed church, or turn away and keep on the road?",
-            [("help", "Help: 1 Grit or D6 Corruption Hits, then Spirit 5+"), ("turn_away", "Turn away")],
+            [Option("help", "Help: 1 Grit or D6 Corruption Hits, then Spirit 5+", Part.JOIN,
+                    test=SkillCheck("spirit", 5)),
+             Option("turn_away", "Turn away", Part.DECLINE)],
             hero=hero, rule=rule,
         )
         if choice == "help":
@@ -44,7 +47,9 @@ def plague_church(ctx: Ctx, roller: str) -> Procedure:
         if ctx.hero(hero).grit >= 1:
             cost = yield from ctx.choose(
                 "Plague Church: spend 1 Grit, or take D6 Corruption Hits (Willpower saves)?",
-                [("grit", "Spend 1 Grit"), ("hits", "Take D6 Corruption Hits")], hero=hero, rule=rule,
+                [Option("grit", "Spend 1 Grit", costs=(Amount("grit", 1),)),
+                 Option("hits", "Take D6 Corruption Hits", costs=(Amount("corruption", 1, dice="d6"),))],
+                hero=hero, rule=rule,
             )
         if cost == "grit":
             ctx.change(hero, "grit", -1, rule=rule, why="Plague Church: braving the plague")
@@ -54,7 +59,8 @@ def plague_church(ctx: Ctx, roller: str) -> Procedure:
                                                  rule=rule)
             if unsaved:
                 ctx.change(hero, "corruption", unsaved, rule=rule, why="Plague Church: unsaved Corruption Hits")
-        test = yield from ctx.skill_test(hero, "spirit", 5, "Plague Church", rule=rule)
+        test = yield from ctx.skill_test(hero, "spirit", 5, "Plague Church", rule=rule,
+                                          counts=True)  # 5 successes between all helpers
         successes += test.successes
         if test.passed:
             ctx.change(hero, "xp", 25, rule=rule, why="Plague Church")
@@ -102,7 +108,8 @@ def burning_farmstead(ctx: Ctx, roller: str) -> Procedure:
     for hero in ctx.heroes():
         choice = yield from ctx.choose(
             "Burning Farmstead: brave the burning building to look for survivors, or turn away?",
-            [("enter", "Enter: Strength 5+"), ("turn_away", "Turn away")], hero=hero, rule=rule,
+            [Option("enter", "Enter: Strength 5+", Part.JOIN, test=SkillCheck("strength", 5)),
+             Option("turn_away", "Turn away", Part.DECLINE)], hero=hero, rule=rule,
         )
         if choice != "enter":
             continue
@@ -144,14 +151,16 @@ def mutant_warlord(ctx: Ctx, roller: str) -> Procedure:
     rule = "FT-TRAVEL-D36"
     for hero in ctx.heroes():
         price: int | None = None
-        options = [("pay", "Pay D6 x $50")]
+        options = [Option("pay", "Pay D6 x $50", costs=(Amount("gold", 50, dice="d6"),))]
         if ctx.state.options.warlord_price_first:
             price = 50 * (yield from ctx.d6("Mutant Warlord: the price (x $50)", hero=hero, rule=rule))
-            options = [("pay", f"Pay ${price}")] if ctx.hero(hero).gold >= price else []
+            options = [Option("pay", f"Pay ${price}", costs=(Amount("gold", price),))
+                       ] if ctx.hero(hero).gold >= price else []
             if not options:
                 ctx.emit("cannot_pay", f"{ctx.name(hero)} cannot pay ${price} (has ${ctx.hero(hero).gold}): "
                          "the Lore 6+ test it is (A8)", hero=hero, rule=rule)
-        options.append(("test", "Lore 6+ test: pass +D6 Dark Stone, fail -D3 Health permanently"))
+        options.append(Option("test", "Lore 6+ test: pass +D6 Dark Stone, fail -D3 Health permanently",
+                              test=SkillCheck("lore", 6)))
         choice = yield from ctx.choose("Mutant Warlord: pay him off, or overcome him?", options, hero=hero,
                                        rule=rule)
         if choice == "pay":

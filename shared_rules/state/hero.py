@@ -1,0 +1,122 @@
+"""A hero's sheet and running totals, and the items and skills the rules read (FF-HERO, FT-HERO)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+SKILLS = ("agility", "cunning", "spirit", "strength", "lore", "luck")
+HERO_CLASSES = ("Samurai Warrior", "Assassin", "Traveling Monk", "Sorceress")  # the four FF classes
+SIDE_BAG_CAPACITY = 5  # FF-HERO-08
+TORN_BAG_PENALTY = 2  # FT-TRAVEL-D12
+
+
+class ItemTag(str, Enum):
+    """Item metadata the travel hazards read (FT-HERO-04)."""
+
+    TRANSPORT = "transport"
+    CLOTHING = "clothing"
+    PERSONAL = "personal"
+    GEAR = "gear"
+    ARTIFACT = "artifact"
+    DARK_STONE = "dark_stone"  # has a Dark Stone icon
+    STARTING = "starting"  # a Starting Item: never traded (FF-HERO-07)
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """An item card a hero carries, with the icons and keywords the rules read."""
+
+    id: str
+    name: str
+    tags: frozenset[ItemTag] = frozenset()
+    hourglass: int = 0  # black hourglass icons (Raging River, FT-TRAVEL-D42)
+    dark_stone_upgrades: int = 0  # Dark Stone upgrades attached (HellBats, FT-TRAVEL-D33)
+
+    @property
+    def carries_dark_stone(self) -> bool:
+        return ItemTag.DARK_STONE in self.tags or self.dark_stone_upgrades > 0
+
+
+@dataclass(frozen=True, slots=True)
+class Skills:
+    agility: int = 2
+    cunning: int = 2
+    spirit: int = 2
+    strength: int = 2
+    lore: int = 2
+    luck: int = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Hero:
+    """One hero's sheet and running totals (FF-HERO-01, FF-HERO-10, FT-HERO-01..03)."""
+
+    id: str
+    name: str
+    hero_class: str = ""
+    level: int = 1
+    skills: Skills = Skills()
+    defense: int = 4  # saving roll N+ against Hits (FF-HERO-04)
+    willpower: int = 4  # saving roll N+ against Sanity Damage / Corruption Hits (FF-HERO-05)
+    health_base: int = 10
+    health_mod: int = 0  # permanent gains and losses (FT-HERO-01)
+    wounds: int = 0
+    sanity_base: int = 10
+    sanity_mod: int = 0
+    sanity_damage: int = 0
+    grit: int = 1
+    max_grit: int = 2
+    xp: int = 0
+    gold: int = 0
+    corruption: int = 0
+    dark_stone: int = 0
+    mutations: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    items: tuple[Item, ...] = ()
+    side_bag: tuple[str, ...] = ()
+    bag_torn: bool = False  # Bleached Bones: capacity -2 until repaired (FT-TRAVEL-D12)
+    unwanted_attention: int = 0
+    wanted: int = 0  # 0 none, 1 Wanted!, 2 Most Wanted! (FT-WANTED-01)
+    scratch_deal: bool = False  # accepted Mr. Scratch's deal (FT-TRAVEL-D66, A50)
+    removed: bool = False  # taken from the game for good
+
+    @property
+    def max_health(self) -> int:
+        return max(0, self.health_base + self.health_mod)
+
+    @property
+    def max_sanity(self) -> int:
+        return max(0, self.sanity_base + self.sanity_mod)
+
+    @property
+    def health_left(self) -> int:
+        return self.max_health - self.wounds
+
+    @property
+    def sanity_left(self) -> int:
+        return self.max_sanity - self.sanity_damage
+
+    @property
+    def side_bag_capacity(self) -> int:
+        return SIDE_BAG_CAPACITY - (TORN_BAG_PENALTY if self.bag_torn else 0)
+
+    @property
+    def knocked_out(self) -> bool:
+        """Health or Sanity at 0 (FF-HERO-02, FF-HERO-03)."""
+        return self.health_left <= 0 or self.sanity_left <= 0
+
+    @property
+    def effective_keywords(self) -> tuple[str, ...]:
+        """While Wanted!, Outlaw replaces Law (FT-WANTED-03, FT-FAQ-09)."""
+        if not self.wanted:
+            return self.keywords
+        kept = tuple(k for k in self.keywords if k.lower() not in ("law", "outlaw"))
+        return (*kept, "Outlaw")
+
+    def has_keyword(self, keyword: str) -> bool:
+        return keyword.lower() in (k.lower() for k in self.effective_keywords)
+
+    def dark_stone_carried(self) -> int:
+        """Shards plus items with a Dark Stone icon or Dark Stone upgrades (FT-TRAVEL-D33)."""
+        return self.dark_stone + sum(1 for item in self.items if item.carries_dark_stone)
