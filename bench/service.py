@@ -21,6 +21,7 @@ import re
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -295,13 +296,16 @@ def bench(redis_url: str, tables: int, connections: int, seconds: float, rounds:
             results[f"api{round_no}"] = r = run_wrk(wrk, f"http://127.0.0.1:{api_port}", api_script, connections,
                                                     seconds)
             show(f"POST a command (round {round_no})", r)
-        api_rate = sum(results[f"api{i}"]["rate"] for i in range(1, rounds + 1)) / rounds
-        bare_rate = sum(results[f"bare{i}"]["rate"] for i in range(1, rounds + 1)) / rounds
-        p99 = max(results[f"api{i}"]["p99"] for i in range(1, rounds + 1))
-        results["ratio"] = api_rate / bare_rate
-        results["p99"] = p99
-        print(f"ratio commands/s : bare req/s = {results['ratio']:.2f} (target >= 0.5)   "
-              f"command p99 (worst round) = {p99:.1f} ms (target <= 25 ms)")
+        # Other work on the machine comes and goes: each round's ratio compares two runs seconds apart, and the
+        # median of the rounds' ratios is the figure (a single noisy run moves it least).
+        ratios = [results[f"api{i}"]["rate"] / results[f"bare{i}"]["rate"] for i in range(1, rounds + 1)]
+        p99s = sorted(results[f"api{i}"]["p99"] for i in range(1, rounds + 1))
+        results["ratio"] = statistics.median(ratios)
+        results["p99"] = statistics.median(p99s)
+        print(f"ratio commands/s : bare req/s by round {', '.join(f'{r:.2f}' for r in ratios)}; median "
+              f"{results['ratio']:.2f} (target >= 0.5)")
+        print(f"command p99 by round {', '.join(f'{p:.1f}' for p in p99s)} ms; median {results['p99']:.1f} ms "
+              "(target <= 25 ms)")
         if profile:
             raw = LOGS / "profile.txt"
             spy = subprocess.Popen([ensure_py_spy(), "record", "--pid", str(api.pid), "--format", "raw", "--rate",
@@ -328,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="sample the API with py-spy during an extra run")
     parser.add_argument("--serve-bare", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -9,6 +9,7 @@ a rules change) is caught instead of served.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections import OrderedDict
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from typing import Any
 
 from services.store import SessionStore, StoredSession
 from shared_rules import codec as rules_codec
-from shared_rules.codec import decode_command, decode_state, encode_event
+from shared_rules.codec import SCHEMA_VERSION, decode_command, decode_state, encode, encode_event, encode_state
 from shared_rules.engine import apply
 from shared_rules.state import Session
 
@@ -171,12 +172,14 @@ class History:
         return stored
 
     def remember_change(self, session_id: str, token_hash: str, version: int, command: JSON, events: list[JSON],
-                        state: Session, encoded: JSON | None) -> None:
-        """A version this process just wrote: its change is ready for the local subscribers without a read."""
-        self.put(session_id, token_hash, version, state, encoded)
-        self._remember(self._changes, (session_id, token_hash, version), {
-            "session_id": session_id, "version": version, "events": events, "command": command,
-            **self.view(session_id, token_hash, version, state)})
+                        state: Session, parts: JSON) -> None:
+        """A version this process just wrote, with the view parts it answered: its change is ready for the local
+        subscribers without a read."""
+        key = (session_id, token_hash, version)
+        self.put(session_id, token_hash, version, state)
+        self._remember(self._views, key, parts)
+        self._remember(self._changes, key, {"session_id": session_id, "version": version, "events": events,
+                                            "command": command, **parts})
 
     async def change(self, session_id: str, token_hash: str, version: int) -> JSON | None:
         """What a subscriber receives for `version` (its command, events, state, prompt and legal commands): built
@@ -219,3 +222,36 @@ class History:
             return None
         return {"session_id": session_id, "version": version, "events": json.loads(entry.events),
                 "command": json.loads(entry.command), **self.view(session_id, token_hash, version, state)}
+
+
+class StateEncoder:
+    """encode_state with a memory: the parts of a state that a command left alone (a hero, the town, the options) are
+    the very same frozen objects in the next version, so their JSON is reused instead of rebuilt. The output equals
+    shared_rules.codec.encode_state; the JSON it hands out is shared and must not be changed by its readers."""
+
+    def __init__(self, size: int = 8192) -> None:
+        self._size = size
+        self._memo: OrderedDict[int, tuple[object, Any]] = OrderedDict()
+        self._fields = [f.name for f in dataclasses.fields(Session)]
+
+    def __call__(self, state: Session) -> JSON:
+        data: JSON = {"schema": SCHEMA_VERSION}
+        if isinstance(getattr(Session, "type", None), str):  # pragma: no cover - the codec's tagged classes
+            return encode_state(state)
+        for name in self._fields:
+            data[name] = self._part(getattr(state, name))
+        return data
+
+    def _part(self, value: Any) -> Any:
+        if isinstance(value, tuple) and value and dataclasses.is_dataclass(value[0]):
+            return [self._part(item) for item in value]
+        if not dataclasses.is_dataclass(value) or isinstance(value, type):
+            return encode(value)
+        found = self._memo.get(id(value))
+        if found is not None and found[0] is value:
+            return found[1]
+        encoded = encode(value)
+        self._memo[id(value)] = (value, encoded)  # holding the object keeps its id from being reused
+        if len(self._memo) > self._size:
+            self._memo.popitem(last=False)
+        return encoded

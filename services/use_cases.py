@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from services.history import History, Table
+from services.history import History, StateEncoder, Table
 from services.observability import COMMANDS
 from services.settings import Settings
 from services.store import SessionArchived, SessionExists, SessionNotFound, SessionStore, StaleVersion
@@ -200,12 +200,15 @@ async def _open(services: Services, session_id: str, token: str | None, *, host_
 # ---- views -----------------------------------------------------------------------------------------------
 
 
+_encode_state = StateEncoder()  # encode_state, reusing the JSON of the parts a command left alone
+
+
 def view_parts(state: Session, encoded: JSON | None = None) -> JSON:
     """What clients see of a state besides its version: the state, the pending prompt and the legal commands.
 
     `encoded` is encode_state(state) when the caller already has it."""
     return {
-        "state": encoded if encoded is not None else encode_state(state),
+        "state": encoded if encoded is not None else _encode_state(state),
         "pending": None if state.pending is None else encode(state.pending.prompt),
         "legal_commands": [encode(item) for item in legal_commands(state)],
     }
@@ -433,7 +436,7 @@ async def _written(
             raise StaleVersion(table.version, expected_version, session_id)
         step_ = await step(table)
         new_version = table.version + 1
-        encoded = encode_state(step_.state)
+        encoded = _encode_state(step_.state)
         body = {"based_on": table.version, "events": step_.events,
                 **session_view(session_id, new_version, step_.state, encoded)}
         record = json.dumps({"fingerprint": fingerprint, "version": new_version}, separators=(",", ":"))
@@ -461,8 +464,9 @@ async def _written(
                            field="session_id") from None
         if result.replayed:
             return Written(await _replayed(services, table, result.response, fingerprint, key), True)
+        parts = {"state": body["state"], "pending": body["pending"], "legal_commands": body["legal_commands"]}
         services.history.remember_change(session_id, table.token_hash, result.version, step_.command,
-                                         step_.events, step_.state, encoded)
+                                         step_.events, step_.state, parts)
         return Written(body, False)
     raise StaleVersion(table.version, table.version, session_id)
 
