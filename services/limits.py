@@ -4,8 +4,9 @@ replica shares the count) or in memory when the service runs embedded on SQLite.
 Two ways of counting, by how often the limit is met:
 
 - Every request (per address, per token) is counted locally and the counts are added to the shared fixed-window
-  counters in one batch every `flush_interval` (a fraction of a second): the request path never waits for Redis,
-  and a client over its limit is refused (429) from the next flush on, on every replica.
+  counters (the keys `limits`' fixed window uses) in one pipelined batch every `flush_interval` (half a second):
+  the request path never waits for Redis, and a client over its limit is refused (429) from the next flush on, on
+  every replica.
 - Rare, costly operations (opening a table, starting a simulation) and wrong tokens are counted in the shared
   counter at once, before the operation runs.
 
@@ -27,8 +28,10 @@ from dataclasses import dataclass
 
 from limits import RateLimitItem, parse
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from redis.asyncio import Redis
 
 from services.settings import Settings
+from services.store.redis import make_client
 from services.use_cases import ServiceError
 
 log = logging.getLogger("brimstone.limits")
@@ -36,7 +39,7 @@ log = logging.getLogger("brimstone.limits")
 client_address: contextvars.ContextVar[str] = contextvars.ContextVar("client_address", default="unknown")
 """The address of the client of the request being handled (set by the edge middleware)."""
 
-FLUSH_INTERVAL = 0.25
+FLUSH_INTERVAL = 0.5
 
 
 class RateLimited(ServiceError):
@@ -93,11 +96,13 @@ class Guard:
         self.create = _rule("create", settings.rate_limit_create, "client address")
         self.simulation = _rule("simulation", settings.rate_limit_simulation, "client address")
         self.auth_failures = _rule("auth-failures", settings.rate_limit_auth_failures, "Authorization")
-        prefix = f"{settings.redis_prefix}:limits"
+        self.prefix = f"{settings.redis_prefix}:limits"
         self.storage: Storage
+        self._batch: Redis | None = None
         if settings.redis_url:
-            self.storage = RedisStorage("async+" + settings.redis_url, implementation="redispy", key_prefix=prefix,
-                                        wrap_exceptions=True, socket_connect_timeout=2)
+            self.storage = RedisStorage("async+" + settings.redis_url, implementation="redispy",
+                                        key_prefix=self.prefix, wrap_exceptions=True, socket_connect_timeout=2)
+            self._batch = make_client(settings.redis_url)
         else:
             self.storage = MemoryStorage()
         self._windows: dict[tuple[str, str], _Window] = {}
@@ -156,28 +161,50 @@ class Guard:
             await self.flush()
 
     async def flush(self) -> None:
-        """Add the local counts to the shared counters and learn the other replicas' counts."""
+        """Add the local counts to the shared counters and learn the other replicas' counts (one pipelined round trip
+        on Redis for every key; the counters are the ones `limits`' fixed window keeps)."""
         now = time.monotonic()
         rules = {r.name: r for r in (self.address, self.token) if r is not None}
+        live: list[tuple[tuple[str, str], _Window, Rule]] = []
         for key, window in list(self._windows.items()):
-            rule = rules[key[0]]
             if window.window_end <= now and window.pending == 0 and window.blocked_until <= now:
                 del self._windows[key]  # idle: forget it
                 continue
-            try:
-                count = await self.storage.incr(rule.item.key_for(key[1]), rule.item.get_expiry(),
-                                                amount=window.pending)
-                expires = await self.storage.get_expiry(rule.item.key_for(key[1])) if count > rule.item.amount \
-                    else None
-            except Exception as exc:  # fail open: an unreachable counter must not refuse everyone
-                log.warning("rate limit counters unreachable (%s); not limiting", exc)
-                return
+            live.append((key, window, rules[key[0]]))
+        if not live:
+            return
+        try:
+            counts, ttls = await self._add([(r.item.key_for(k[1]), w.pending, r.window) for k, w, r in live])
+        except Exception as exc:  # fail open: an unreachable counter must not refuse everyone
+            log.warning("rate limit counters unreachable (%s); not limiting", exc)
+            return
+        for (_, window, rule), count, ttl in zip(live, counts, ttls, strict=True):
             window.pending = 0
             window.shared = count
             if window.window_end <= now:
                 window.window_end = now + rule.window
-            if expires is not None:
-                window.blocked_until = now + max(1.0, expires - time.time())
+            if count > rule.item.amount:
+                window.blocked_until = now + max(1.0, ttl)
+
+    async def _add(self, increments: list[tuple[str, int, int]]) -> tuple[list[int], list[float]]:
+        """INCRBY each counter (giving a new one its window as expiry, like limits' fixed window) and read the
+        seconds each has left."""
+        if self._batch is None:
+            counts, ttls = [], []
+            for key, amount, window in increments:
+                counts.append(await self.storage.incr(key, window, amount=amount))
+                ttls.append(max(0.0, await self.storage.get_expiry(key) - time.time()))
+            return counts, ttls
+        async with self._batch.pipeline(transaction=False) as pipe:
+            for key, amount, window in increments:
+                name = f"{self.prefix}:{key}"
+                pipe.incrby(name, amount)
+                pipe.expire(name, window, nx=True)
+                pipe.pttl(name)
+            replies = await pipe.execute()
+        counts = [int(replies[i]) for i in range(0, len(replies), 3)]
+        ttls = [max(0, int(replies[i])) / 1000 for i in range(2, len(replies), 3)]
+        return counts, ttls
 
     # -- rare operations -------------------------------------------------------------------------------
 
@@ -239,3 +266,5 @@ class Guard:
                 await self._flusher
         with contextlib.suppress(Exception):
             await self.flush()
+        if self._batch is not None:
+            await self._batch.aclose()
