@@ -10,14 +10,17 @@ Metrics (served at /metrics by each replica):
 - ``brimstone_simulation_queue_depth``: simulation jobs not finished yet.
 - ``brimstone_store_errors_total{kind}``: storage unreachable (503s), replays that diverged.
 - ``brimstone_rate_limited_total{policy}``: requests refused with 429.
+- ``brimstone_gc_pause_seconds{generation}``: garbage collector pauses (each stalls every request of the replica).
 """
 
 from __future__ import annotations
 
 import contextvars
+import gc
 import logging
 import re
 import secrets
+import time
 from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
@@ -75,6 +78,24 @@ COMMANDS = Counter("brimstone_commands", "Writes to tables by operation and outc
 STORE_ERRORS = Counter("brimstone_store_errors", "Storage trouble by kind", ["kind"], registry=REGISTRY)
 RATE_LIMITED = Counter("brimstone_rate_limited", "Requests refused with 429, by policy", ["policy"],
                        registry=REGISTRY)
+
+
+GC_PAUSES = Histogram("brimstone_gc_pause_seconds", "Garbage collector pauses by generation", ["generation"],
+                      buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5), registry=REGISTRY)
+_gc_started = [0.0]
+
+
+def _gc_callback(phase: str, info: dict[str, int]) -> None:
+    if phase == "start":
+        _gc_started[0] = time.perf_counter()
+    else:
+        GC_PAUSES.labels(str(info.get("generation", -1))).observe(time.perf_counter() - _gc_started[0])
+
+
+def watch_gc() -> None:
+    """Time every collection (a full one walks every live object and stalls every request meanwhile)."""
+    if _gc_callback not in gc.callbacks:
+        gc.callbacks.append(_gc_callback)
 
 
 class _Live(Collector):
