@@ -96,6 +96,13 @@ def _migrate(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE snapshots RENAME TO checkpoints")  # every old version stays a checkpoint
 
 
+def _remove(conn: sqlite3.Connection, session_id: str) -> bool:
+    """Delete a table and its rows (children first: a file migrated from the first layout has no cascades)."""
+    for table in ("idempotency", "entries", "checkpoints"):
+        conn.execute(f"DELETE FROM {table} WHERE session_id = ?", (session_id,))
+    return conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount > 0
+
+
 PURGE_EVERY = 60.0
 """Seconds between sweeps of expired tables and idempotency records."""
 
@@ -161,7 +168,10 @@ class SqliteStore(SessionStore):
         """Drop expired idempotency records and tables (worker thread, inside a write transaction)."""
         now = self._clock()
         conn.execute("DELETE FROM idempotency WHERE expires_at <= ?", (now,))
-        conn.execute("DELETE FROM sessions WHERE expires_at IS NOT NULL AND expires_at <= ?", (now,))
+        expired = [str(r[0]) for r in conn.execute(
+            "SELECT id FROM sessions WHERE expires_at IS NOT NULL AND expires_at <= ?", (now,))]
+        for session_id in expired:
+            _remove(conn, session_id)
         self._purged_at = now
 
     def _expiry(self, seconds: float, now: float) -> float | None:
@@ -382,7 +392,7 @@ class SqliteStore(SessionStore):
         loop = asyncio.get_running_loop()
 
         def tx(conn: sqlite3.Connection) -> bool:
-            return conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount > 0
+            return _remove(conn, session_id)
 
         def run() -> bool:
             existed = self._write(tx)

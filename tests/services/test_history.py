@@ -110,3 +110,46 @@ async def test_archive_freezes_a_table_and_delete_removes_it(store_factory: Stor
     with pytest.raises(NotFound):
         await use_cases.get_session(services, other["session_id"], other["token"])
     assert other["session_id"] not in await services.store.list_sessions()
+
+
+def test_a_file_of_the_first_layout_is_migrated_in_place(tmp_path: Any) -> None:
+    """Tables written before checkpoints (a snapshot per version, plain log rows) open, read, write and delete."""
+    import sqlite3
+
+    from services.store.sqlite import SqliteStore
+
+    path = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.executescript("""
+        CREATE TABLE sessions (id TEXT PRIMARY KEY, version INTEGER NOT NULL, token_hash TEXT NOT NULL,
+                               created_at REAL NOT NULL);
+        CREATE TABLE snapshots (session_id TEXT NOT NULL REFERENCES sessions(id), version INTEGER NOT NULL,
+                                snapshot TEXT NOT NULL, PRIMARY KEY (session_id, version));
+        CREATE TABLE log (session_id TEXT NOT NULL REFERENCES sessions(id), version INTEGER NOT NULL,
+                          command TEXT NOT NULL, events TEXT NOT NULL, idempotency_key TEXT, at REAL NOT NULL,
+                          PRIMARY KEY (session_id, version));
+        CREATE TABLE idempotency (session_id TEXT NOT NULL REFERENCES sessions(id), key TEXT NOT NULL,
+                                  version INTEGER NOT NULL, response TEXT NOT NULL, expires_at REAL NOT NULL,
+                                  PRIMARY KEY (session_id, key));
+        INSERT INTO sessions VALUES ('OLD1', 1, 'hh', 1.0);
+        INSERT INTO snapshots VALUES ('OLD1', 0, '{"v":0}'), ('OLD1', 1, '{"v":1}');
+        INSERT INTO log VALUES ('OLD1', 0, '{"type":"create_session"}', '[]', NULL, 1.0),
+                               ('OLD1', 1, '{"type":"x"}', '[{"e":1}]', 'k1', 2.0);
+        INSERT INTO idempotency VALUES ('OLD1', 'k1', 1, '"r"', 1e12);
+    """)
+    conn.commit()
+    conn.close()
+
+    async def check() -> None:
+        store = SqliteStore(path)
+        try:
+            loaded = await store.load("OLD1")
+            assert loaded is not None and loaded.version == 1 and loaded.snapshot == '{"v":1}'  # every old version
+            assert [(e.version, e.events, e.idempotency_key) for e in await store.log("OLD1")] == [
+                (0, "[]", None), (1, '[{"e":1}]', "k1")]
+            assert (await store.commit("OLD1", 1, '{"type":"y"}', "[]", '"r2"')).version == 2
+            assert await store.delete("OLD1") and await store.load("OLD1") is None
+        finally:
+            await store.close()
+
+    asyncio.run(check())
