@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import shutil
 import statistics
@@ -27,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.service import free_port, stop  # noqa: E402
 from services import use_cases  # noqa: E402
+from services.api.app import GC_THRESHOLDS  # noqa: E402
 from services.history import History  # noqa: E402
 from services.settings import Settings  # noqa: E402
 from services.store.redis import RedisStore  # noqa: E402
@@ -108,6 +110,10 @@ async def run(redis_url: str, versions: int, big: int, reads: int) -> None:
               f"of data per version")
         loaded = await services.history.latest(big_sid)
         assert loaded is not None
+        # collect like a serving process does (services/api/app.py): startup objects frozen, full passes rare
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
         times = []
         replayed = []
         rng = random.Random(5)
