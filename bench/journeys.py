@@ -1,10 +1,12 @@
 """Simulated journeys per second: 4 heroes to a Large Town, every hazard by the RNG, every choice by the default policy.
 
-Runs the plain `apply()` path and the fast path (`quiet=True`, no event text) on the same seeds in one run and
-prints both rates, their ratio and journeys per core-second (CPU time of this process). The target is 100,000
-journeys per core-second. `--profile` prints the top cProfile entries of the fast path.
+Runs the plain `apply()` path (every event written, as a table plays) and the fast path (autoplay: the rules decide
+and roll in place on one context, no events) on the same seeds in one run and prints both rates, their ratio and
+journeys per core-second (CPU time of this process). The target is 100,000 journeys per core-second.
+`--profile` prints the top cProfile entries of the fast path; `--instructions` counts the instructions per journey
+of each path under valgrind's callgrind (repeatable on a shared, noisy machine, unlike seconds).
 
-    /work/venv/bin/python bench/journeys.py --journeys 3000 [--profile]
+    .venv/bin/python bench/journeys.py --journeys 3000 [--profile] [--instructions]
 """
 
 from __future__ import annotations
@@ -13,6 +15,10 @@ import argparse
 import cProfile
 import io
 import pstats
+import re
+import subprocess
+import sys
+import tempfile
 import time
 from dataclasses import replace
 
@@ -27,11 +33,11 @@ from shared_rules.state import Phase
 TARGET_PER_CORE_SECOND = 100_000
 
 
-def _measure(journeys: int, seed: int, *, quiet: bool) -> tuple[float, float, int]:
+def _measure(journeys: int, seed: int, *, fast: bool) -> tuple[float, float, int]:
     """Wall seconds, CPU seconds, and the hazards met (a check that both paths did the same work)."""
     heroes = sample_heroes(4)
     wall, cpu = time.perf_counter(), time.process_time()
-    tally = run_trials(heroes, "large", journeys, seed=seed, quiet=quiet)
+    tally = run_trials(heroes, "large", journeys, seed=seed, fast=fast)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     return wall, cpu, sum(tally.d36.values())
 
@@ -58,24 +64,48 @@ def work_per_journey(journeys: int, seed: int) -> tuple[float, float]:
     return commands / journeys, requests / journeys
 
 
+def instructions_per_journey(path: str, small: int = 20, large: int = 120) -> float:
+    """callgrind's instruction count of `large` journeys minus `small` ones (start-up cancels), per journey."""
+    counts = []
+    for journeys in (small, large):
+        with tempfile.TemporaryDirectory() as tmp:
+            done = subprocess.run(
+                ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out", sys.executable, __file__,
+                 "--journeys", str(journeys), "--only", path], capture_output=True, text=True, check=True)
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if found is None:
+            raise SystemExit(f"callgrind printed no count:\n{done.stderr[-2000:]}")
+        counts.append(int(found.group(1)))
+    return (counts[1] - counts[0]) / (large - small)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--journeys", type=int, default=2000, help="journeys per path (default 2000)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="print the top cProfile entries of the fast path")
     parser.add_argument("--top", type=int, default=25, help="how many profile entries to print")
+    parser.add_argument("--instructions", action="store_true", help="instructions per journey under callgrind")
+    parser.add_argument("--only", choices=("plain", "fast"), help=argparse.SUPPRESS)  # one path, for callgrind
     args = parser.parse_args(argv)
+    if args.only:
+        run_trials(sample_heroes(4), "large", args.journeys, seed=args.seed, fast=args.only == "fast")
+        return
+    if args.instructions:
+        for path in ("plain", "fast"):
+            print(f"{path:5s} path: {instructions_per_journey(path):12,.0f} instructions per journey (callgrind)")
+        return
 
     run_trials(sample_heroes(4), "large", 50, seed=args.seed + 1)  # warm up: imports, caches
-    plain_wall, plain_cpu, plain_met = _measure(args.journeys, args.seed, quiet=False)
-    fast_wall, fast_cpu, fast_met = _measure(args.journeys, args.seed, quiet=True)
+    plain_wall, plain_cpu, plain_met = _measure(args.journeys, args.seed, fast=False)
+    fast_wall, fast_cpu, fast_met = _measure(args.journeys, args.seed, fast=True)
     if plain_met != fast_met:
         raise SystemExit(f"the two paths disagree: {plain_met} vs {fast_met} hazards met")
 
     n = args.journeys
     print(f"{n} journeys each, 4 heroes to a Large Town ({fast_met / n:.2f} hazards per journey)")
     print(f"plain apply():        {n / plain_wall:10,.0f} journeys/s   {n / plain_cpu:10,.0f} per core-second")
-    print(f"fast path (quiet):    {n / fast_wall:10,.0f} journeys/s   {n / fast_cpu:10,.0f} per core-second")
+    print(f"fast path (autoplay): {n / fast_wall:10,.0f} journeys/s   {n / fast_cpu:10,.0f} per core-second")
     print(f"fast / plain:         {plain_wall / fast_wall:10.2f}x")
     print(f"target:               {TARGET_PER_CORE_SECOND:10,} per core-second "
           f"({n / fast_cpu / TARGET_PER_CORE_SECOND:.1%} reached; {fast_cpu / n * 1e6:,.0f} us per journey)")

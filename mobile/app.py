@@ -1,12 +1,15 @@
-"""The Kivy App: the frame (status bar, prompt bar, tabs), the screen registry, and the wiring to presenters.
+"""The Kivy App: the frame (status bar, notice, prompt and banner bars, tabs), the screen registry, and the wiring
+to presenters.
 
 Screens are `screens/<name>.kv` (layout) + `screens/<name>.py` (a thin class); every decision is made in
-`presenters/`. Backend calls run on one worker thread; their results, and live updates, come back to the UI thread
-through a call queue drained by the Kivy clock.
+`presenters/`. The tabs come from `presenters.shell.SCREENS` (a later phase's screen registers there). Backend
+calls run on one worker thread; their results, and live updates, come back to the UI thread through a call queue
+drained by the Kivy clock.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,17 +18,20 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.metrics import Metrics, dp
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
+from kivy.uix.togglebutton import ToggleButton
 
-from . import theme
-from .client import GraphQLBackend, TableBackend
+from . import platform, theme
+from .client import GraphQLBackend, OfflineBackend, TableBackend
+from .i18n import _, set_language
 from .presenters.dice import PromptPresenter
 from .presenters.log import LogPresenter
 from .presenters.posse import PossePresenter
-from .presenters.shell import ShellPresenter, StatusView
-from .presenters.start import StartPresenter
+from .presenters.shell import LOCKOUT, SCREENS, ShellPresenter, StatusView, phase_screen
+from .presenters.start import StartPresenter, join_link
 from .presenters.table import CallQueue, Post, TableSession, ThreadWorker, Worker
 from .presenters.town import TownPresenter
 from .presenters.travel import TravelPresenter
@@ -36,51 +42,114 @@ from .screens.start import StartScreen
 from .screens.town import TownScreen
 from .screens.travel import TravelScreen
 
-SCREENS = Path(__file__).parent / "screens"
+SCREENS_DIR = Path(__file__).parent / "screens"
 KV_FILES = ("widgets", "posse", "dice", "travel", "town", "log", "start", "app")
-TABLE_SCREENS = ("posse", "travel", "dice", "town", "log")
+SCREEN_CLASSES: dict[str, Any] = {"posse": PosseScreen, "travel": TravelScreen, "dice": DiceScreen,
+                                  "town": TownScreen, "log": LogScreen}  # fmt: skip
+PRESENTERS: dict[str, Callable[[TableSession], Any]] = {
+    "posse": PossePresenter, "travel": TravelPresenter, "dice": PromptPresenter, "town": TownPresenter,
+    "log": LogPresenter,
+}  # fmt: skip
+
+
+def qr_texture(text: str) -> Any:
+    """A QR code of `text` as a Kivy texture (segno writes the PNG, pure Python)."""
+    import segno
+    from kivy.core.image import Image as CoreImage
+
+    buffer = io.BytesIO()
+    segno.make(text, error="m").save(buffer, kind="png", scale=8, border=2, dark="#000000", light="#ffffff")
+    buffer.seek(0)
+    return CoreImage(buffer, ext="png").texture
 
 
 class InfoPopup(ModalView):
     title = StringProperty("")
     text = StringProperty("")
+    qr = StringProperty("")  # text shown as a QR code (a join link)
     leave = ObjectProperty(None, allownone=True)
+
+    def on_qr(self, *_args: Any) -> None:
+        if self.qr:
+            self.ids.qr.texture = qr_texture(self.qr)
+
+
+class NumberPopup(ModalView):
+    """Tap a number to type it: the keypad opens on its value; "Set" (or the keypad's enter) sends it."""
+
+    title = StringProperty("")
+    value = StringProperty("")
+    on_value: Callable[[str], Any] | None = None
+
+    def on_open(self) -> None:
+        field = self.ids.field
+        field.focus = True
+        field.select_all()
+
+    def done(self, text: str) -> None:
+        self.dismiss()
+        if self.on_value is not None and text.strip():
+            self.on_value(text)
+
+
+class TabButton(ToggleButton):
+    icon = StringProperty("")
+    label = StringProperty("")
+    screen = StringProperty("")
 
 
 class TableFrame(BoxLayout):
-    """Status bar, notice and prompt bars, the screens, and the tab bar."""
+    """Status bar, notice, prompt and banner bars, the screens, and the tab bar."""
 
     in_table = BooleanProperty(False)
     current = StringProperty("start")
     status: StatusView | None = ObjectProperty(None, allownone=True)  # type: ignore[assignment]
     app: BrimstoneApp | None = ObjectProperty(None, allownone=True)  # type: ignore[assignment]
+    insets = ListProperty([0, 0, 0, 0])
+    locked_until = NumericProperty(0)
 
     def go(self, name: str) -> None:
         if self.app is not None:
             self.app.go(name)
 
     def dismiss_notice(self) -> None:
-        if self.app is not None and self.app.table is not None:
+        if self.app is not None and self.app.table is not None and not (self.status and self.status.ask):
             self.app.table.notice = None
             self.app.table.changed()
+
+    def apply_again(self, yes: bool) -> None:
+        if self.app is not None and self.app.table is not None:
+            self.app.table.apply_again(yes)
 
     def show_table(self) -> None:
         if self.app is not None:
             self.app.show_table_info()
 
+    def on_touch_down(self, touch: Any) -> bool:
+        """A tap in the first moments after a screen change the player did not ask for is dropped."""
+        if Clock.get_boottime() < self.locked_until:
+            return True
+        return bool(super().on_touch_down(touch))
+
 
 def load_kv() -> None:
     """Load every layout once (the screen classes are imported above, so the rules find them)."""
     for name in KV_FILES:
-        path = str(SCREENS / f"{name}.kv")
+        path = str(SCREENS_DIR / f"{name}.kv")
         if path not in Builder.files:
             Builder.load_file(path)
+
+
+def clock_schedule(delay: float, call: Callable[[], None]) -> Callable[[], None]:
+    event = Clock.schedule_once(lambda _dt: call(), delay)
+    return event.cancel  # type: ignore[no-any-return]
 
 
 class BrimstoneApp(App):
     """The table companion. `worker`/`post` default to a background thread and the Kivy clock."""
 
     title = "Brimstone Table"
+    text_scale = NumericProperty(1.0)
 
     def __init__(self, *, data_dir: str | Path | None = None, online: Callable[[str], TableBackend] | None = None,
                  worker: Worker | None = None, post: Post | None = None, **kwargs: Any) -> None:
@@ -95,66 +164,110 @@ class BrimstoneApp(App):
         self.frame: TableFrame | None = None
         self.screens: dict[str, Any] = {}
         self._ticks: list[Any] = []
+        self.start: StartPresenter | None = None
+        self.system_fontscale = Metrics.fontscale
 
     @property
     def data_dir(self) -> Path:
         return self._data_dir if self._data_dir is not None else Path(self.user_data_dir)
 
     def build(self) -> TableFrame:
+        set_language()
         Window.clearcolor = theme.BG
         Window.softinput_mode = "below_target"
+        Window.bind(on_keyboard=self._on_key)
         load_kv()
         post = self._post or self.inbox.post
         worker = self._worker or ThreadWorker(post)
         self._worker, self._post = worker, post
         self._ticks.append(Clock.schedule_interval(lambda _dt: self.inbox.drain(), 1 / 30))
         self._refresh_soon = Clock.create_trigger(lambda _dt: self.refresh())  # many changes, one redraw
-        self.frame = frame = TableFrame(app=self)
+        self.start = StartPresenter(online=self._online, offline_dir=self.data_dir / "tables", worker=worker,
+                                    post=post, on_open=self.open_table)
+        self._start_soon = Clock.create_trigger(lambda _dt: self.screens["start"].refresh())
+        self.start.listeners.append(self._start_soon)
+        frame = self._build_frame()
+        link = platform.launch_link()
+        if link:  # opened by a scanned QR code: join the table, or take in the posse
+            Clock.schedule_once(lambda _dt: self.start.import_text(link) if self.start else None, 0)
+        return frame
+
+    def _build_frame(self) -> TableFrame:
+        """The frame and its screens (again after a text size change: the layouts read the size when built)."""
+        self.frame = frame = TableFrame(app=self, insets=list(platform.insets()))
         manager = frame.ids.screens
-        for screen in (StartScreen(name="start"), PosseScreen(name="posse"), TravelScreen(name="travel"),
-                       DiceScreen(name="dice"), TownScreen(name="town"), LogScreen(name="log")):
-            self.screens[screen.name] = screen
-            screen.bind(on_pre_enter=lambda s: s.refresh())
+        self.screens = {"start": StartScreen(name="start")}
+        self.screens["start"].presenter = self.start
+        manager.add_widget(self.screens["start"])
+        for spec in SCREENS:
+            screen = SCREEN_CLASSES[spec.name](name=spec.name)
+            self.screens[spec.name] = screen
             manager.add_widget(screen)
-        start = StartPresenter(online=self._online, offline_dir=self.data_dir / "tables", worker=worker, post=post,
-                               on_open=self.open_table)
-        start_soon = Clock.create_trigger(lambda _dt: self.screens["start"].refresh())
-        start.listeners.append(start_soon)
-        self.screens["start"].presenter = start
+            frame.ids.tabs.add_widget(TabButton(icon=spec.icon, label=_(spec.label), screen=spec.name,
+                                                on_release=lambda b: self.go(b.screen)))
+        for screen in self.screens.values():
+            screen.bind(on_pre_enter=lambda s: s.refresh())
+        if self.table is not None:
+            self._attach(self.table)
+            frame.in_table = True
         manager.current = "start"
         self.screens["start"].refresh()
         return frame
 
+    def set_text_scale(self, scale: float) -> None:
+        """The in-app text size, on top of the phone's font scale: the screens are built again at the new size."""
+        self.text_scale = scale
+        Metrics.fontscale = self.system_fontscale * scale
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        current = self.frame.current if self.frame is not None else "start"
+        old = self.root
+        self.root = self._build_frame()
+        if old is not None and old.parent is not None:
+            window = old.parent
+            window.remove_widget(old)
+            window.add_widget(self.root)
+        if self.table is not None:
+            self.go(current)
+
     # ---- a table is open -------------------------------------------------------------------------------------
+    def _attach(self, table: TableSession) -> None:
+        s = self.screens
+        if self.shell is None or self.shell.table is not table:
+            self.shell = ShellPresenter(table)
+            self.presenters = {name: make(table) for name, make in PRESENTERS.items()}
+        for name, presenter in self.presenters.items():
+            s[name].presenter = presenter
+        s["travel"].show_prompt = lambda: self.go("dice")
+        s["dice"].go_back = lambda: self.go(phase_screen(table.read.phase.value))
+        s["posse"].ask_number = self.ask_number
+        s["start"].ask_number = self.ask_number
+
     def open_table(self, table: TableSession) -> None:
         if self.table is not None:
             self.table.stop()
         self.table = table
-        self.shell = ShellPresenter(table)
-        s = self.screens
-        s["posse"].presenter = PossePresenter(table)
-        s["travel"].presenter = TravelPresenter(table)
-        s["travel"].show_prompt = lambda: self.go("dice")
-        s["dice"].presenter = PromptPresenter(table)
-        s["dice"].go_back = lambda: self.go("travel")
-        s["town"].presenter = TownPresenter(table)
-        s["log"].presenter = LogPresenter(table)
+        table.schedule = clock_schedule
+        self.shell = None
+        self._attach(table)
         table.listen(self._refresh_soon)
         self._ticks.append(Clock.schedule_interval(lambda _dt: table.tick(), 3))
         assert self.frame is not None
         self.frame.in_table = True
-        self.go("travel" if table.snapshot.pending is None else "dice")
-        start = s["start"].presenter
+        platform.keep_awake(True)
+        self.go(phase_screen(table.read.phase.value) if table.read.prompt is None
+                or not table.is_mine(table.read.prompt) else "dice")
+        start = self.start
         if start is not None and start.created is not None:
-            code, token = start.created
-            self.show_table_info(f"Table {code} is open. Other phones join with the code {code} and the token "
-                                 f"{token}")
+            self.show_table_info()
 
     def refresh(self) -> None:
         if self.table is None or self.frame is None or self.shell is None:
             return
         target = self.shell.follow(self.frame.current)
         if target is not None:
+            self.frame.locked_until = Clock.get_boottime() + LOCKOUT  # the old screen's tap must not land here
             self.go(target)
             return
         self.frame.status = self.shell.status()
@@ -167,28 +280,76 @@ class BrimstoneApp(App):
         self.frame.current = name
         if self.shell is not None:
             self.frame.status = self.shell.status()
+        for tab in self.frame.ids.tabs.children:
+            tab.state = "down" if tab.screen == name else "normal"
         manager = self.frame.ids.screens
         if manager.current == name:
             self.screens[name].refresh()
         else:
-            manager.transition.duration = 0.15
+            if hasattr(manager.transition, "duration"):
+                manager.transition.duration = 0.15
             manager.current = name
+
+    def ask_number(self, title: str, value: str, done: Callable[[str], Any]) -> None:
+        popup = NumberPopup(title=title, value=value.lstrip("$").split("/")[0])
+        popup.on_value = done
+        popup.open()
 
     def show_table_info(self, text: str = "") -> None:
         if self.table is None:
             return
         info = self.table.snapshot.table
+        link = ""
         if not text:
-            where = f"on {info.server}" if info.server else "on this phone (offline)"
-            text = f"Table {info.code or info.session_id} {where}."
-            if info.token:
-                text += f" Other phones join with the code {info.code} and the token {info.token}"
-        InfoPopup(title="This table", text=text, leave=self.leave_table).open()
+            if info.server:
+                text = _("Other phones join by scanning this code, or with the code {code} and the token "
+                         "{token}.").format(code=info.code, token=info.token)
+                link = join_link(info.server, info.code, info.token)
+            else:
+                text = _("Table {code}, kept on this phone (offline).").format(code=info.code or info.session_id)
+        popup = InfoPopup(title=_("This table") + f" · {info.code}", text=text, leave=self.leave_table)
+        popup.qr = link
+        self._table_extras(popup.ids.extra)
+        popup.open()
+
+    def _table_extras(self, box: Any) -> None:
+        """In the Table popup: which heroes this phone plays, the text size, and the posse's export code."""
+        from kivy.factory import Factory
+
+        table = self.table
+        assert table is not None
+        box.add_widget(Factory.Section(text=_("This phone plays")))
+        for hero in table.heroes():
+            on = hero.id in table.claimed
+            box.add_widget(Factory.DarkButton(
+                text=theme.icon("☑ " if on else "☐ ") + hero.name, markup=True,
+                on_release=lambda b, h=hero.id: self._toggle_claim(b, h)))
+        box.add_widget(Factory.Muted(text=_("Its heroes' dice and choices open this phone's Dice tab; the others' "
+                                            "show as a line at the top. None ticked: this phone answers all.")))
+        box.add_widget(Factory.Section(text=_("Text size")))
+        row = Factory.StackLayout(size_hint_y=None, spacing=dp(6))
+        row.bind(minimum_height=row.setter("height"))
+        for scale in theme.TEXT_SCALES:
+            row.add_widget(Factory.CountButton(text=f"{round(scale * 100)}%", font_size=Factory.Body().font_size,
+                                               bold=scale == self.text_scale,
+                                               on_release=lambda _b, s=scale: self.set_text_scale(s)))
+        box.add_widget(row)
+
+    def _toggle_claim(self, button: Any, hero_id: str) -> None:
+        table = self.table
+        assert table is not None
+        claimed = set(table.claimed) ^ {hero_id}
+        table.claim(claimed)
+        name = table.hero_name(hero_id)
+        button.text = theme.icon("☑ " if hero_id in claimed else "☐ ") + name
+        if self.start is not None and table.snapshot.table.code:
+            self.start.claim(table.snapshot.table.code, tuple(sorted(claimed)))
 
     def leave_table(self) -> None:
         if self.table is not None:
             self.table.stop()
             self.table = None
+        platform.keep_awake(False)
         for tick in self._ticks[1:]:
             tick.cancel()
         del self._ticks[1:]
@@ -198,6 +359,36 @@ class BrimstoneApp(App):
         self.frame.current = "start"
         self.frame.ids.screens.current = "start"
         self.screens["start"].refresh()
+
+    # ---- the phone around the app -------------------------------------------------------------------------------
+    def _on_key(self, _window: Any, key: int, *_args: Any) -> bool:
+        """Back (Escape on a desktop): close the popup on top, else go to the phase's screen."""
+        if key != 27:
+            return False
+        popups = [w for w in Window.children if isinstance(w, ModalView)]
+        current = self.frame.current if self.frame is not None else "start"
+        action = ShellPresenter.back(current, bool(popups))
+        if action == "close_popup":
+            popups[0].dismiss()
+            return True
+        if action == "home" and self.table is not None:
+            home = phase_screen(self.table.read.phase.value)
+            if current != home:
+                self.go(home)
+                return True
+        return False  # the system's Back: the app goes to the background
+
+    def on_pause(self) -> bool:
+        """Going to the background: the offline file gets the head state; the app stays alive."""
+        if self.table is not None and isinstance(self.table.backend, OfflineBackend):
+            self.table.backend.checkpoint()
+        return True
+
+    def on_resume(self) -> None:
+        """Back in front: load what the table did meanwhile, keep the screen awake again."""
+        if self.table is not None:
+            self.table.refresh()
+            platform.keep_awake(True)
 
     def on_stop(self) -> None:
         if self.table is not None:

@@ -36,6 +36,7 @@ from shared_rules import (
     RulesError,
     Session,
     apply,
+    decode_command,
     decode_event,
     decode_state,
     encode,
@@ -47,7 +48,7 @@ from shared_rules import (
 
 UNDO_RULE = "SVC-UNDO"  # the service's exact undo (services/use_cases.py)
 OFFLINE_FORMAT = "brimstone-offline"
-OFFLINE_SCHEMA = 1
+OFFLINE_SCHEMA = 2  # 1: one JSON object holding every version's full state
 LOG_LIMIT = 500  # steps of history a client keeps and shows
 
 
@@ -206,14 +207,17 @@ def short_code() -> str:
     return "".join(secrets.choice(alphabet) for _ in range(6))
 
 
-# ---- offline: the engine on the phone, the session in a JSON file ---------------------------------------------
+# ---- offline: the engine on the phone, the session in an append-only file ---------------------------------------
+SNAPSHOT_EVERY = 20  # K: a full state is written every K versions; the versions between are replayed from the log
+
+
 @dataclass(slots=True)
 class _Entry:
     version: int
     command: str
     command_data: Any
     events: tuple[Event, ...]
-    state: Session
+    state: Session | None  # None: not kept; rebuilt from the nearest snapshot and the commands after it
     key: str | None
     at: float
 
@@ -228,23 +232,59 @@ class _NoSubscription:
             self.callbacks.remove(self.callback)
 
 
-class OfflineBackend:
-    """A table kept on this phone: `shared_rules.apply` for every command, every state kept for undo.
+def _entry_line(entry: _Entry, *, snapshot: bool) -> str:
+    line: dict[str, Any] = {"v": entry.version, "command": entry.command_data,
+                            "events": [encode_event(x) for x in entry.events], "key": entry.key, "at": entry.at}
+    if snapshot and entry.state is not None:
+        line["state"] = encode_state(entry.state)
+    return json.dumps(line, separators=(",", ":"))
 
-    The file holds every version written, as the service's log does: versions only grow, and an undo writes an
-    earlier version's state again as a new version (so an undo can itself be undone, as online).
+
+def migrate_schema_1(data: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A schema-1 file (one JSON object, every version's full state) as a schema-2 header and lines (snapshots every
+    K versions and at the head)."""
+    header = {"format": OFFLINE_FORMAT, "schema": OFFLINE_SCHEMA, "session_id": data["session_id"],
+              "code": data["code"], "snapshot_every": SNAPSHOT_EVERY, "migrated_from": 1}
+    lines = []
+    entries = data["entries"]
+    for index, raw in enumerate(entries):
+        line = {"v": raw["version"], "command": raw["command"], "events": raw["events"], "key": raw["key"],
+                "at": raw["at"]}
+        if raw["version"] % SNAPSHOT_EVERY == 0 or index == len(entries) - 1:
+            line["state"] = raw["state"]
+        lines.append(line)
+    return header, lines
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], tuple[dict[str, Any], list[dict[str, Any]]]]] = {
+    1: migrate_schema_1,
+}
+
+
+class OfflineBackend:
+    """A table kept on this phone: `shared_rules.apply` for every command, written to an append-only file.
+
+    The file (`offline-<code>.jsonl`) is a header line and one line per version: the command, its events and, every
+    `SNAPSHOT_EVERY` versions (and on `checkpoint()`), the full state. A tap appends one short line instead of
+    rewriting the table; a state not kept is rebuilt by replaying the commands after the nearest snapshot (the
+    engine is deterministic). Versions only grow, and an undo writes an earlier version's state again as a new
+    version (so an undo can itself be undone, as online). Files of an older schema are migrated when opened.
     """
 
     online = False
 
-    def __init__(self, directory: str | Path, *, codes: Callable[[], str] = short_code) -> None:
+    def __init__(self, directory: str | Path, *, codes: Callable[[], str] = short_code,
+                 snapshot_every: int = SNAPSHOT_EVERY) -> None:
         self.directory = Path(directory)
         self._codes = codes  # where new table codes come from (random; fixed for reproducible screenshots)
+        self.snapshot_every = snapshot_every
         self._table: TableInfo | None = None
         self._entries: list[_Entry] = []
         self._keys: dict[str, int] = {}
         self._callbacks: list[UpdateCallback] = []
         self._lock = threading.Lock()
+        self._head: Session | None = None
+        self._saved_head = -1  # the newest version whose full state is in the file
 
     @property
     def table(self) -> TableInfo | None:
@@ -254,7 +294,7 @@ class OfflineBackend:
     def path(self) -> Path:
         if self._table is None:
             raise TableNotFound("no table is open")
-        return self.directory / f"{self._table.session_id}.json"
+        return self.directory / f"{self._table.session_id}.jsonl"
 
     # -- the interface -----------------------------------------------------------------------------------------
     def create(self, heroes: Sequence[Hero], options: RuleOptions, *, seed: int | None = None) -> Snapshot:
@@ -269,19 +309,20 @@ class OfflineBackend:
             created = Event(EventType.SESSION_CREATED, f"Table opened for {', '.join(h.name for h in heroes)}")
             self._entries = [_Entry(0, "create", {"type": "create"}, (created,), state, None, time.time())]
             self._keys = {}
-            self._save()
+            self._head = state
+            self._write_all()
             return self._snapshot()
 
     def join(self, code: str, token: str = "") -> Snapshot:
         """Open a table saved on this phone by its code (or file id); offline tables need no token."""
         wanted = code.strip().lower()
         for candidate in (wanted, f"offline-{wanted}"):
-            path = self.directory / f"{candidate}.json"
-            if path.is_file():
-                with self._lock:
-                    self._read(path)
-                    return self._snapshot()
-        raise TableNotFound(f"code: no table {code!r} is saved on this phone (in {self.directory})")
+            for path in (self.directory / f"{candidate}.jsonl", self.directory / f"{candidate}.json"):
+                if path.is_file():
+                    with self._lock:
+                        self._read(path)
+                        return self._snapshot()
+        raise TableNotFound(f"No table {code.strip().upper()} is saved on this phone")
 
     def load(self) -> Snapshot:
         with self._lock:
@@ -292,9 +333,8 @@ class OfflineBackend:
             if idempotency_key in self._keys:
                 return self._snapshot()
             self._check_version(expected_version)
-            current = self._entries[-1].state
             try:
-                outcome = apply(current, command)
+                outcome = apply(self._head_state(), command)
             except RulesError as error:
                 raise rejected(error) from None
             self._append(command.type, encode(command), outcome.events, outcome.state, idempotency_key)
@@ -316,7 +356,7 @@ class OfflineBackend:
             event = Event(EventType.UNDONE, f"Undid {steps} command{'s' if steps != 1 else ''}: back to version {target}",
                           rule=UNDO_RULE)
             self._append("undo", {"type": "undo", "steps": steps, "to_version": target}, (event,),
-                         self._entries[target].state, idempotency_key)
+                         self._state_at(target), idempotency_key)
             snapshot = self._snapshot()
         self._notify(snapshot)
         return snapshot
@@ -328,23 +368,48 @@ class OfflineBackend:
             on_status("local", "the table is kept on this phone")
         return _NoSubscription(self._callbacks, on_update)
 
+    def checkpoint(self) -> None:
+        """Write the head's full state (the app calls this when it is paused), so reopening replays nothing."""
+        with self._lock:
+            if self._table is None or not self._entries or self._saved_head == self._entries[-1].version:
+                return
+            head = self._entries[-1]
+            self._write_line(json.dumps({"checkpoint": head.version, "state": encode_state(self._head_state())},
+                                        separators=(",", ":")), sync=True)
+            self._saved_head = head.version
+
     def close(self) -> None:
+        self.checkpoint()
         self._callbacks.clear()
 
     # -- saved tables ------------------------------------------------------------------------------------------
     @staticmethod
     def saved_tables(directory: str | Path) -> list[tuple[str, str, float]]:
         """(code, a line describing the posse, last write time) of each table saved in `directory`, newest first."""
-        found = []
-        for path in Path(directory).glob("offline-*.json"):
+        found: dict[str, tuple[str, str, float]] = {}
+        for path in sorted(Path(directory).glob("offline-*.json*")):
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                state = data["entries"][-1]["state"]
+                if path.suffix == ".jsonl":
+                    with path.open(encoding="utf-8") as handle:
+                        header = json.loads(handle.readline())
+                        state = None
+                        for raw in handle:
+                            with contextlib.suppress(ValueError):
+                                line = json.loads(raw)
+                                state = line.get("state", state)
+                    code = header["code"]
+                elif path.suffix == ".json":
+                    data = json.loads(path.read_text(encoding="utf-8"))
+                    code, state = data["code"], data["entries"][-1]["state"]
+                else:
+                    continue
+                assert state is not None
                 names = ", ".join(hero["name"] for hero in state["heroes"])
-                found.append((data["code"], f"{names} ({state['phase'].replace('_', ' ')})", path.stat().st_mtime))
-            except (OSError, ValueError, KeyError, IndexError, TypeError):
+                found.setdefault(code, (code, f"{names} ({str(state['phase']).replace('_', ' ')})",
+                                        path.stat().st_mtime))
+            except (OSError, ValueError, KeyError, IndexError, TypeError, AssertionError):
                 continue
-        return sorted(found, key=lambda row: -row[2])
+        return sorted(found.values(), key=lambda row: -row[2])
 
     # -- inside --------------------------------------------------------------------------------------------------
     def _check_version(self, expected: int | None) -> None:
@@ -354,51 +419,140 @@ class OfflineBackend:
 
     def _append(self, command: str, data: Any, events: tuple[Event, ...], state: Session, key: str | None) -> None:
         version = len(self._entries)
-        self._entries.append(_Entry(version, command, data, tuple(events), state, key, time.time()))
+        entry = _Entry(version, command, data, tuple(events), state, key, time.time())
+        self._entries.append(entry)
+        self._head = state
         if key is not None:
             self._keys[key] = version
-        self._save()
+        snapshot = version % self.snapshot_every == 0
+        self._write_line(_entry_line(entry, snapshot=snapshot), sync=snapshot)
+        if snapshot:
+            self._saved_head = version
+        self._forget_states()
+
+    def _forget_states(self) -> None:
+        """Keep full states only where the file has them and for the last few versions (undo is usually near)."""
+        keep_from = len(self._entries) - 8
+        for entry in self._entries[max(0, keep_from - 8):max(0, keep_from)]:
+            if entry.version % self.snapshot_every:
+                entry.state = None
+
+    def _head_state(self) -> Session:
+        if self._head is None:
+            self._head = self._state_at(self._entries[-1].version)
+        return self._head
+
+    def _state_at(self, version: int) -> Session:
+        """The state of `version`: kept, or the state an undo wrote again, or replayed from the nearest one kept."""
+        chain: list[_Entry] = []
+        v = version
+        while True:
+            entry = self._entries[v]
+            if entry.state is not None:
+                state = entry.state
+                break
+            if entry.command == "undo":
+                state = self._state_at(int(entry.command_data["to_version"]))
+                entry.state = state
+                break
+            chain.append(entry)
+            v -= 1
+        for entry in reversed(chain):
+            try:
+                state = apply(state, decode_command(entry.command_data)).state
+            except RulesError as error:
+                raise BackendError(f"This table's step {entry.version} cannot be replayed by this version of the "
+                                   f"app ({error.message})") from None
+        return state
 
     def _snapshot(self) -> Snapshot:
         if self._table is None:
             raise TableNotFound("no table is open: create one or open a saved one")
         log = tuple(LogStep(e.version, e.command, e.events, e.at, e.command_data.get("to_version"))
                     for e in self._entries[-LOG_LIMIT:])
-        return Snapshot(self._table, self._entries[-1].version, self._entries[-1].state, log)
+        return Snapshot(self._table, self._entries[-1].version, self._head_state(), log)
 
     def _notify(self, snapshot: Snapshot) -> None:
         for callback in list(self._callbacks):
             callback(snapshot)
 
-    def _save(self) -> None:
+    def _header(self) -> dict[str, Any]:
         assert self._table is not None
-        data = {
-            "format": OFFLINE_FORMAT, "schema": OFFLINE_SCHEMA, "session_id": self._table.session_id,
-            "code": self._table.code,
-            "entries": [{"version": e.version, "command": e.command_data, "events": [encode_event(x) for x in e.events],
-                         "state": encode_state(e.state), "key": e.key, "at": e.at} for e in self._entries],
-        }  # fmt: skip
+        return {"format": OFFLINE_FORMAT, "schema": OFFLINE_SCHEMA, "session_id": self._table.session_id,
+                "code": self._table.code, "snapshot_every": self.snapshot_every}
+
+    def _write_all(self) -> None:
+        """A whole new file (a new table, or a migrated one): header, then every entry; written aside, then moved."""
         self.directory.mkdir(parents=True, exist_ok=True)
         path = self.path
         temp = path.with_suffix(".tmp")
-        temp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+        lines = [json.dumps(self._header(), separators=(",", ":"))]
+        last = self._entries[-1].version
+        lines += [_entry_line(e, snapshot=e.version % self.snapshot_every == 0 or e.version == last)
+                  for e in self._entries]
+        temp.write_text("\n".join(lines) + "\n", encoding="utf-8")
         os.replace(temp, path)  # a crash mid-write leaves the previous file whole
+        self._saved_head = last
+
+    def _write_line(self, line: str, *, sync: bool) -> None:
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(line + "\n")
+            handle.flush()
+            if sync:
+                os.fsync(handle.fileno())
 
     def _read(self, path: Path) -> None:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("format") != OFFLINE_FORMAT or data.get("schema") != OFFLINE_SCHEMA:
-                raise ValueError(f"format {data.get('format')!r} schema {data.get('schema')!r}")
-            entries = [
-                _Entry(raw["version"], str(raw["command"].get("type", "?")), raw["command"],
-                       tuple(decode_event(x) for x in raw["events"]), decode_state(raw["state"]), raw["key"], raw["at"])
-                for raw in data["entries"]
-            ]  # fmt: skip
+            if path.suffix == ".json":  # schema 1: one JSON object
+                data = json.loads(path.read_text(encoding="utf-8"))
+                if data.get("format") != OFFLINE_FORMAT:
+                    raise ValueError(f"format {data.get('format')!r}")
+                header, lines = self._migrate(data)
+            else:
+                with path.open(encoding="utf-8") as handle:
+                    header = json.loads(handle.readline())
+                    lines = []
+                    for text in handle:
+                        try:
+                            lines.append(json.loads(text))
+                        except ValueError:
+                            break  # a line cut short by a crash: everything before it stands
+                if header.get("format") != OFFLINE_FORMAT:
+                    raise ValueError(f"format {header.get('format')!r}")
+                if header.get("schema") != OFFLINE_SCHEMA:
+                    header, lines = self._migrate({**header, "lines": lines})
+            entries: list[_Entry] = []
+            checkpoints: dict[int, Any] = {}
+            for raw in lines:
+                if "checkpoint" in raw:
+                    checkpoints[int(raw["checkpoint"])] = raw["state"]
+                    continue
+                state = decode_state(raw["state"]) if "state" in raw else None
+                if raw["v"] != len(entries):
+                    raise ValueError(f"version {raw['v']} out of order")
+                entries.append(_Entry(raw["v"], str(raw["command"].get("type", "?")), raw["command"],
+                                      tuple(decode_event(x) for x in raw["events"]), state, raw["key"], raw["at"]))
+            for version, state in checkpoints.items():
+                if version < len(entries):
+                    entries[version].state = decode_state(state)
         except (OSError, ValueError, KeyError, TypeError, RulesError) as error:
             raise TableNotFound(f"{path.name}: not a readable offline table ({error})") from None
-        self._table = TableInfo(data["session_id"], code=data["code"])
+        self._table = TableInfo(header["session_id"], code=header["code"])
         self._entries = entries
         self._keys = {e.key: e.version for e in entries if e.key is not None}
+        self._head = None
+        self._saved_head = max((e.version for e in entries if e.state is not None), default=-1)
+        if path.suffix == ".json" or header.get("migrated_from"):
+            self._write_all()
+            if path.suffix == ".json":
+                os.replace(path, path.with_name(path.name + f".schema{header.get('migrated_from', 1)}"))
+
+    @staticmethod
+    def _migrate(data: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        schema = data.get("schema")
+        if not isinstance(schema, int) or schema not in MIGRATIONS:
+            raise ValueError(f"schema {schema!r}: this app reads schemas {sorted({*MIGRATIONS, OFFLINE_SCHEMA})}")
+        return MIGRATIONS[schema](data)
 
 
 # ---- online: the service over GraphQL ---------------------------------------------------------------------------

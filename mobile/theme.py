@@ -35,6 +35,17 @@ DIE_PIPS = {"red": TEXT, "white": ON_ACCENT, "amber": ON_ACCENT, "blue": TEXT}
 TONE = {"normal": TEXT, "warn": WARN, "danger": DANGER, "ok": OK, "error": DANGER, "info": INFO}
 
 TOUCH = 48  # dp: the smallest touch target
+WIDE = 600  # dp: from this width on, the posse shows two columns
+ICON_FONT = "data/fonts/DejaVuSans.ttf"  # ships with Kivy; has the marks Roboto lacks (✓ ✗ ★ ♥ ◉ ⚂ ...)
+NBSP = "\u00a0"  # keeps "Grit 1/3" together when a line wraps
+
+
+def icon(mark: str) -> str:
+    """A mark in Kivy markup, drawn with the font that has it (the text around it keeps the app's font)."""
+    return f"[font={ICON_FONT}]{mark}[/font]"
+
+
+TEXT_SCALES = (0.85, 1.0, 1.15, 1.3, 1.5)  # the in-app text size, on top of the phone's own font scale
 BODY = 16  # sp
 SMALL = 14
 TITLE = 20

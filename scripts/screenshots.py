@@ -1,13 +1,16 @@
-"""Regenerate the phone screenshots in docs/screenshots/ from a real table: `python scripts/screenshots.py`.
+"""Regenerate the phone screenshots in docs/screenshots/ from a real table, and check every screen at every size:
+`python scripts/screenshots.py`.
 
-Plays a table on the offline engine (fixed seed, dice entered as a player would tap them), draws each screen
-offscreen at phone size (1080x2340 px at density 3, i.e. 360x780 dp) and saves one PNG per screen (the same bytes on
-every run: a fixed seed and table code). It also checks what is drawn: any label whose text does not fit its box (cut
-off), anything off the side of the screen, any button smaller than 48 dp, and screens that come out blank or
-flooded; `--report FILE` writes those findings as JSON (tests/mobile/test_render.py reads it) and the exit status
-is 1 if there are any.
+Plays a table on the offline engine (fixed seed, dice entered as a player would tap them) and draws each screen
+offscreen. The screenshots are the phone at 1080x2340 px (density 3, i.e. 360x780 dp) and text size 1.0, one PNG
+per screen (the same bytes on every run: a fixed seed and table code). The same journey is laid out again on a
+small phone (360x640 dp) and a landscape tablet (1280x800 dp), each at font scales 1.0, 1.3, 1.5 and 2.0, and every
+screen is checked: any label whose text does not fit its box (cut off), a word broken across two lines, anything off
+the side of the screen, any button smaller than 48 dp, and screens that come out blank or flooded. `--report FILE`
+writes the findings as JSON (tests/mobile/test_render.py reads it); the exit status is 1 if there are any.
 
-Kivy needs no display: SDL falls back to its offscreen driver. Run it in its own process (it owns the window).
+Kivy needs no display: SDL falls back to its offscreen driver. A window's size is fixed per process, so each size
+runs in a process of its own (`--size`).
 """
 
 from __future__ import annotations
@@ -21,15 +24,19 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-WIDTH, HEIGHT, DENSITY = 1080, 2340, 3
+# name: (width px, height px, density); the screenshots come from "phone" at font scale 1.0
+SIZES = {"phone": (1080, 2340, 3), "small": (720, 1280, 2), "tablet": (1280, 800, 1)}
+SCALES = (1.0, 1.3, 1.5, 2.0)
+WIDTH, HEIGHT, DENSITY = SIZES["phone"]
 
 
-def _prepare_kivy() -> None:
+def _prepare_kivy(size: str = "phone") -> None:
     """Environment and window size, before Kivy is imported."""
+    width, height, density = SIZES[size]
     os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     os.environ["KIVY_NO_ARGS"] = "1"
-    os.environ["KIVY_METRICS_DENSITY"] = str(DENSITY)
+    os.environ["KIVY_METRICS_DENSITY"] = str(density)
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     os.environ.setdefault("KIVY_CLIPBOARD", "dummy")  # no xsel/xclip probing on a headless machine
     import logging
@@ -37,8 +44,8 @@ def _prepare_kivy() -> None:
     logging.getLogger("kivy").setLevel(logging.CRITICAL)  # provider probing (clipboard, mtdev) is not news here
     from kivy.config import Config
 
-    Config.set("graphics", "width", str(WIDTH))
-    Config.set("graphics", "height", str(HEIGHT))
+    Config.set("graphics", "width", str(width))
+    Config.set("graphics", "height", str(height))
     Config.set("graphics", "resizable", "0")
     Config.set("input", "mouse", "mouse,disable_multitouch")
 
@@ -72,8 +79,33 @@ def _shown(widget: Any) -> bool:
     return True
 
 
+_TAGS = __import__("re").compile(r"\[/?[a-z]+(?:=[^\]]*)?\]")
+
+
+def broken_words(widget: Any) -> list[str]:
+    """Words a wrapping label broke across two lines ("Corrup-" / "tion"): the text is mapped line by line onto
+    the label's own text, and a line that starts right where the last ended, inside a word, is a broken word."""
+    lines = getattr(widget._label, "_cached_lines", None) or []
+    texts = ["".join(word.text for word in line.words).strip() for line in lines]
+    texts = [t for t in texts if t]
+    if len(texts) < 2:
+        return []
+    raw = _TAGS.sub("", widget.text) if widget.markup else widget.text
+    raw = raw.replace("&bl;", "[").replace("&br;", "]").replace("&amp;", "&")
+    found, pos = [], 0
+    for index, text in enumerate(texts):
+        at = raw.find(text, pos)
+        if at < 0:
+            return found  # cannot be mapped (a shortened label): say nothing
+        if index and at == pos and raw[pos - 1].isalnum() and raw[pos].isalnum():
+            found.append(f"{texts[index - 1][-12:]}|{text[:12]}")
+        pos = at + len(text)
+    return found
+
+
 def layout_problems(root: Any, where: str) -> list[str]:
-    """Text that does not fit its label, widgets off the side of the screen, and touch targets under 48 dp."""
+    """Text that does not fit its label or breaks a word, widgets off the side of the screen, touch targets under
+    48 dp."""
     from kivy.core.window import Window
     from kivy.metrics import dp
     from kivy.uix.behaviors import ButtonBehavior
@@ -94,6 +126,8 @@ def layout_problems(root: Any, where: str) -> list[str]:
                 found.append(f"{where}: text cut off at the side ({tw:.0f}px in {widget.width:.0f}px): {text!r}")
             if th > widget.height + 2:
                 found.append(f"{where}: text cut off below ({th:.0f}px in {widget.height:.0f}px): {text!r}")
+            if wraps:
+                found += [f"{where}: a word broken across lines ({pair}): {text!r}" for pair in broken_words(widget)]
         if widget.right > screen_width + 1 or widget.x < -1:
             label = getattr(widget, "text", "") or widget.__class__.__name__
             found.append(f"{where}: off the side of the screen (x {widget.x:.0f}..{widget.right:.0f}): {label!r}")
@@ -119,14 +153,16 @@ def ink(pixels: bytes) -> float:
 
 
 # ---- the table the screenshots show ---------------------------------------------------------------------------------
-def render(out: Path) -> dict[str, Any]:
+def render(out: Path | None, size: str = "phone", scale: float = 1.0) -> dict[str, Any]:
+    """Play the table and look at each screen at `size` and font `scale`; PNGs go to `out` (None: none)."""
     import time
 
-    _prepare_kivy()
+    _prepare_kivy(size)
     from kivy.app import App
     from kivy.base import EventLoop
     from kivy.clock import Clock
     from kivy.core.window import Window
+    from kivy.metrics import Metrics
 
     from mobile.app import BrimstoneApp
     from mobile.client import OfflineBackend
@@ -134,13 +170,21 @@ def render(out: Path) -> dict[str, Any]:
     from mobile.presenters.table import TableSession, Worker, immediate
     from shared_rules import Hero, Item, ItemTag, RuleOptions, Skills
 
-    out.mkdir(parents=True, exist_ok=True)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
     data = Path(tempfile.mkdtemp(prefix="brimstone-shots-"))
+    Metrics.fontscale = scale  # the phone's font scale (Android: Settings, Display, Font size)
+    for old in list(Window.children):  # the previous scale's app, in this same window
+        Window.remove_widget(old)
     app = BrimstoneApp(data_dir=data, worker=Worker(), post=immediate)
     App._running_app = app  # what App.run() would do; kv rules read `app`
     EventLoop.ensure_window()
     app.root = app.build()
     Window.add_widget(app.root)
+    from kivy.uix.screenmanager import NoTransition
+
+    app.root.ids.screens.transition = NoTransition()  # look at the screen, not at the slide between two
+    where = f"{size}@{scale}"
     report: dict[str, Any] = {"size": [Window.width, Window.height], "screens": {}, "problems": []}
 
     def settle(frames: int = 3) -> None:
@@ -149,7 +193,7 @@ def render(out: Path) -> dict[str, Any]:
         for _ in range(8):
             Clock.tick()
             Clock.tick_draw()
-        for _ in range(frames):
+        for _ in range(frames if out is not None else 0):
             EventLoop.idle()
 
     def shot(name: str, screen: str | None = None) -> None:
@@ -161,6 +205,11 @@ def render(out: Path) -> dict[str, Any]:
         target = Window.children[0] if len(Window.children) > 1 else app.root  # an open popup is on top
         settle()
         t2 = time.perf_counter()
+        if out is None:  # the layout check only
+            problems = layout_problems(Window, f"{where} {name}")
+            report["screens"][name] = {"problems": len(problems)}
+            report["problems"].extend(problems)
+            return
         path = out / f"{name}.png"
         if target is not app.root:  # a popup: the window holds both
             Window.screenshot(name=str(out / f"{name}_.png"))
@@ -173,15 +222,16 @@ def render(out: Path) -> dict[str, Any]:
             write_png(path, texture.width, texture.height, pixels)
             score = ink(pixels)
         t3 = time.perf_counter()
-        problems = layout_problems(Window, name)
+        problems = layout_problems(Window, f"{where} {name}")
         report["screens"][name] = {"file": path.name, "ink": round(score, 3), "problems": len(problems)}
         print(f"{name}: refresh {t1 - t0:.1f}s, drawing {t2 - t1:.1f}s, saving {t3 - t2:.1f}s", file=sys.stderr)
         report["problems"].extend(problems)
 
     # -- start: a posse being entered --------------------------------------------------------------------------------
     start = app.screens["start"].presenter
-    start.drafts = (HeroDraft("Ann Hawke", "Samurai Warrior").with_stat("agility", 3).with_stat("strength", 4),
+    start.drafts = (HeroDraft("Ann Hawke", "Gunslinger").with_stat("agility", 3).with_stat("strength", 4),
                     HeroDraft("Bo Lantern", "Sorceress").with_stat("lore", 4).with_stat("health", 8))
+    start.add_item(0, "Horse", ("transport",))
     start.set_server("http://192.168.1.20:8000")
     app.screens["start"].refresh()
     shot("start")
@@ -200,14 +250,22 @@ def render(out: Path) -> dict[str, Any]:
     table = TableSession(backend, snapshot)
     table.start()
     app.open_table(table)
+    held: list[Any] = []
+    table.schedule = lambda _delay, call: (held.append(call), lambda: held.remove(call) if call in held else None)[1]
+
+    def window_passes() -> None:  # the short window after the last die: the faces go out
+        while held:
+            held.pop(0)()
     s = app.screens
     travel, dice, posse, log = (s["travel"].presenter, s["dice"].presenter, s["posse"].presenter,
                                 s["log"].presenter)
 
     def tap(*faces: int) -> None:
+        before = table.snapshot.version
         for face in faces:
             dice.tap_face(face)
-        if not dice.send_faces():
+        window_passes()
+        if table.snapshot.version == before:
             raise SystemExit(f"refused: {table.notice}")
 
     def keep_all() -> None:
@@ -220,28 +278,33 @@ def render(out: Path) -> dict[str, Any]:
     tap(1)  # Cy: adds one
     app.go("travel")
 
-    travel.roll_hazard()
-    dice.tap_face(2)  # the tens die entered, the ones die next
-    shot("dice_d36")
-    tap(4)  # 24 Dark Stone Convoy
+    travel.tap_hazard_die(2)  # the tens die typed on the Travel screen, the ones die next
+    shot("travel_d36", "travel")
+    travel.tap_hazard_die(4)  # 24 Dark Stone Convoy
+    window_passes()
 
-    travel.roll_hazard()
-    tap(1, 2)  # 12 Bleached Bones: Agility 5+ each
+    travel.tap_hazard_die(1)
+    travel.tap_hazard_die(2)  # 12 Bleached Bones: Agility 5+ each
+    window_passes()
+    shot("dice_hits", "dice")
     tap(2, 4, 1, 3, 3)  # Ann: five dice, two rows, no success: Grit is offered
     dice.toggle_die(0)
     dice.toggle_die(2)
     shot("dice_reroll")
     dice.reroll()
-    tap(5, 3)
+    dice.send_hits(1)
     keep_all()  # the last miss stays
-    tap(1, 1)  # Bo fails
+    dice.send_hits(0)  # Bo fails
     keep_all()
-    tap(5, 2)  # Cy passes
+    dice.send_hits(1)  # Cy passes
     keep_all()
     shot("travel", "travel")
 
     travel.roll_hazard()
-    tap(1, 1)  # Bo rolls 11 Possession
+    dice.tap_face(1)
+    dice.tap_face(1)  # the ones die: the faces go out after a short window, unless held
+    shot("dice_d36", "dice")
+    window_passes()  # 11 Possession, Bo's
     tap(2)  # a Madness roll: the table enters the card
     dice.set_card_text("Paranoia: -1 Initiative until cured")
     dice.set_card_field("corruption")
@@ -253,18 +316,20 @@ def render(out: Path) -> dict[str, Any]:
     tap(4, 2)  # Cy rolls 42 Raging River
     shot("dice_choice")
     dice.choose("ford")
-    tap(5, 2, 2, 6)  # Ann
+    dice.send_hits(2)  # Ann
     keep_all()
-    tap(6, 6)  # Bo
-    tap(3, 2)  # Cy fails, carries nothing with an hourglass
+    dice.send_hits(2)  # Bo
+    dice.send_hits(0)  # Cy fails, carries nothing with an hourglass
     keep_all()
 
     travel.roll_hazard()
     tap(2, 6)  # 26 Void Storm: 2 Buildings destroyed on arrival
     travel.step_destroyed(+1)
     travel.arrive()
-    tap(5, 6)  # 11: Mutant Town
-    turn = 0
+    dice.send_total(11)  # 2D6 = 11: Mutant Town
+    dice.choose(table.snapshot.pending.options[0].key)  # the first token, as the table drew it
+    shot("dice_choice_draw", "dice")
+    turn = 1
     while (prompt := table.snapshot.pending) is not None and prompt.kind == "choice":
         dice.choose(prompt.options[(3 * turn) % len(prompt.options)].key)  # what the table drew
         turn += 1
@@ -273,31 +338,79 @@ def render(out: Path) -> dict[str, Any]:
 
     posse.adjust("ann", "gold", +1)
     posse.adjust("bo", "health", -1)
-    posse.adjust("cy", "xp", +1)
+    posse.set_value("cy", "xp", "130")
     shot("posse", "posse")
+    posse.toggle("ann")
+    shot("posse_card", "posse")
     s["posse"].open_list("ann", "tokens")
     shot("posse_side_bag")
     if s["posse"].popup is not None:
-        s["posse"].popup.dismiss()
+        s["posse"].popup.dismiss(animation=False)
         settle()
 
     log.undo_last()
     shot("log", "log")
+    app.show_table_info()
+    shot("table_popup")
+    for widget in list(Window.children):
+        if widget is not app.root:
+            widget.dismiss(animation=False)
+    settle()
     return report
+
+
+def one_size(size: str, scales: list[float], out: Path | None, every_png: Path | None) -> dict[str, Any]:
+    """Every scale at one size, in this process: PNGs for the phone at 1.0 (and all of them with --every-png)."""
+    merged: dict[str, Any] = {"sizes": {}, "problems": []}
+    for scale in scales:
+        target = out if size == "phone" and scale == 1.0 else None
+        if every_png is not None:
+            target = every_png / f"{size}-{scale}"
+        report = render(target, size, scale)
+        merged["sizes"][f"{size}@{scale}"] = report
+        merged["problems"] += report["problems"]
+        if size == "phone" and scale == 1.0:
+            merged["size"], merged["screens"] = report["size"], report["screens"]
+    return merged
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots", help="where the PNGs go")
     parser.add_argument("--report", type=Path, help="write the size, ink and layout findings as JSON")
+    parser.add_argument("--size", choices=sorted(SIZES), action="append",
+                        help="only this size (repeatable); default: all, each in a process of its own")
+    parser.add_argument("--scales", default=",".join(map(str, SCALES)), help="font scales, e.g. 1.0,2.0")
+    parser.add_argument("--every-png", type=Path, help="also write every size and scale's PNGs here, to look at")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    report = render(args.out)
+    scales = [float(x) for x in args.scales.split(",")]
+    sizes = args.size or list(SIZES)
+    if len(sizes) == 1:
+        report = one_size(sizes[0], scales, args.out, args.every_png)
+    else:  # one process per size: a Kivy window keeps the size it was opened with
+        import subprocess
+
+        report = {"sizes": {}, "problems": []}
+        for size in sizes:
+            with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as part:
+                path = Path(part.name)
+            command = [sys.executable, __file__, "--size", size, "--scales", args.scales, "--out", str(args.out),
+                       "--report", str(path)] + (["--every-png", str(args.every_png)] if args.every_png else [])
+            subprocess.run(command, cwd=ROOT, check=False)
+            part_report = json.loads(path.read_text())
+            path.unlink()
+            report["sizes"].update(part_report["sizes"])
+            report["problems"] += part_report["problems"]
+            if "screens" in part_report:
+                report["size"], report["screens"] = part_report["size"], part_report["screens"]
     if args.report is not None:
         args.report.write_text(json.dumps(report, indent=2))
     for problem in report["problems"]:
         print(problem, file=sys.stderr)
-    print(f"{len(report['screens'])} screenshots in {args.out}; {len(report['problems'])} layout problem(s)")
+    checked = ", ".join(f"{name}: {len(r['screens'])} screens, {len(r['problems'])} finding(s)"
+                        for name, r in report["sizes"].items())
+    print(f"{checked}\n{len(report['problems'])} layout problem(s) in all")
     return 1 if report["problems"] else 0
 
 

@@ -1,6 +1,8 @@
-"""The `brimstone` command: play the road to town in a terminal (`travel`), or start the service (`serve`, `worker`).
+"""The `brimstone` command: play the road to town in a terminal (`travel`), ask the odds (`odds`), or start the
+service (`serve`, `worker`).
 
     brimstone travel --heroes 4 --size large --seed 7 [--auto] [--table-dice] [--posse posse.json]
+    brimstone odds --heroes 4 [--trials 5000] [--plot odds.png]   (services.odds_cli; --session CODE asks a service)
     brimstone serve ...     (services.api.serve)
     brimstone worker ...    (services.jobs.worker)
 
@@ -18,6 +20,7 @@ from collections.abc import Callable, Sequence
 from importlib import import_module
 from typing import TextIO
 
+from services import odds_cli
 from shared_rules.codec import decode_hero
 from shared_rules.commands import (
     Arrive,
@@ -70,15 +73,41 @@ class Terminal:
 
 # ---- answering a prompt ---------------------------------------------------------------------------------------
 _EFFECT = re.compile(r"^\s*([a-z_]+)\s*([+-]\s*\d+)\s*$")
+_LOOKS_LIKE_EFFECT = re.compile(r"[+-]\s*\d+\s*$")
+
+
+def card_entry(text: str) -> tuple[str, tuple[Effect, ...]]:
+    """A typed card line as (description, effects): "Paranoia, sanity_damage +2" is the card's name and one
+    effect. A part that ends in +N/-N must be a hero value and an amount; one that is not raises ValueError (asked
+    again), so an effect is never shown as applied while it was dropped."""
+    from shared_rules.flow import HERO_FIELDS
+    from shared_rules.state import SKILLS
+
+    words: list[str] = []
+    effects: list[Effect] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        match = _EFFECT.match(part.lower())
+        if match and match.group(1) in (*HERO_FIELDS, *SKILLS):
+            effects.append(Effect("change", match.group(1), int(match.group(2).replace(" ", ""))))
+        elif _LOOKS_LIKE_EFFECT.search(part):
+            raise ValueError(f"{part!r} is not a change the rules know: write a hero value and an amount, "
+                             f"e.g. 'wounds +2' (values: {', '.join(sorted((*HERO_FIELDS, *SKILLS)))})")
+        else:
+            words.append(part)
+    return ", ".join(words), tuple(effects)
 
 
 def card_effects(text: str) -> tuple[Effect, ...]:
-    """"wounds +2, xp +10" as effects (the engine checks the fields); any other text is a description only."""
-    parts = [part for part in text.split(",") if part.strip()]
-    matches = [_EFFECT.match(part.lower()) for part in parts]
-    if not parts or not all(matches):
-        return ()
-    return tuple(Effect("change", m.group(1), int(m.group(2).replace(" ", ""))) for m in matches if m)
+    """The effects of a typed card line (see `card_entry`)."""
+    return card_entry(text)[1]
+
+
+def _numbered(prompt: Prompt) -> bool:
+    """Options whose keys are numbers of their own (Building slots): the player types that number, not a position
+    in the list, so the numbers keep meaning the slots after one is destroyed."""
+    return bool(prompt.options) and all(option.key.isdigit() for option in prompt.options)
 
 
 def _faces(text: str, prompt: Prompt) -> tuple[int, ...] | None:
@@ -96,6 +125,10 @@ def answer_for(prompt: Prompt, text: str) -> Command:
         return RollDice(_faces(text, prompt), prompt=prompt.id)
     if prompt.kind == "choice":
         keys = [option.key for option in prompt.options]
+        if _numbered(prompt):
+            if text in keys:
+                return Choose(text, prompt=prompt.id)
+            raise ValueError(f"type one of the numbers shown: {', '.join(keys)}")
         if text.isdigit() and 1 <= int(text) <= len(keys):
             return Choose(keys[int(text) - 1], prompt=prompt.id)
         if text in keys:
@@ -104,7 +137,8 @@ def answer_for(prompt: Prompt, text: str) -> Command:
     if prompt.kind == "reroll":
         indices = tuple(int(word) for word in re.split(r"[\s,]+", text)) if text else ()
         return Reroll(indices, prompt=prompt.id)
-    return EnterCard(text, card_effects(text), prompt=prompt.id)
+    description, effects = card_entry(text)
+    return EnterCard(description, effects, prompt=prompt.id)
 
 
 def question_for(prompt: Prompt) -> str:
@@ -114,7 +148,10 @@ def question_for(prompt: Prompt) -> str:
         return (f"{prompt.question}\n  Type the faces of your {prompt.dice_count} dice ({hint}), "
                 "or press enter to let the computer roll")
     if prompt.kind == "choice":
-        lines = [f"  {n}. {option.label}" for n, option in enumerate(prompt.options, start=1)]
+        if _numbered(prompt):  # the slot's own number, as printed on the Town Map
+            lines = [f"  {o.key}. {o.label.removeprefix(o.key).strip() or o.label}" for o in prompt.options]
+        else:
+            lines = [f"  {n}. {option.label}" for n, option in enumerate(prompt.options, start=1)]
         return "\n".join([prompt.question, *lines, "  Your choice (number)"])
     if prompt.kind == "reroll":
         assert prompt.roll is not None
@@ -122,8 +159,8 @@ def question_for(prompt: Prompt) -> str:
         dice = "  ".join(f"[{i}] {face}" + ("*" if i in roll.rerolled else "") for i, face in enumerate(roll.faces))
         return (f"{prompt.question}\n  Dice: {dice}   (target {roll.target}+; * already re-rolled)\n"
                 "  Indices to re-roll for 1 Grit, separated by spaces, or empty to keep")
-    return (f"{prompt.question}\n  Describe the effect (e.g. 'wounds +2, xp +10' applies it), "
-            "or press enter for none")
+    return (f"{prompt.question}\n  What the card says, then its changes, e.g. 'Paranoia, sanity_damage +2' "
+            "(the changes are applied), or press enter for none")
 
 
 # ---- playing the journey --------------------------------------------------------------------------------------
@@ -239,7 +276,7 @@ def load_posse(path: str) -> tuple[Hero, ...]:
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="brimstone", description="Brimstone Table: the rules engine in a terminal, "
                                   "and the service.")
-    commands = top.add_subparsers(dest="command", required=True, metavar="{travel,serve,worker}")
+    commands = top.add_subparsers(dest="command", required=True, metavar="{travel,odds,serve,worker}")
     trip = commands.add_parser("travel", help="play the road to town step by step in the terminal")
     who = trip.add_mutually_exclusive_group()
     who.add_argument("--heroes", type=int, default=4, choices=range(1, 7), metavar="N",
@@ -249,6 +286,7 @@ def parser() -> argparse.ArgumentParser:
     trip.add_argument("--seed", type=int, default=0, help="the session RNG seed (same seed, same journey)")
     trip.add_argument("--auto", action="store_true", help="answer every choice with the default policy")
     trip.add_argument("--table-dice", action="store_true", help="type in the faces of your physical dice")
+    odds_cli.add_parser(commands)
     commands.add_parser("serve", help="start the service (arguments go to services.api.serve)", add_help=False)
     commands.add_parser("worker", help="start a job worker (arguments go to services.jobs.worker)", add_help=False)
     return top
@@ -262,6 +300,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
     parsed = parser().parse_args(args)
     stdin, out = stdin or sys.stdin, out or sys.stdout
     try:
+        if parsed.command == "odds":
+            return odds_cli.run(parsed, out)
         return travel(parsed, stdin, out)
     except InputEnded as ended:
         print(f"\nbrimstone: the input ended while this waited for an answer: {ended}", file=sys.stderr)

@@ -27,6 +27,8 @@ class Settings:
     max_trials: int = 200_000  # BRIMSTONE_MAX_TRIALS: cap on one simulation job
     simulation_chunks: int = 8  # BRIMSTONE_SIMULATION_CHUNKS: at most this many chunks per simulation job
     min_chunk_trials: int = 250  # a chunk is never smaller than this (unless the whole job is)
+    max_odds_trials: int = 50_000  # BRIMSTONE_MAX_ODDS_TRIALS: cap on an odds question's trials per option
+    odds_chunk_trials: int = 500  # BRIMSTONE_ODDS_CHUNK_TRIALS: trials per odds chunk (the answer sharpens per chunk)
     simulation_executor: str = "process"  # BRIMSTONE_SIMULATION_EXECUTOR: embedded mode runs chunks in "process"/"thread"
     simulation_workers: int = 2  # BRIMSTONE_SIMULATION_WORKERS: embedded pool size
     rq_queue: str = "brimstone-simulations"  # BRIMSTONE_RQ_QUEUE: the rq queue workers listen on
@@ -85,6 +87,8 @@ class Settings:
         numbers = {
             "BRIMSTONE_PORT": "port",
             "BRIMSTONE_MAX_TRIALS": "max_trials",
+            "BRIMSTONE_MAX_ODDS_TRIALS": "max_odds_trials",
+            "BRIMSTONE_ODDS_CHUNK_TRIALS": "odds_chunk_trials",
             "BRIMSTONE_SIMULATION_CHUNKS": "simulation_chunks",
             "BRIMSTONE_SIMULATION_WORKERS": "simulation_workers",
             "BRIMSTONE_CHECKPOINT_EVERY": "checkpoint_every",
@@ -118,9 +122,9 @@ class Settings:
         """Refuse values the service cannot run with, naming the setting."""
         if self.simulation_executor not in ("process", "thread"):
             raise ValueError(f"simulation_executor: {self.simulation_executor!r} is not 'process' or 'thread'")
-        for name in ("max_trials", "simulation_chunks", "min_chunk_trials", "simulation_workers", "checkpoint_every",
-                     "max_simulations_per_client", "max_queued_simulations", "graphql_max_depth",
-                     "graphql_max_aliases", "graphql_max_cost", "graphql_max_root_fields"):
+        for name in ("max_trials", "simulation_chunks", "min_chunk_trials", "simulation_workers", "max_odds_trials",
+                     "odds_chunk_trials", "checkpoint_every", "max_simulations_per_client", "max_queued_simulations",
+                     "graphql_max_depth", "graphql_max_aliases", "graphql_max_cost", "graphql_max_root_fields"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name}: must be at least 1")
         for name in ("retention", "archive_retention"):

@@ -31,6 +31,7 @@ from shared_rules.events import Event, EventType
 from shared_rules.state import RuleOptions, Session
 
 if TYPE_CHECKING:
+    from services.jobs.odds import OddsRunner
     from services.jobs.runner import SimulationRunner
     from services.limits import Guard
 
@@ -82,11 +83,13 @@ class Archived(ServiceError):
 
 @dataclass(frozen=True, slots=True)
 class Services:
-    """What a use case needs: the session store, the settings, the simulation runner and the table history."""
+    """What a use case needs: the session store, the settings, the simulation and odds runners, the table history
+    and the rate limits."""
 
     store: SessionStore
     settings: Settings
     simulations: SimulationRunner | None = None
+    odds: OddsRunner | None = None
     history: History = field(default=None)  # type: ignore[assignment]  # built from the store when not given
     guard: Guard | None = None
     """The rate limits (services/limits.py); None: no limits (tests of the use cases alone)."""
@@ -195,6 +198,11 @@ async def _open(services: Services, session_id: str, token: str | None, *, host_
     if services.guard is not None:
         await services.guard.failed_token()  # guessing tokens is limited per address
     raise Forbidden(f"this token does not open session {session_id!r}", field="Authorization")
+
+
+def _state_of(table: Table) -> Session:
+    """The state of a table `_open` read (services/odds.py reads it this way)."""
+    return table.state
 
 
 # ---- views -----------------------------------------------------------------------------------------------

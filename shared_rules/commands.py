@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
+from .state.stay import DieLie
+
 Faces = tuple[int, ...]
 _C = TypeVar("_C", bound="type[Command]")
 
@@ -82,14 +84,175 @@ class Arrive(Command):
     destroyed_slots: int = 0
 
 
+
+
+# ---- stay ----
+@dataclass(frozen=True, slots=True)
+class BountyTarget:
+    """An Enemy a Bounty covers, as the card or chart shows it (FT-BOUNTY-01/02).
+
+    From a Low Threat card give its printed `health` (the Bounty is $10 x Health, A19) and whether its XP is
+    variable (`all_heroes`: every Hero collects); from the Outpost chart or the Sheriff's card give the `gold`.
+    """
+
+    enemy: str
+    health: int = 0
+    gold: int = 0
+    all_heroes: bool = False
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class StartDay(Command):
+    """Begin the next Day in town: draw and read the Daily Event (FT-DAY-01/02), then each hero chooses the Hotel or
+    the Camp Site (its hazards rolled, Army Convoy +1, FT-TRAVEL-D54). Bridge Destroyed allows 2 Days (FT-TRAVEL-D45)."""
+
+    type: ClassVar[str] = "start_day"
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class VisitLocation(Command):
+    """A hero visits one open Location today (one visit a Day): its 2D6 Location Event Chart is rolled, a rolled 7
+    brings a trouble check with Unwanted Attention (FT-UA-04/05), a double lets a hero call out the Dying Marshal's
+    prisoner (FT-TRAVEL-D62). Outlaw/Law restrictions read Wanted! as Outlaw (FT-WANTED-03)."""
+
+    type: ClassVar[str] = "visit_location"
+    hero: str
+    location: str
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class EndVisit(Command):
+    """The hero leaves the Location; a Saloon or Gambling Hall visit that gained any Gold gives 1 Unwanted
+    Attention (FT-UA-02)."""
+
+    type: ClassVar[str] = "end_visit"
+    hero: str
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class Buy(Command):
+    """Buy one thing where the hero is visiting: a Side Bag token (FT-BAG, within capacity FF-HERO-08), an item or a
+    service. Prices come from the content pack; without one, give the card's `price` (and for an item its `tags`,
+    for a service its `effects`)."""
+
+    type: ClassVar[str] = "buy"
+    hero: str
+    ware: str
+    price: int | None = None
+    kind: str = ""  # token | item | service, when the pack does not list the ware
+    tags: tuple[str, ...] = ()
+    effects: tuple[Effect, ...] = ()
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class Sell(Command):
+    """Sell where the hero is visiting: Dark Stone shards (`ware` "Dark Stone"; +$25 each with the Dark Stone Convoy,
+    FT-TRAVEL-D24), an item (by id or name) or a token. `price` is the card's price each when the pack lists none."""
+
+    type: ClassVar[str] = "sell"
+    hero: str
+    ware: str
+    count: int = 1
+    price: int | None = None
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class PayOffWarrants(Command):
+    """A Wanted! hero visits the Sheriff's Office to Pay Off Their Warrants: Wanted! and Most Wanted! end, and with
+    them the Outlaw keyword they gave (FT-WANTED-02/03, A17). `price` is the card's when the pack has none."""
+
+    type: ClassVar[str] = "pay_off_warrants"
+    hero: str
+    price: int | None = None
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class SetBounty(Command):
+    """Post a Bounty: at the Frontier Outpost by its chart (`method` "chart", give the `gold`) or a Low Threat card
+    ("threat_card": $10 x each Enemy's Health; variable XP pays every Hero, FT-BOUNTY-01); at the Sheriff's Office
+    the Sheriff's Bounty ("sheriff", FT-BOUNTY-02). With a pack deck of Low Threat cards, leave `enemies` empty to
+    draw one."""
+
+    type: ClassVar[str] = "set_bounty"
+    hero: str
+    method: str = "threat_card"
+    enemies: tuple[BountyTarget, ...] = ()
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class PlayDevilsWheel(Command):
+    """At the Gambling Hall, play a round of the Devil's Wheel: the first roll of three dice (FT-WHEEL-01/02).
+    `lies` says where each die landed (off, card_edge, head_edge, on_cards, on_head); without it the table is asked
+    (or, with server dice, the landing is drawn at random). `stake` is the card's when the pack has none."""
+
+    type: ClassVar[str] = "play_devils_wheel"
+    hero: str
+    stake: int | None = None
+    lies: tuple[DieLie, ...] = ()
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class WheelRoll(Command):
+    """Pick up some Devil's Wheel dice (their indices) and roll them again: at most three rolls a round, never a
+    Grit re-roll (FT-WHEEL-02). `lies` gives where all three dice lie afterwards, moved ones included; the third
+    roll scores the round."""
+
+    type: ClassVar[str] = "wheel_roll"
+    hero: str
+    pick_up: tuple[int, ...]
+    lies: tuple[DieLie, ...] = ()
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class WheelStop(Command):
+    """Stop rolling and score the round: the payout from the Gambling Hall chart, then a Devil's Head jackpot try
+    for each die on the Head (FT-WHEEL-03..05)."""
+
+    type: ClassVar[str] = "wheel_stop"
+    hero: str
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class UseToken(Command):
+    """Discard a Side Bag token for its effect out of a fight: Exotic Herbs (FT-BAG-05), Tequila (FT-BAG-06), or a
+    token whose effect the pack or the table gives (`effects`); fight-only tokens are kept for the Adventure."""
+
+    type: ClassVar[str] = "use_token"
+    hero: str
+    token: str
+    effects: tuple[Effect, ...] = ()
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class EndDay(Command):
+    """End the Day: open visits end (FT-UA-02), the Town Event check is made (option `town_events`; Army Convoy +1,
+    FT-TRAVEL-D54) and the Daily Event is discarded (FT-DAY-01)."""
+
+    type: ClassVar[str] = "end_day"
+
+
 @command
 @dataclass(frozen=True, slots=True)
 class EndTownStay(Command):
-    """Leave town for the next Adventure: Unwanted Attention is removed (FT-UA-06), town-stay flags end."""
+    """Leave town for the next Adventure (ending the Day under way first): every Unwanted Attention marker is
+    removed (FT-UA-06) and the town-stay flags end; posted Bounties stay open for the Adventure."""
 
     type: ClassVar[str] = "end_town_stay"
 
 
+# ---- table ----
 @command
 @dataclass(frozen=True, slots=True)
 class Adjust(Command):

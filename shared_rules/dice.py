@@ -141,6 +141,9 @@ def next_random(state: int) -> tuple[int, int]:
 
 def roll_faces(state: int, kind: DieKind, pool: int = 1) -> tuple[int, tuple[int, ...]]:
     """Roll the physical dice of `kind` with the seeded RNG; returns the new RNG state and the faces."""
+    if kind is DieKind.D6 or kind is DieKind.D3:  # the most common roll: one plain die, drawn as below
+        state, out = next_random(state)
+        return state, (1 + out % 6,)
     faces = []
     for _ in range(die_count(kind, pool)):
         state, out = next_random(state)

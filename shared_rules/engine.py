@@ -9,15 +9,16 @@ from .content import PACKS
 from .dice import seed_state
 from .errors import IllegalCommand, InvalidCommand
 from .events import Event
-from .flow import Policy, run_rule
+from .flow import Ctx, Policy, run_rule
 from .legal import LegalCommand
 from .prompts import Prompt
-from .rules import adjust, town, travel
+from .rules import adjust, stay, town, travel
 from .rules.area import Area, CommandRule
+from .rules.stay.days import TOWN_EVENT_MODES
 from .state import Hero, RuleOptions, Session
 
 # The rule areas in campaign order; `legal_commands` lists theirs in this order, manual adjustments last.
-AREAS: tuple[Area, ...] = (travel.AREA, town.AREA, adjust.AREA)
+AREAS: tuple[Area, ...] = (travel.AREA, town.AREA, stay.AREA, adjust.AREA)
 RULES: dict[str, CommandRule] = {}
 for _area in AREAS:
     for _type, _rule in _area.commands.items():
@@ -55,6 +56,10 @@ def new_session(
     options = options or RuleOptions()
     if options.dice not in ("server", "table"):
         raise InvalidCommand("options.dice: 'server' or 'table'", field="options.dice")
+    if options.town_events not in TOWN_EVENT_MODES:
+        raise InvalidCommand(f"options.town_events: one of {list(TOWN_EVENT_MODES)}", field="options.town_events")
+    if not 1 <= options.wheel_rounds_per_visit <= 9:
+        raise InvalidCommand("options.wheel_rounds_per_visit: 1-9", field="options.wheel_rounds_per_visit")
     return Session(heroes=tuple(heroes), options=options, rng=seed_state(seed), pack=pack)
 
 
@@ -69,6 +74,23 @@ def apply(state: Session, command: Command, *, policy: Policy | None = None, qui
     new_state = replace(run.ctx.state, rng=run.ctx.rng, step=state.step + 1, pending=run.pending)
     prompt = run.pending.prompt if run.pending is not None else None
     return Outcome(new_state, tuple(run.ctx.events[run.new_events :]), prompt)
+
+
+def autoplay(ctx: Ctx, command: Command) -> None:
+    """Run `command` on an autoplay context (`Ctx(state, rng, auto=policy)`): the same rule `apply()` runs, with
+    the policy deciding and the RNG rolling where the rule asks, so it never stops at a prompt.
+
+    Bulk runs chain commands on one context (the journey's state and RNG live in `ctx`), skipping what only a
+    table needs: the pending record, the step counter and the Outcome. The simulation's tests check that it ends
+    in the very states `apply()` reaches with the same policy and seed.
+    """
+    if ctx.auto is None:
+        raise ValueError("autoplay: the context needs a policy (Ctx(..., auto=policy))")
+    _check_legal(ctx.state, command)
+    steps = RULES[command.type].procedure(ctx, command)
+    if steps is not None:
+        for request in steps:
+            raise RuntimeError(f"autoplay: {command.type!r} asked {request!r} outside the context")
 
 
 def _check_legal(state: Session, command: Command) -> None:

@@ -43,6 +43,26 @@ class EventType(str, Enum):
     TOWN_BUILT = "town_built"
     TOWN_SHORT = "town_short"
     BUILDING_DESTROYED = "building_destroyed"
+    # the Town Stay (rules/stay)
+    DAY_BEGUN = "day_begun"  # a new Day in town (FT-DAY-01)
+    DAILY_EVENT = "daily_event"  # the Daily Event card read (FT-DAY-01/02)
+    LODGING = "lodging"  # Hotel or Camp Site for the night
+    TOWN_CHART = "town_chart"  # an entry of a town chart (Camp Site Hazard, Town Event, Location Event ...) read
+    VISIT = "visit"  # a hero begins a Location visit
+    VISIT_ENDED = "visit_ended"
+    TROUBLE = "trouble"  # Unwanted Attention: the trouble check and the attack (FT-UA-04/05)
+    DUEL = "duel"  # the Dying Marshal's escaped prisoner called out (FT-TRAVEL-D62)
+    PURCHASE = "purchase"
+    SALE = "sale"
+    WARRANTS_PAID = "warrants_paid"  # FT-WANTED-02
+    BOUNTY_POSTED = "bounty_posted"  # FT-BOUNTY-01/02
+    BOUNTY_PAID = "bounty_paid"  # a kill settled against the open Bounties (FT-BOUNTY-03)
+    WHEEL = "wheel"  # a Devil's Wheel roll landed and was scored (FT-WHEEL-02/03)
+    JACKPOT = "jackpot"  # a Devil's Head jackpot try (FT-WHEEL-05)
+    TOKEN_USED = "token_used"  # a Side Bag token discarded for its effect (FT-BAG)
+    TOWN_EVENT = "town_event"  # the end-of-Day Town Event check
+    DAY_ENDED = "day_ended"
+    LOCATION_CLOSED = "location_closed"  # a Location that can no longer be visited this Stay
     # the service (not rules): a table opened, steps undone
     SESSION_CREATED = "session_created"
     UNDONE = "undone"

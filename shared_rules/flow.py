@@ -41,11 +41,14 @@ class ChoiceRequest:
 
 @dataclass(frozen=True, slots=True)
 class DrawRequest:
-    """A uniform random pick among named things (a Random Hero, a Building token): the RNG or the table decides."""
+    """A random pick among named things (a Random Hero, a Building token): the RNG or the table decides.
+
+    Uniform unless `weights` (one per option) says how many of each there are (copies of a card in a deck)."""
 
     purpose: str
     options: tuple[Option, ...]
     rule: str = ""
+    weights: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,31 +81,56 @@ HERO_FIELDS = (
 
 
 class Ctx:
-    """The working state of one command: rules read heroes and change them here; every change becomes an event."""
+    """The working state of one command: rules read heroes and change them here; every change becomes an event.
 
-    __slots__ = ("state", "events", "rng", "quiet")
+    `quiet` records no events at all (bulk runs read only the states). `auto` is autoplay: the policy answers
+    every decision and the session RNG rolls every die and draw right where the rule asks, so the rule runs
+    through without stopping (see `engine.autoplay`); the rules are the same, only the round trip is saved.
+    """
 
-    def __init__(self, state: Session, rng: int, *, quiet: bool = False) -> None:
-        self.state = state
+    __slots__ = ("_state", "_heroes", "events", "rng", "quiet", "auto")
+
+    def __init__(self, state: Session, rng: int, *, quiet: bool = False, auto: Policy | None = None) -> None:
+        self._state = state
+        self._heroes: list[Hero] | None = None  # the heroes as changed, when `_state.heroes` is behind them
         self.events: list[Event] = []
         self.rng = rng
         self.quiet = quiet
+        self.auto = auto
+
+    @property
+    def state(self) -> Session:
+        """The working state. Hero changes are kept aside and folded in when the state is read, so a run of
+        changes copies the Session once, not once per change."""
+        if self._heroes is not None:
+            self._state = _evolve(self._state, {"heroes": tuple(self._heroes)})
+            self._heroes = None
+        return self._state
+
+    @state.setter
+    def state(self, value: Session) -> None:
+        self._state = value
+        self._heroes = None
 
     # ---- reading -------------------------------------------------------------------------------------------
     def hero(self, hero_id: str) -> Hero:
-        return self.state.hero(hero_id)
+        for hero in self._heroes if self._heroes is not None else self._state.heroes:
+            if hero.id == hero_id:
+                return hero
+        raise KeyError(hero_id)
 
     def heroes(self) -> list[str]:
         """The ids of the heroes still in the game, in posse order ("each Hero ...")."""
-        return [hero.id for hero in self.state.heroes if not hero.removed]
+        heroes = self._heroes if self._heroes is not None else self._state.heroes
+        return [hero.id for hero in heroes if not hero.removed]
 
     def name(self, hero_id: str) -> str:
-        return self.state.hero(hero_id).name
+        return self.hero(hero_id).name
 
     def skill(self, hero_id: str, skill: str) -> int:
         """A skill as tested now: Blood Moon gives +1 Spirit (FT-TRAVEL-D25)."""
         value: int = getattr(self.hero(hero_id).skills, skill)
-        if skill == "spirit" and self.state.carry.blood_moon:
+        if skill == "spirit" and self._state.carry.blood_moon:
             value += 1
         return max(0, value)
 
@@ -117,11 +145,17 @@ class Ctx:
         changes: tuple[Change, ...] = (),
         roll: Roll | None = None,
     ) -> None:
-        self.events.append(Event(EventType(type), text, hero, rule, changes, roll))  # an unknown kind is a bug
+        if not self.quiet:
+            self.events.append(Event(EventType(type), text, hero, rule, changes, roll))  # an unknown kind is a bug
 
     # ---- changing heroes: the one place that keeps every value in bounds ------------------------------------
     def _put(self, hero: Hero) -> None:
-        self.state = _evolve(self.state, {"heroes": tuple(hero if h.id == hero.id else h for h in self.state.heroes)})
+        heroes = self._heroes if self._heroes is not None else list(self._state.heroes)
+        for index, old in enumerate(heroes):
+            if old.id == hero.id:
+                heroes[index] = hero
+                break
+        self._heroes = heroes
 
     def change(self, hero_id: str, field: str, delta: int, *, rule: str, why: str = "") -> int:
         """Add `delta` to a hero value, kept within its bounds; returns the change actually made (A8: Gold floors at $0)."""
@@ -227,11 +261,14 @@ class Ctx:
 
     def update(self, **changes: Any) -> None:
         """Replace top-level session fields (travel, town, carry, phase)."""
-        self.state = _evolve(self.state, changes)
+        if "heroes" in changes:
+            self.state = _evolve(self.state, changes)
+        else:  # the heroes kept aside stay ahead of the state
+            self._state = _evolve(self._state, changes)
 
     def carry(self, rule: str, text: str, **changes: Any) -> None:
         """Set a flag that carries into the Town Stay or the next Adventure (FT-TRAVEL-05)."""
-        self.state = replace(self.state, carry=replace(self.state.carry, **changes))
+        self._state = _evolve(self._state, {"carry": _evolve(self._state.carry, changes)})
         self.emit("carry", text, rule=rule)
 
     # ---- requests (use with `yield from`) -----------------------------------------------------------------
@@ -249,6 +286,12 @@ class Ctx:
         """Ask for a roll; it lands in a `rolled` event with its purpose."""
         if kind is DieKind.POOL and pool <= 0:
             return Roll(purpose, kind, (), hero, "none", target, chart)
+        if self.auto is not None:  # autoplay: the session RNG rolls it here and now
+            self.rng, faces = roll_faces(self.rng, kind, pool)
+            roll = Roll(purpose, kind, faces, hero, "server", target, chart)
+            if not self.quiet:
+                self._rolled(roll, rule)
+            return roll
         result: Roll = yield RollRequest(kind, purpose, hero, pool, target, chart, rule)
         return result
 
@@ -283,12 +326,13 @@ class Ctx:
         label = f"{purpose}: {skill.capitalize()} {target}+ test"
         roll = yield from self.roll(DieKind.POOL, label, hero=hero_id, pool=dice, target=target, rule=rule)
         while (
-            self.state.options.offer_grit_rerolls
+            self._state.options.offer_grit_rerolls
             and self.hero(hero_id).grit >= 1
             and (counts or not roll.passed)
             and any(f < target and i not in roll.rerolled for i, f in enumerate(roll.faces))
         ):
-            indices: tuple[int, ...] = yield RerollRequest(roll, hero_id, "FF-GRIT-01")
+            offer = RerollRequest(roll, hero_id, "FF-GRIT-01")
+            indices: tuple[int, ...] = self._decide(offer).indices if self.auto is not None else (yield offer)
             if not indices:
                 break
             self.change(hero_id, "grit", -1, rule="FF-GRIT-01", why=f"re-roll for {purpose}")
@@ -317,14 +361,24 @@ class Ctx:
         offered = tuple(o if isinstance(o, Option) else Option(o[0], o[1]) for o in options)
         if len(offered) == 1:
             return offered[0].key
-        choice: str = yield ChoiceRequest(question, offered, hero, rule)
+        request = ChoiceRequest(question, offered, hero, rule)
+        if self.auto is not None:
+            return self._answered(request, self._decide(request).option)
+        choice: str = yield request
         return choice
 
-    def draw(self, purpose: str, options: list[tuple[str, str]], *, rule: str = "") -> Generator[Request, Any, str]:
-        """Pick uniformly at random among `options` (the RNG, or the table says what it drew)."""
+    def draw(
+        self, purpose: str, options: list[tuple[str, str]], *, rule: str = "", weights: Sequence[int] = ()
+    ) -> Generator[Request, Any, str]:
+        """Pick at random among `options`, uniformly or by `weights` (the RNG, or the table says what it drew)."""
         if len(options) == 1:
             return options[0][0]
-        picked: str = yield DrawRequest(purpose, tuple(Option(k, v) for k, v in options), rule)
+        if self.auto is not None:
+            self.rng, index = _pick(self.rng, len(options), weights)
+            if not self.quiet:
+                self.emit("answered", f"{purpose}: {options[index][1]} (drawn)", rule=rule)
+            return options[index][0]
+        picked: str = yield DrawRequest(purpose, tuple(Option(k, v) for k, v in options), rule, tuple(weights))
         return picked
 
     def random_hero(
@@ -347,18 +401,48 @@ class Ctx:
         from .content import pack
         from .rules.adjust import apply_effect
 
-        table = pack(self.state.pack).charts.get(chart)
+        table = pack(self._state.pack).charts.get(chart)
         if table is not None:
             roll = yield from self.roll(die or table.die, f"{chart} chart", hero=hero_id, chart=True, rule=rule)
             low, high = table.entries[0].low, table.entries[-1].high
             entry = table.entry(min(high, max(low, roll.value)))
             answer = Answer("card", effects=entry.effects, text=entry.text)
         else:
-            answer = yield CardRequest(chart, question, hero_id, rule)
+            request = CardRequest(chart, question, hero_id, rule)
+            answer = self._decide(request) if self.auto is not None else (yield request)
         self.emit("card", f"{self.name(hero_id)}: {answer.text or chart}", hero=hero_id, rule=rule)
         for effect in answer.effects:
             apply_effect(self, hero_id, effect, rule=rule, field="effects")
         return answer
+
+
+    # ---- what the driver does with an answer, shared with autoplay ------------------------------------------------
+    def _decide(self, request: Request) -> Answer:
+        """Autoplay: the policy's answer to a decision (it must answer every one)."""
+        assert self.auto is not None
+        answer = self.auto(self, request)
+        if answer is None:
+            raise RuntimeError(f"autoplay: the policy left a decision unanswered ({request!r})")
+        return answer
+
+    def _rolled(self, roll: Roll, rule: str) -> None:
+        """The `rolled` event: who rolled what, for what."""
+        who = f"{self.name(roll.hero)} rolled" if roll.hero else "Rolled"
+        shown = ",".join(map(str, roll.faces))
+        value = f" = {roll.value}" if roll.kind not in (DieKind.POOL, DieKind.D6, DieKind.D3) else ""
+        if roll.kind is DieKind.D3:
+            value = f" (D3: {roll.value})"  # the D6 face and how it reads as a D3 (FF-DICE-02)
+        self.emit("rolled", f"{who} {shown}{value} for {roll.purpose}", hero=roll.hero, rule=rule, roll=roll)
+
+    def _answered(self, request: ChoiceRequest | DrawRequest, key: str) -> str:
+        """The `answered` event: what was chosen or drawn, in the option's words."""
+        if not self.quiet:
+            label = next((o.label for o in request.options if o.key == key), key)
+            if isinstance(request, DrawRequest):
+                self.emit("answered", f"{request.purpose}: {label} (drawn)", rule=request.rule)
+            else:
+                self.emit("answered", f"{request.question}: {label} (chosen)", hero=request.hero, rule=request.rule)
+        return key
 
 
 def _with(hero: Hero, field: str, value: Any) -> Hero:
@@ -440,6 +524,7 @@ _WORDS = {
     "xp": "XP", "gold": "Gold", "wounds": "Wounds", "sanity_damage": "Sanity Damage", "grit": "Grit",
     "max_grit": "Max Grit", "corruption": "Corruption Points", "dark_stone": "Dark Stone",
     "health_mod": "Health (permanent)", "sanity_mod": "Sanity (permanent)", "unwanted_attention": "Unwanted Attention",
+    "wanted": "Wanted! level",
 }  # fmt: skip
 
 
@@ -542,9 +627,21 @@ def _table_roll(request: RollRequest, faces: Faces, *, field: str) -> Answer:
     )
 
 
+def _pick(rng: int, count: int, weights: Sequence[int]) -> tuple[int, int]:
+    """Draw one of `count` things, uniformly or by `weights` (copies of a card in a deck): the new RNG and the index."""
+    if not weights:
+        return pick_index(rng, count)
+    rng, index = pick_index(rng, sum(weights))
+    for position, weight in enumerate(weights):
+        if index < weight:
+            return rng, position
+        index -= weight
+    raise AssertionError("a weighted draw fell off its weights")
+
+
 def _server_answer(ctx: Ctx, request: RollRequest | DrawRequest) -> Answer:
     if isinstance(request, DrawRequest):
-        ctx.rng, index = pick_index(ctx.rng, len(request.options))
+        ctx.rng, index = _pick(ctx.rng, len(request.options), request.weights)
         return Answer("draw", option=request.options[index].key)
     ctx.rng, faces = roll_faces(ctx.rng, request.kind, request.pool)
     return Answer(
@@ -556,26 +653,14 @@ def _take(ctx: Ctx, request: Request, answer: Answer) -> Any:
     """Turn a recorded answer into what the rule receives, emitting the roll or choice as an event."""
     if isinstance(request, RollRequest):
         assert answer.roll is not None
-        roll = answer.roll
         if not ctx.quiet:
-            who = f"{ctx.name(roll.hero)} rolled" if roll.hero else "Rolled"
-            shown = ",".join(map(str, roll.faces))
-            value = f" = {roll.value}" if roll.kind not in (DieKind.POOL, DieKind.D6, DieKind.D3) else ""
-            if roll.kind is DieKind.D3:
-                value = f" (D3: {roll.value})"  # the D6 face and how it reads as a D3 (FF-DICE-02)
-            ctx.emit("rolled", f"{who} {shown}{value} for {roll.purpose}", hero=roll.hero, rule=request.rule, roll=roll)
-        return roll
+            ctx._rolled(answer.roll, request.rule)
+        return answer.roll
     if isinstance(request, RerollRequest):
         return answer.indices
     if isinstance(request, CardRequest):
         return answer
-    label = next((o.label for o in request.options if o.key == answer.option), answer.option)
-    if not ctx.quiet:
-        verb = "drawn" if isinstance(request, DrawRequest) else "chosen"
-        hero = getattr(request, "hero", None)
-        purpose = getattr(request, "purpose", None) or getattr(request, "question", "")
-        ctx.emit("answered", f"{purpose}: {label} ({verb})", hero=hero, rule=request.rule)
-    return answer.option
+    return ctx._answered(request, answer.option)
 
 
 def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:

@@ -15,13 +15,14 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from typing import Any
 
-from .commands import Arrive, ChooseTownSize, RollHazard
+from .commands import Arrive, ChooseTownSize, Command, RollHazard
 from .content import TRAVEL_HAZARDS
 from .dice import next_random, seed_state
-from .engine import apply, new_session
-from .flow import CardRequest, ChoiceRequest, Ctx, DrawRequest, Request, RerollRequest, RollRequest
+from .engine import apply, autoplay, new_session
+from .flow import CardRequest, ChoiceRequest, Ctx, DrawRequest, Policy, Request, RerollRequest, RollRequest
 from .prompts import Amount, Answer, Option, Part
 from .state import Hero, Item, ItemTag, Phase, RuleOptions, Session, Skills, TownSize
 
@@ -129,6 +130,7 @@ def sample_heroes(count: int = 4) -> tuple[Hero, ...]:
 HERO_METRICS = (
     "xp", "gold", "wounds", "sanity_damage", "sanity_permanent", "health_permanent", "corruption", "dark_stone",
     "grit", "grit_spent", "items_lost", "tokens_lost", "unwanted_attention", "knocked_out", "removed",
+    "transports_lost", "mutations_gained",
 )  # fmt: skip
 JOURNEY_METRICS = ("hazards", "hazards_met", "buildings_destroyed")
 NO_TOWN = "(no hero reached town)"
@@ -155,39 +157,73 @@ def spends_grit(request: Request, answer: Answer) -> bool:
     return chosen is not None and any(cost.field == "grit" for cost in chosen.costs)
 
 
-def play_journey(start: Session, size: str, *, quiet: bool = False) -> Journey:
-    """Choose `size`, resolve every hazard, and arrive, answering with `default_policy` (FT-TRAVEL-01..04)."""
-    index = {hero.id: i for i, hero in enumerate(start.heroes)}
-    spent = [0] * len(start.heroes)
+class GritCounter:
+    """A policy wrapper that counts the Grit each hero spends by choice while `policy` (default: the default
+    policy) answers; the RNG rolls every die (rolls are never passed to the policy)."""
 
-    def policy(ctx: Ctx, request: Request) -> Answer | None:
+    __slots__ = ("index", "spent", "policy")
+
+    def __init__(self, heroes: Sequence[Hero], policy: Policy | None = None) -> None:
+        self.index = {hero.id: i for i, hero in enumerate(heroes)}
+        self.spent = [0] * len(heroes)
+        self.policy = policy or default_policy
+
+    def __call__(self, ctx: Ctx, request: Request) -> Answer | None:
         if isinstance(request, RollRequest):  # most requests: the RNG rolls them
             return None
-        answer = default_policy(ctx, request)
+        answer = self.policy(ctx, request)
         if answer is not None and spends_grit(request, answer):
             assert isinstance(request, (RerollRequest, ChoiceRequest)) and request.hero is not None
-            spent[index[request.hero]] += 1
+            self.spent[self.index[request.hero]] += 1
         return answer
 
+
+def play_journey(start: Session, size: str, *, quiet: bool = False) -> Journey:
+    """Choose `size`, resolve every hazard, and arrive through `apply()` as a table would, answering with
+    `default_policy` (FT-TRAVEL-01..04). The reference the fast path (`autoplay_journey`) is tested against."""
+    policy = GritCounter(start.heroes)
     state = _step(start, ChooseTownSize(size), policy, quiet)
     while state.phase is Phase.TRAVEL:
         state = _step(state, RollHazard(), policy, quiet)
     if state.active_heroes:
         state = _step(state, Arrive(), policy, quiet)
-    return Journey(start, state, tuple(spent))
+    return Journey(start, state, tuple(policy.spent))
 
 
-def _step(state: Session, command: ChooseTownSize | RollHazard | Arrive, policy: Any, quiet: bool) -> Session:
+def _step(state: Session, command: Command, policy: Policy, quiet: bool) -> Session:
     outcome = apply(state, command, policy=policy, quiet=quiet)
     if outcome.pending is not None:  # the policy answers everything and the RNG rolls: a prompt is a bug
         raise RuntimeError(f"journey stopped at prompt {outcome.pending.question!r} after {command.type}")
     return outcome.state
 
 
-def _hero_values(before: Hero, after: Hero, spent: int) -> tuple[int, ...]:
+def autoplay_journey(start: Session, size: str, *, quiet: bool = True) -> Journey:
+    """The same journey as `play_journey` on one autoplay context (`engine.autoplay`): the rules decide and roll
+    in place, no Outcome or pending record per command; ends in the same state (tests run thousands of seeds)."""
+    policy = GritCounter(start.heroes)
+    ctx = Ctx(start, start.rng, quiet=quiet, auto=policy)
+    commands = 1
+    autoplay(ctx, ChooseTownSize(size))
+    while ctx.state.phase is Phase.TRAVEL:
+        autoplay(ctx, RollHazard())
+        commands += 1
+    if ctx.state.active_heroes:
+        autoplay(ctx, Arrive())
+        commands += 1
+    end = replace(ctx.state, rng=ctx.rng, step=start.step + commands)
+    return Journey(start, end, tuple(policy.spent))
+
+
+def hero_values(before: Hero, after: Hero, spent: int) -> tuple[int, ...]:
     """One hero's figures for a journey, in `HERO_METRICS` order: after minus before, and the losses."""
     lost_tokens = Counter(before.side_bag) - Counter(after.side_bag) if before.side_bag != after.side_bag else {}
-    kept = {item.id for item in after.items} if before.items != after.items else None
+    if before.items == after.items:
+        items_lost = transports_lost = 0
+    else:
+        kept = {item.id for item in after.items}
+        lost = [item for item in before.items if item.id not in kept]
+        items_lost = len(lost)
+        transports_lost = sum(1 for item in lost if ItemTag.TRANSPORT in item.tags)
     return (
         after.xp - before.xp,
         after.gold - before.gold,
@@ -199,11 +235,35 @@ def _hero_values(before: Hero, after: Hero, spent: int) -> tuple[int, ...]:
         after.dark_stone - before.dark_stone,
         after.grit - before.grit,
         spent,
-        0 if kept is None else sum(1 for item in before.items if item.id not in kept),
+        items_lost,
         sum(lost_tokens.values()),
         after.unwanted_attention - before.unwanted_attention,
         int(after.knocked_out and not after.removed),
         int(after.removed),
+        transports_lost,
+        max(0, len(after.mutations) - len(before.mutations)),
+    )
+
+
+# One journey as plain numbers: (hazards, hazards met, buildings destroyed, turned back, town type, town size,
+# the D36 results met, each hero's `HERO_METRICS`). Rows are what the fast path and apply() are compared on.
+JourneyRow = tuple[int, int, int, int, str, str, tuple[int, ...], tuple[tuple[int, ...], ...]]
+
+
+def journey_row(journey: Journey) -> JourneyRow:
+    """The figures of one finished journey (what a Tally counts)."""
+    end = journey.state
+    travel, town = end.travel, end.town
+    return (
+        len(travel.rollers) if travel else 0,
+        len(travel.hazards) if travel else 0,
+        sum(1 for slot in town.slots if slot.destroyed) if town else 0,
+        int(travel.turned_back) if travel else 0,
+        town.town_type if town else NO_TOWN,
+        town.size.value if town else NO_TOWN,
+        travel.hazards if travel else (),
+        tuple(hero_values(before, after, spent)
+              for before, after, spent in zip(journey.start.heroes, end.heroes, journey.grit_spent, strict=True)),
     )
 
 
@@ -234,29 +294,28 @@ class Tally:
 
     def add(self, journey: Journey) -> None:
         """Count one finished journey."""
-        end = journey.state
-        travel = end.travel
-        town = end.town
-        _bump(self.journey, "hazards", len(travel.rollers) if travel else 0)
-        _bump(self.journey, "hazards_met", len(travel.hazards) if travel else 0)
-        _bump(self.journey, "buildings_destroyed", sum(s.destroyed for s in town.slots) if town else 0)
-        if travel is not None:
-            for result in travel.hazards:
-                self.d36[result] = self.d36.get(result, 0) + 1
-            self.turned_back += travel.turned_back
-        type_name = town.town_type if town else NO_TOWN
-        self.town_types[type_name] = self.town_types.get(type_name, 0) + 1
-        size = town.size.value if town else NO_TOWN
-        self.town_sizes[size] = self.town_sizes.get(size, 0) + 1
-        totals = [0] * len(HERO_METRICS)
-        for before, after, spent in zip(journey.start.heroes, end.heroes, journey.grit_spent, strict=True):
-            mine = self.heroes.setdefault(before.id, {})
-            for i, value in enumerate(_hero_values(before, after, spent)):
-                _bump(mine, HERO_METRICS[i], value)
-                totals[i] += value
-        for metric, value in zip(HERO_METRICS, totals, strict=True):
-            _bump(self.posse, metric, value)
-        self.trials += 1
+        self.add_rows([journey_row(journey)])
+
+    def add_rows(self, rows: Sequence[JourneyRow]) -> None:
+        """Count many journeys at once: each column is counted in one pass (the per-journey cost is the row)."""
+        if not rows:
+            return
+        columns = list(zip(*rows, strict=True))
+        for metric, column in zip(JOURNEY_METRICS, columns[:3], strict=True):
+            _count(self.journey, metric, column)
+        self.turned_back += sum(columns[3])
+        _add_counts(self.town_types, Counter(columns[4]))
+        _add_counts(self.town_sizes, Counter(columns[5]))
+        _add_counts(self.d36, Counter(chain.from_iterable(columns[6])))
+        per_hero = list(zip(*columns[7], strict=True))  # hero -> that hero's rows
+        totals: list[tuple[int, ...]] = [tuple(map(sum, zip(*row, strict=True))) for row in columns[7]]
+        for hero_id, hero_rows in zip(self.hero_ids, per_hero, strict=True):
+            mine = self.heroes.setdefault(hero_id, {})
+            for metric, column in zip(HERO_METRICS, zip(*hero_rows, strict=True), strict=True):
+                _count(mine, metric, column)
+        for metric, column in zip(HERO_METRICS, zip(*totals, strict=True), strict=True):
+            _count(self.posse, metric, column)
+        self.trials += len(rows)
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data (histogram keys as strings), for rq results and storage."""
@@ -289,11 +348,13 @@ class Tally:
             raise ValueError(f"tally: malformed ({error!r})") from None
 
 
-def _bump(hists: dict[str, Histogram], metric: str, value: int) -> None:
-    hist = hists.get(metric)
-    if hist is None:
-        hist = hists[metric] = {}
-    hist[value] = hist.get(value, 0) + 1
+def _count(hists: dict[str, Histogram], metric: str, column: Iterable[int]) -> None:
+    _add_counts(hists.setdefault(metric, {}), Counter(column))
+
+
+def _add_counts(into: dict[Any, int], counts: Mapping[Any, int]) -> None:
+    for value, count in counts.items():
+        into[value] = into.get(value, 0) + count
 
 
 def _hist_out(hist: Histogram) -> dict[str, int]:
@@ -373,13 +434,14 @@ def run_trials(
     start: int = 0,
     options: RuleOptions | None = None,
     progress: Callable[[int], None] | None = None,
-    quiet: bool = True,
+    fast: bool = True,
 ) -> Tally:
     """Play journeys `start`..`start + trials - 1` to a `size` Town and tally them.
 
     Dice are always rolled by the RNG (dice option "server", whatever `options` says); prompts are answered by
     `default_policy`. `progress(done)` is called about every 1% (at most every 200 journeys) and at the end.
-    `quiet=True` skips the event text nobody reads here; the final states are the same (tests check it).
+    `fast=True` plays each journey on the autoplay path with no events (`autoplay_journey`); `fast=False` through
+    `apply()` with every event written, as a table plays it. Both give the same tally (tests check it).
     """
     try:
         TownSize(size)
@@ -391,11 +453,14 @@ def run_trials(
     base = new_session(tuple(heroes), options=opts)
     tally = Tally(size=size, hero_ids=tuple(h.id for h in base.heroes), hero_names=tuple(h.name for h in base.heroes))
     every = max(1, min(200, trials // 100))
+    rows: list[JourneyRow] = []
     for done, index in enumerate(range(start, start + trials), start=1):
         first = replace(base, rng=seed_state(trial_seed(seed, index)))
-        tally.add(play_journey(first, size, quiet=quiet))
+        journey = autoplay_journey(first, size) if fast else play_journey(first, size)
+        rows.append(journey_row(journey))
         if progress is not None and (done % every == 0 or done == trials):
             progress(done)
+    tally.add_rows(rows)
     return tally
 
 

@@ -17,7 +17,9 @@ from shared_rules.flow import HERO_FIELDS
 from shared_rules.rules.adjust import check_effects
 from shared_rules.state import SKILLS
 
-from .table import Notice, TableSession
+from .reading import test_target
+from .table import Cancel, Notice, TableSession
+from .words import plain
 
 # Die colours: the D36 needs two dice told apart before rolling (FT-DICE-01); white is the heroes' die (FF-DICE-01)
 TENS_COLOUR = "red"
@@ -36,6 +38,27 @@ CARD_FIELDS = ("wounds", "sanity_damage", "gold", "xp", "grit", "corruption", "d
 CARD_NAMED_OPS = {"add_item": "gains item", "remove_item": "loses item", "add_token": "gains token",
                   "add_mutation": "gains Mutation", "add_keyword": "gains keyword"}  # fmt: skip
 assert set(CARD_FIELDS) <= set(HERO_FIELDS) | set(SKILLS)
+SEND_WINDOW = 1.2  # seconds between the last die tapped and the faces sent: time to see a mis-tap and hold it
+# Tests whose rule reads the faces themselves, not only the hits (the 1s of Shadows Out of Time): no "how many hit?"
+FACES_READ = frozenset({"FT-TRAVEL-D16"})
+FACES_READ_NAMES = ("Shadows Out of Time",)  # the same tests named by their purpose (a Grit re-roll's own rule)
+
+
+def faces_matter(prompt: Prompt) -> bool:
+    """Whether the rule reads the dice faces, not only how many hit (then each die is entered)."""
+    purpose = prompt.purpose or (prompt.roll.purpose if prompt.roll is not None else "")
+    return prompt.rule in FACES_READ or purpose.startswith(FACES_READ_NAMES)
+
+
+def hit_faces(hits: int, dice: int, target: int) -> list[int | None]:
+    """Faces the rules read as `hits` hits out of `dice` at `target`+: the hits at the target, misses one below."""
+    return [*([target] * hits), *([max(1, target - 1)] * (dice - hits))]
+
+
+def two_dice(total: int) -> tuple[int, int]:
+    """Two D6 faces that add up to `total` (2-12): a 2D6 chart reads the total only."""
+    high = min(6, total - 1)
+    return high, total - high
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +81,10 @@ class RollEntry:
     reading: str  # what the rules will read: "D36 = 35", "3 dice: 6, 4, 1"
     complete: bool
     hint: str
+    hits: tuple[int, ...] = ()  # a skill test: "how many hit?" buttons (0..dice), each one tap
+    target: int = 0
+    sending: bool = False  # the last die is in: the faces go out after a short window unless held
+    totals: tuple[int, ...] = ()  # a 2D6 chart roll: the total in one tap (2..12)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +95,11 @@ class RerollDie:
     selected: bool
     locked: bool  # re-rolled once already (FF-GRIT-02)
 
+    @property
+    def mark(self) -> str:
+        """A mark beside the colour, for players who cannot tell green from red: a hit, a miss."""
+        return "✓" if self.success else "✗"
+
 
 @dataclass(frozen=True, slots=True)
 class RerollEntry:
@@ -77,6 +109,9 @@ class RerollEntry:
     summary: str
     can_reroll: bool
     reroll_label: str
+    passed: bool = False  # a pass: keeping the dice is the likely answer, and the first button
+    misses: int = 0  # dice that missed and may still be re-rolled
+    after_hits: tuple[int, ...] = ()  # "re-rolled the misses: how many hit now?" in one tap (0..misses)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +139,8 @@ class PromptView:
     options: tuple[tuple[str, str], ...] = ()
     draw: bool = False  # a draw at random: the phone may draw for the table
     card: CardEntry | None = None
+    mine: bool = True  # this phone answers it (its hero's prompt, or the posse's)
+    drawing_all: bool = False  # "draw all" is under way: the phone draws each one as it comes
 
 
 def slots_for(kind: DieKind, count: int) -> list[tuple[str, str]]:
@@ -152,6 +189,11 @@ class PromptPresenter:
         self.card_effects: list[Effect] = []
         self.card_field = "wounds"
         self.card_amount = 1
+        self._cancel_send: Cancel | None = None
+        self.sending = False
+        self.answer_here = False  # the player chose to answer another phone's prompt on this one
+        self.draw_all_purpose = ""
+        table.listen(self._continue_draws)
 
     # ---- which prompt ----------------------------------------------------------------------------------------
     @property
@@ -165,6 +207,8 @@ class PromptPresenter:
         if pid == self._prompt_id:
             return
         self._prompt_id = pid
+        self.hold()
+        self.answer_here = False
         self.chosen = set()
         self.card_text, self.card_effects, self.card_field, self.card_amount = "", [], "wounds", 1
         self.cursor = 0
@@ -178,7 +222,9 @@ class PromptPresenter:
         if prompt is None:
             return PromptView("", "none", "", "Nothing to answer: the rules are not waiting on the table.", "")
         who = self.table.hero_name(prompt.hero) if prompt.hero else "The posse"
-        base = PromptView(prompt.id, prompt.kind, who, prompt.question, prompt.rule)
+        mine = self.table.is_mine(prompt) or self.answer_here
+        base = PromptView(prompt.id, prompt.kind, who, plain(prompt.question), prompt.rule, mine=mine,
+                          drawing_all=bool(self.draw_all_purpose))
         if prompt.kind == "roll":
             return replace(base, roll=self._roll_entry(prompt))
         if prompt.kind == "reroll":
@@ -201,35 +247,91 @@ class PromptPresenter:
             DieKind.PERIL: "The Peril Die shows 3, 3, 4, 4, 5, 6",
             DieKind.D3: "Roll a D6: 1-2 is 1, 3-4 is 2, 5-6 is 3",
         }.get(kind, "Tap the face each die shows; tap a die to change it")
+        target = test_target(prompt) if kind is DieKind.POOL else 0
+        hits = tuple(range(len(self.faces) + 1)) if target and not faces_matter(prompt) else ()
+        if hits:
+            hint = f"Count the dice showing {target} or more, and tap that number; or tap each die's face"
+        totals = tuple(range(2, 13)) if kind is DieKind.TWO_D6 and "double" not in prompt.purpose.lower() else ()
+        if totals:
+            hint = "Tap the total of the two dice, or each die's face"
         return RollEntry(slots, face_range(kind), slots[cursor].colour, slots[cursor].label,
-                         reading(kind, self.faces), complete, hint)
+                         reading(kind, self.faces), complete, hint, hits, target, self.sending, totals)
 
     def tap_face(self, face: int) -> None:
-        """The pad: put `face` on the selected die, then move to the next empty one."""
+        """The pad: put `face` on the selected die, then move to the next empty one; the last die sends the faces
+        after a short window (`SEND_WINDOW`) in which "wait" holds them for a correction."""
         self.sync()
         if not self.faces:
             return
+        self.hold()
+        filled_before = all(f is not None for f in self.faces)
         self.faces[self.cursor] = face
         empty = [i for i, f in enumerate(self.faces) if f is None]
         later = [i for i in empty if i > self.cursor]
         self.cursor = later[0] if later else empty[0] if empty else self.cursor
+        if not empty and not filled_before:
+            self._arm()
         self.table.changed()
+
+    def _arm(self) -> None:
+        prompt_id = self._prompt_id
+        self.sending = True
+
+        def fire() -> None:
+            self._cancel_send = None
+            if self.sending and self._prompt_id == prompt_id:
+                self.sending = False
+                self.send_faces()
+
+        self._cancel_send = self.table.schedule(SEND_WINDOW, fire)
+
+    def hold(self) -> None:
+        """"Wait": keep the faces on screen to change one; "I rolled: send" sends them."""
+        if self._cancel_send is not None:
+            self._cancel_send()
+            self._cancel_send = None
+        self.sending = False
 
     def select_die(self, index: int) -> None:
         self.sync()
+        self.hold()
         if 0 <= index < len(self.faces):
             self.cursor = index
             self.table.changed()
 
     def clear_dice(self) -> None:
         self.sync()
+        self.hold()
         self.faces = [None] * len(self.faces)
         self.cursor = 0
         self.table.changed()
 
-    def send_faces(self) -> bool:
+    def send_hits(self, hits: int) -> bool:
+        """"How many hit?": `hits` dice showed the target or more (FF-DICE-06). Sent as faces the rules read the
+        same way: the hits at the target, the misses one below it."""
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "roll" or prompt.die is not DieKind.POOL:
+            return False
+        target = test_target(prompt)
+        if not target or not 0 <= hits <= len(self.faces) or faces_matter(prompt):
+            return False
+        self.faces = hit_faces(hits, len(self.faces), target)
+        return self.send_faces(label=f"{prompt.purpose}: {hits} hit{'s' if hits != 1 else ''}")
+
+    def send_total(self, total: int) -> bool:
+        """A 2D6 chart roll by its total (FF-DICE-05): one tap instead of two."""
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "roll" or prompt.die is not DieKind.TWO_D6 or not 2 <= total <= 12:
+            return False
+        self.faces = list(two_dice(total))
+        return self.send_faces(label=f"{prompt.purpose}: 2D6 = {total}")
+
+    def send_faces(self, label: str = "") -> bool:
         """"I rolled": check the faces with the engine's rules, then send them; False (and a notice) if refused."""
         self.sync()
+        self.hold()
         prompt = self.prompt
         if prompt is None or prompt.kind != "roll" or prompt.die is None:
             return False
@@ -237,10 +339,11 @@ class PromptPresenter:
         try:
             checked = validate_faces(prompt.die, faces, prompt.dice_count, field="faces", purpose=prompt.purpose)
         except InvalidCommand as error:
-            self.table.notice = Notice(error.message, rule=error.rule, field=error.field)
+            self.table.notice = Notice(plain(error.message), rule=error.rule, field=error.field)
             self.table.changed()
             return False
-        self.table.submit(RollDice(checked, prompt=prompt.id), label=f"{prompt.purpose}: {reading(prompt.die, self.faces)}")
+        self.table.submit(RollDice(checked, prompt=prompt.id),
+                          label=label or f"{prompt.purpose}: {reading(prompt.die, self.faces)}")
         return True
 
     def send_raw(self, faces: list[int]) -> bool:
@@ -259,15 +362,18 @@ class PromptPresenter:
     def _reroll_entry(self, prompt: Prompt) -> RerollEntry:
         roll = prompt.roll
         assert roll is not None
-        hero = self.table.snapshot.state.hero(prompt.hero) if prompt.hero else None
+        hero = self.table.read.hero(prompt.hero) if prompt.hero else None
         dice = tuple(RerollDie(i, face, face >= roll.target, i in self.chosen, i in roll.rerolled)
                      for i, face in enumerate(roll.faces))
         successes = sum(1 for die in dice if die.success)
         summary = (f"{', '.join(map(str, roll.faces))}: {successes} success{'es' if successes != 1 else ''} "
                    f"at {roll.target}+" if roll.target else ", ".join(map(str, roll.faces)))
         n = len(self.chosen)
+        misses = sum(1 for d in dice if not d.success and not d.locked)
+        after = tuple(range(misses + 1)) if misses and roll.target and not faces_matter(prompt) else ()
         return RerollEntry(dice, roll.target, hero.grit if hero else 0, summary, n > 0,
-                           f"Re-roll {n} di{'ce' if n != 1 else 'e'} (1 Grit)" if n else "Tap dice to re-roll")
+                           f"Re-roll {n} di{'ce' if n != 1 else 'e'} (1 Grit)" if n else "Tap dice to re-roll",
+                           successes >= 1, misses, after)
 
     def toggle_die(self, index: int) -> None:
         self.sync()
@@ -276,6 +382,31 @@ class PromptPresenter:
             return
         self.chosen ^= {index}
         self.table.changed()
+
+    def reroll_misses_hits(self, hits: int) -> None:
+        """One tap: the misses were re-rolled for 1 Grit and `hits` of them hit now (FF-GRIT-01/02). Sent as the
+        re-roll and, right after it, the new faces."""
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "reroll" or prompt.roll is None or faces_matter(prompt):
+            return
+        roll = prompt.roll
+        misses = tuple(i for i, f in enumerate(roll.faces) if f < roll.target and i not in roll.rerolled)
+        if not misses or not 0 <= hits <= len(misses):
+            return
+        self.table.submit(Reroll(misses, prompt=prompt.id), label=f"re-roll {len(misses)} for 1 Grit")
+        faces = tuple(f for f in hit_faces(hits, len(misses), roll.target) if f is not None)
+        self.table.submit(RollDice(faces), label=f"{roll.purpose} (re-roll): {hits} hit{'s' if hits != 1 else ''}")
+
+    def reroll_misses(self) -> None:
+        """One tap: re-roll every miss not re-rolled before, for 1 Grit (FF-GRIT-01/02)."""
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "reroll" or prompt.roll is None:
+            return
+        roll = prompt.roll
+        self.chosen = {i for i, f in enumerate(roll.faces) if f < roll.target and i not in roll.rerolled}
+        self.reroll()
 
     def reroll(self) -> None:
         self.sync()
@@ -306,6 +437,30 @@ class PromptPresenter:
             return
         option = secrets.choice(prompt.options)
         self.table.submit(Choose(option.key, prompt=prompt.id), label=f"{prompt.purpose}: {option.label} (drawn)")
+
+    def draw_all(self) -> None:
+        """"Draw all buildings": the phone draws this one and every draw that follows it in the same step (the
+        whole town at arrival), instead of a tap per token."""
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "choice" or not prompt.purpose:
+            return
+        self.draw_all_purpose = prompt.purpose
+        self.draw_for_me()
+
+    def _continue_draws(self) -> None:
+        prompt = self.prompt
+        if not self.draw_all_purpose:
+            return
+        if prompt is None or prompt.kind != "choice" or not prompt.purpose:
+            self.draw_all_purpose = ""  # the step is done (or waits on something else)
+            return
+        if self.table.waiting == 0:
+            self.draw_for_me()
+
+    def take_over(self) -> None:
+        """Answer another phone's prompt here (that phone is away, or the player asked)."""
+        self.answer_here = True
+        self.table.changed()
 
     # ---- cards: what the physical card says ------------------------------------------------------------------
     def _card_entry(self, prompt: Prompt) -> CardEntry:
@@ -347,9 +502,9 @@ class PromptPresenter:
         if prompt is None or prompt.hero is None:
             return
         try:
-            check_effects(self.table.snapshot.state, prompt.hero, (*self.card_effects, effect))
+            check_effects(self.table.read.session, prompt.hero, (*self.card_effects, effect))  # the engine's check
         except RulesError as error:
-            self.table.notice = Notice(error.message, rule=error.rule, field=error.field)
+            self.table.notice = Notice(plain(error.message), rule=error.rule, field=error.field)
         else:
             self.card_effects.append(effect)
             self.table.notice = None
@@ -361,7 +516,7 @@ class PromptPresenter:
         if prompt is None or prompt.kind != "card":
             return False
         if not self.card_text.strip() and not self.card_effects:
-            self.table.notice = Notice("text: say what the card reads, or add what it changes", field="text")
+            self.table.notice = Notice("Say what the card reads, or add what it changes", field="text")
             self.table.changed()
             return False
         self.table.submit(EnterCard(self.card_text.strip(), tuple(self.card_effects), prompt=prompt.id),

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ..client import LogStep, history
 from .table import TableSession
+from .words import event_text, plain
 
 PAGE = 30  # steps shown at first; "show older" adds as many again
 
@@ -13,8 +14,25 @@ COMMAND_WORDS = {
     "create": "The table is set", "choose_town_size": "Town size chosen", "roll_hazard": "Travel Hazard rolled",
     "arrive": "Arrived in town", "end_town_stay": "Town Stay ended", "adjust": "Changed at the table",
     "roll": "Dice entered", "choose": "Choice made", "reroll": "Grit re-roll", "enter_card": "Card entered",
-    "undo": "Undo", "create_session": "The table is set",
+    "undo": "Taken back", "create_session": "The table is set",
 }  # fmt: skip
+
+
+# The event that names a step best, by the command that made it
+_NAMING_EVENT = {"adjust": "adjusted", "roll_hazard": "hazard", "roll": "hazard", "choose": "answered",
+                 "enter_card": "card", "choose_town_size": "hazard_count", "arrive": "town_type"}  # fmt: skip
+
+
+def step_label(step: LogStep, names: dict[str, str]) -> str:
+    """A step named as the table saw it ("Ann: Gold +$25 at the table", "Travel Hazard 2: 42 Raging River")."""
+    wanted = _NAMING_EVENT.get(step.command)
+    for kind in (wanted, "rolled") if step.command == "roll" else (wanted,):
+        event = next((e for e in step.events if e.type == kind), None)
+        if event is not None:
+            return event_text(event, names)
+    if step.command == "reroll":
+        return "Grit re-roll"
+    return COMMAND_WORDS.get(step.command, plain(step.command.replace("_", " ")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +71,7 @@ class LogView:
     confirm: Confirm | None
     older: int  # steps not shown yet (the phone shows the newest first, more on request)
     steps: tuple[StepView, ...] = ()
+    why: bool = False  # rule ids shown
 
 
 class LogPresenter:
@@ -61,6 +80,7 @@ class LogPresenter:
         self.undo_steps = 2
         self.confirm: Confirm | None = None
         self.shown_steps = PAGE
+        self.why = False
 
     def in_effect(self) -> list[LogStep]:
         """The steps in effect now, newest first: what undo takes back, one by one (the oldest held, normally the
@@ -70,7 +90,8 @@ class LogPresenter:
         return [steps[v] for v in reversed(history(snapshot.log, snapshot.version)[1:])]
 
     def undoable_steps(self) -> list[str]:
-        return [step.command for step in self.in_effect()]
+        names = self.table.read.names
+        return [step_label(step, names) for step in self.in_effect()]
 
     def view(self) -> LogView:
         snapshot = self.table.snapshot
@@ -80,18 +101,42 @@ class LogPresenter:
         newest = snapshot.log[::-1][: self.shown_steps]
         for step in newest:
             undone = step.command != "undo" and step.version not in effective
-            title = f"v{step.version} · {COMMAND_WORDS.get(step.command, step.command)}" + (" (undone)" if undone else "")
+            title = COMMAND_WORDS.get(step.command, step.command) + (" (taken back)" if undone else "")
             rows.append(LogRow("step", title, undone, "", "", step.version))
-            events = tuple(LogRow("event", event.text, undone, self.table.hero_name(event.hero) if event.hero else "",
-                                  event.rule, step.version) for event in reversed(step.events))
+            names = self.table.read.names
+            if step.command == "undo" and step.undo_to is not None:
+                taken = self.taken_back(step)
+                events: tuple[LogRow, ...] = tuple(LogRow("event", label, False, "", "", step.version)
+                                                   for label in taken)
+            else:
+                events = tuple(LogRow("event", event_text(event, names), undone,
+                                      self.table.hero_name(event.hero) if event.hero and self.why else "",
+                                      event.rule if self.why else "", step.version)
+                               for event in reversed(step.events) if event.type != "prompt")
             rows.extend(events)
             blocks.append(StepView(step.version, title, undone, events))
         steps = self.undoable_steps()
         n = max(2, min(self.undo_steps, len(steps)))
         self.undo_steps = n
-        last = COMMAND_WORDS.get(steps[0], steps[0]).lower() if steps else ""
-        return LogView(tuple(rows), len(steps), n, f"Undo last step ({last})" if steps else "Nothing to undo",
-                       f"Undo {n} steps...", self.confirm, len(snapshot.log) - len(newest), tuple(blocks))
+        last = steps[0] if steps else ""
+        return LogView(tuple(rows), len(steps), n, f"Undo: {last}" if steps else "Nothing to undo",
+                       f"Undo {n} steps...", self.confirm, len(snapshot.log) - len(newest), tuple(blocks), self.why)
+
+    def taken_back(self, step: LogStep) -> list[str]:
+        """What an undo took back, step by step, in the words of each step."""
+        log = self.table.snapshot.log
+        assert step.undo_to is not None
+        before = history(log, step.version - 1)
+        kept = set(history(log, step.undo_to))
+        by_version = {s.version: s for s in log}
+        names = self.table.read.names
+        return ["Taken back: " + step_label(by_version[v], names) for v in reversed(before)
+                if v not in kept and v in by_version] or ["A step was taken back"]
+
+    def toggle_why(self) -> None:
+        """Show or hide the rule behind each line (the rulebook id, for settling an argument)."""
+        self.why = not self.why
+        self.table.changed()
 
     def show_older(self) -> None:
         self.shown_steps += PAGE
@@ -102,7 +147,11 @@ class LogPresenter:
         path = history(self.table.snapshot.log, self.table.snapshot.version)  # oldest first, from version 0
         if not 1 <= steps <= len(path) - 1:
             return
-        self.table.undo_to(path[-(steps + 1)], label=f"undo {steps} step{'s' if steps != 1 else ''}")
+        names = self.table.read.names
+        by_version = {step.version: step for step in self.table.snapshot.log}
+        last = step_label(by_version[path[-1]], names) if path[-1] in by_version else ""
+        label = f"undo {last}" if steps == 1 else f"undo {steps} steps"
+        self.table.undo_to(path[-(steps + 1)], label=label)
 
     def undo_last(self) -> None:
         """One tap: the last step is easy to take back (a mis-tap)."""
@@ -119,8 +168,9 @@ class LogPresenter:
         if not 1 <= steps <= len(available):
             self.confirm = None
             return None
-        words = ", ".join(COMMAND_WORDS.get(c, c).lower() for c in available[:steps])
-        self.confirm = Confirm(steps, f"Undo the last {steps} steps ({words})? Every phone at the table goes back.")
+        words = "; ".join(available[:steps])
+        self.confirm = Confirm(steps, f"Take back the last {steps} steps ({words})? Every phone at the table goes "
+                                      "back.")
         self.table.changed()
         return self.confirm
 

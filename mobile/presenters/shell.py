@@ -1,7 +1,10 @@
-"""The frame around every table screen: the status bar (connection, code, commands waiting) and where to go next.
+"""The frame around every table screen: the status bar, the tabs, and where to go next.
 
-When the rules stop at a prompt the app shows the prompt screen; when it is answered, the screen the player came
-from comes back. A lost connection is shown, with how many commands wait to be resent.
+Screens are registered with the phases they serve (`PHASE_SCREENS`), so the screens of later phases (the Town
+Stay, Adventures, Missions) are added by registering them, not by editing the navigation. When the rules stop at a
+prompt this phone answers (its heroes', or the posse's), the app opens the prompt screen; other phones' prompts
+show as a banner. A forced screen change is followed by a short tap lockout (`LOCKOUT`), so a tap meant for the old
+screen does not land on the new one.
 """
 
 from __future__ import annotations
@@ -9,8 +12,44 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .table import CONNECTING, LIVE, LOCAL, RECONNECTING, TableSession
+from .words import plain
 
-TABS = (("posse", "Posse"), ("travel", "Travel"), ("town", "Town"), ("log", "Log"))
+LOCKOUT = 0.3  # seconds of ignored taps after a screen change the player did not ask for
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenSpec:
+    """A table screen: its name, its tab (icon and label), and the phases it is the main screen of."""
+
+    name: str
+    label: str
+    icon: str
+    phases: tuple[str, ...] = ()
+
+
+SCREENS: list[ScreenSpec] = [
+    ScreenSpec("posse", "Posse", "♞"),
+    ScreenSpec("travel", "Road", "➜", ("between_adventures", "travel", "arrival")),
+    ScreenSpec("dice", "Dice", "⚂"),
+    ScreenSpec("town", "Town", "⌂", ("town",)),
+    ScreenSpec("log", "Log", "≡"),
+]
+PROMPT_SCREEN = "dice"
+
+
+def register_screen(spec: ScreenSpec, *, before: str = "dice") -> None:
+    """Add a screen (a later phase's: the Town Stay, an Adventure) to the tabs, before `before`."""
+    at = next((i for i, s in enumerate(SCREENS) if s.name == before), len(SCREENS))
+    SCREENS.insert(at, spec)
+
+
+def phase_screen(phase: str) -> str:
+    """The main screen of a phase: where the app returns once a prompt is answered."""
+    return next((s.name for s in SCREENS if phase in s.phases), "travel")
+
+
+# kept for callers that list the tabs
+TABS = tuple((s.name, s.label) for s in SCREENS if s.name != PROMPT_SCREEN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,10 +57,13 @@ class StatusView:
     text: str
     tone: str  # ok | warn | error | info
     code: str
-    version: str
+    version: str  # not shown to players (kept empty); the log numbers nothing either
     notice: str
     notice_tone: str
     prompt_badge: str  # a short "answer the prompt" reminder while one waits
+    banner: str = ""  # another phone's prompt: who is answering what
+    ask: bool = False  # the notice is a question (apply again?): yes/no buttons
+    notice_rule: str = ""  # the rule behind the notice, for the "why?" toggle
 
 
 class ShellPresenter:
@@ -35,33 +77,53 @@ class ShellPresenter:
         waiting = table.waiting
         status = table.status
         if status == LOCAL:
-            text, tone = "Offline: kept on this phone", "info"
+            text, tone = "Offline", "info"
         elif status == LIVE:
             text, tone = "Live", "ok"
         elif status == CONNECTING:
             text, tone = "Connecting…", "warn"
         elif status == RECONNECTING:
-            text, tone = "Connection lost: reconnecting…", "error"
+            text, tone = "Reconnecting…", "error"
         else:
             text, tone = status.capitalize(), "warn"
         if waiting and status != LOCAL:
-            text += f" · {waiting} waiting to send"
+            text += f" · {waiting} change{'s' if waiting != 1 else ''} waiting"
         info = table.snapshot.table
         notice = table.notice
-        prompt = table.snapshot.pending
-        return StatusView(text, tone, info.code or info.session_id, f"v{table.snapshot.version}",
-                          notice.text if notice else "", notice.level if notice else "",
-                          "Answer: " + prompt.question if prompt is not None else "")
+        prompt = table.read.prompt
+        badge = banner = ""
+        if prompt is not None and table.is_mine(prompt):
+            badge = "Answer: " + plain(prompt.question)
+        elif prompt is not None:
+            banner = f"{table.hero_name(prompt.hero)}'s phone is answering: {plain(prompt.question)}"
+        return StatusView(text, tone, info.code or info.session_id, "",
+                          notice.text if notice else "", notice.level if notice else "", badge, banner,
+                          bool(notice and notice.level == "ask"), notice.rule if notice else "")
 
     def follow(self, current: str) -> str | None:
-        """The screen to switch to after a change: the prompt screen for a new prompt, back once it is answered."""
-        prompt = self.table.snapshot.pending
+        """The screen to switch to after a change: the prompt screen for a new prompt this phone answers, and back
+        (to the phase's screen) once it is answered. Another phone's prompt moves nothing: a banner says it."""
+        prompt = self.table.read.prompt
         pid = prompt.id if prompt is not None else ""
         if pid == self._prompt_id:
             return None
         self._prompt_id = pid
         if prompt is not None:
-            if current != "dice":
+            if not self.table.is_mine(prompt):
+                return None
+            if current != PROMPT_SCREEN:
                 self.back_to = current
-            return "dice" if current != "dice" else None
-        return self.back_to if current == "dice" else None
+            return PROMPT_SCREEN if current != PROMPT_SCREEN else None
+        if current != PROMPT_SCREEN:
+            return None
+        home = phase_screen(self.table.read.phase.value)
+        return home if self.back_to in (s.name for s in SCREENS if s.phases) else self.back_to
+
+    @staticmethod
+    def back(current: str, popup_open: bool) -> str | None:
+        """What the Back key does: close a popup, else go to the phase's screen; None lets the system have it."""
+        if popup_open:
+            return "close_popup"
+        if current in ("start",):
+            return None
+        return "home"

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from shared_rules import Command, Hero
+from shared_rules import Adjust, Command, Hero, Prompt
 
 from ..client import (
     BackendError,
@@ -27,9 +27,13 @@ from ..client import (
     VersionConflict,
     new_key,
 )
+from .reading import TableRead
+from .words import plain
 
 Listener = Callable[[], None]
 Post = Callable[[Callable[[], None]], None]
+Cancel = Callable[[], None]
+Schedule = Callable[[float, Callable[[], None]], Cancel]  # run a call after a delay; returns how to cancel it
 
 # connection states shown in the status bar
 LIVE = "live"
@@ -100,6 +104,12 @@ def immediate(call: Callable[[], None]) -> None:
     call()
 
 
+def at_once(_delay: float, call: Callable[[], None]) -> Cancel:
+    """A `Schedule` with no clock (tests, scripts): the call runs now, so nothing is left to cancel."""
+    call()
+    return lambda: None
+
+
 @dataclass(slots=True)
 class Outgoing:
     """A command on its way: sent again with the same key until the backend answers."""
@@ -111,6 +121,7 @@ class Outgoing:
     undo_target: int = -1  # an undo: the version whose state to go back to
     attempts: int = 0
     chained: bool = False  # tapped while another of ours was waiting: based on what that one produces
+    seen: int = -1  # the version the player saw when tapping (kept while the command is re-based)
 
 
 @dataclass(slots=True)
@@ -118,7 +129,7 @@ class Notice:
     """A message for the player (an error from the rules, a command that could not be applied)."""
 
     text: str
-    level: str = "error"  # error | info
+    level: str = "error"  # error | info | ask (a question: apply_again answers it)
     rule: str = ""
     field: str = ""
 
@@ -136,6 +147,10 @@ class TableSession:
     outbox: list[Outgoing] = field(default_factory=list)
     notice: Notice | None = None
     last_step_version: int = -1  # the newest step this phone has shown the effects of
+    schedule: Schedule = at_once
+    claimed: frozenset[str] = frozenset()  # the heroes this phone plays; empty: all of them
+    mine: set[int] = field(default_factory=set)  # versions this phone made
+    ask_again: Outgoing | None = None  # an adjustment another phone just made too: apply it again?
     _listeners: list[Listener] = field(default_factory=list)
     _sending: bool = False
     _subscription: Closeable | None = None
@@ -166,24 +181,45 @@ class TableSession:
 
     # ---- reading -----------------------------------------------------------------------------------------------
     @property
-    def state(self) -> Any:
-        return self.snapshot.state
+    def read(self) -> TableRead:
+        """The state as presenters read it (one adapter: see reading.py)."""
+        return TableRead(self.snapshot)
 
     def hero_name(self, hero_id: str | None) -> str:
         if hero_id is None:
             return "Posse"
-        try:
-            return str(self.snapshot.state.hero(hero_id).name)
-        except KeyError:
-            return hero_id
+        return self.read.name(hero_id)
 
     def heroes(self) -> tuple[Hero, ...]:
-        return tuple(self.snapshot.state.heroes)
+        return self.read.heroes
 
     @property
     def waiting(self) -> int:
         """Commands tapped but not yet confirmed by the backend."""
         return len(self.outbox)
+
+    # ---- whose phone ----------------------------------------------------------------------------------------------
+    def claim(self, hero_ids: frozenset[str] | set[str]) -> None:
+        """The heroes this phone plays: their prompts (and the posse's) come to this phone's Dice tab."""
+        self.claimed = frozenset(hero_ids)
+        self.changed()
+
+    def is_mine(self, prompt: Prompt | None) -> bool:
+        """Whether this phone answers `prompt`: one for the posse, one for a hero it plays, or it plays them all."""
+        if prompt is None:
+            return False
+        return prompt.hero is None or not self.claimed or prompt.hero in self.claimed
+
+    def pending_adjustments(self) -> dict[tuple[str, str], int]:
+        """(hero, field) -> the sum of adjustments tapped here and not yet confirmed (shown on the tiles)."""
+        found: dict[tuple[str, str], int] = {}
+        for item in self.outbox:
+            if isinstance(item.command, Adjust):
+                for effect in item.command.effects:
+                    if effect.op == "change":
+                        key = (item.command.hero, effect.field)
+                        found[key] = found.get(key, 0) + effect.amount
+        return found
 
     # ---- sending -----------------------------------------------------------------------------------------------
     def submit(self, command: Command, label: str = "") -> None:
@@ -227,6 +263,7 @@ class TableSession:
         if error is None and result is not None:
             if item is not None:
                 self.outbox.pop(0)
+                self.mine.add(result.version)
             if self.status == RECONNECTING:
                 self.status, self.status_detail = LIVE, ""
             self._take(result)
@@ -243,25 +280,55 @@ class TableSession:
         if isinstance(error, VersionConflict):
             self._conflict(item)
         elif isinstance(error, CommandRejected):
-            self.notice = Notice(error.message, rule=error.rule, field=error.field)
+            self.notice = Notice(plain(error.message), rule=error.rule, field=error.field)
         elif isinstance(error, BackendError):
-            self.notice = Notice(error.message)
+            self.notice = Notice(plain(error.message))
         else:
-            self.notice = Notice(f"{item.label}: {error}")
+            self.notice = Notice(f"{item.label}: not sent. Try again.")
         self.refresh()
         self.flush()
         self.changed()
 
     def _conflict(self, item: Outgoing) -> None:
         """Someone at the table acted first. A manual adjustment still means the same on the new state, so it is
-        sent again on top of it; a step of the rules (a hazard, an answer) is dropped: its moment has passed."""
+        sent again on top of it, unless another phone just made the same change (then the player is asked: two
+        phones tapping Gold +$25 for the same hero rarely mean $50); a step of the rules (a hazard, an answer) is
+        dropped: its moment has passed."""
         if item.command is not None and item.command.type == "adjust" and item.attempts < 3:
-            item.based_on = -1  # rebased below, after the refresh
+            item.seen, item.based_on = item.based_on, -1  # rebased below, after the refresh (unless it duplicates what arrived)
             self.outbox.insert(0, item)
             self.notice = Notice(f"The table moved on; {item.label} is applied to the new state", level="info")
             return
         self.notice = Notice(f"Not applied: {item.label}. Someone at the table acted first; check the new state",
                              level="info")
+
+    def _same_change_since(self, item: Outgoing, snapshot: Snapshot, since: int) -> bool:
+        """Whether a step after `since` made exactly the changes `item` asks for (another phone's identical tap)."""
+        command = item.command
+        if not isinstance(command, Adjust):
+            return False
+        wanted = sorted((e.field, e.amount) for e in command.effects if e.op == "change")
+        if not wanted:
+            return False
+        for step in snapshot.log:
+            if step.version <= since or step.command != "adjust" or step.version in self.mine:
+                continue
+            made = sorted((c.field, int(c.after) - int(c.before)) for e in step.events
+                          if e.type == "changed" and e.hero == command.hero for c in e.changes
+                          if isinstance(c.after, int) and isinstance(c.before, int))
+            if made == wanted:
+                return True
+        return False
+
+    def apply_again(self, yes: bool) -> None:
+        """The answer to "another phone just did this too: apply it again?"."""
+        item, self.ask_again = self.ask_again, None
+        self.notice = None
+        if item is not None and yes:
+            item.based_on = self.snapshot.version
+            self.outbox.insert(0, item)
+            self.flush()
+        self.changed()
 
     def refresh(self) -> None:
         """Load the latest state; commands re-based on it keep their keys."""
@@ -277,8 +344,14 @@ class TableSession:
             if self.backend.online and self.status != LIVE:
                 self.status, self.status_detail = LIVE, ""
             self._take(result, force=True)
-            for item in self.outbox:
+            for item in list(self.outbox):
                 if item.based_on == -1:
+                    if self._same_change_since(item, result, item.seen):
+                        self.outbox.remove(item)
+                        self.ask_again = item
+                        self.notice = Notice(f"Another phone just did the same: {item.label}. Apply it again?",
+                                             level="ask")
+                        continue
                     item.based_on = result.version
             self.flush()
         self.changed()
@@ -309,5 +382,16 @@ class TableSession:
             return False  # an older push arriving late
         if not force and snapshot.version == self.snapshot.version and snapshot.log == self.snapshot.log:
             return False
+        old = self.snapshot.version
         self.snapshot = snapshot
+        undone = [s for s in snapshot.log if s.version > old and s.command == "undo" and s.version not in self.mine]
+        ours = self._sending and bool(self.outbox) and self.outbox[0].command is None  # our undo, echoed early
+        if undone and not ours:
+            from .log import step_label
+
+            steps = {s.version: s for s in snapshot.log}
+            back = undone[-1]
+            taken = [step_label(steps[v], self.read.names) for v in range(old, (back.undo_to or 0), -1) if v in steps]
+            self.notice = Notice("Another phone took back: " + "; ".join(taken[:3]) if taken
+                                 else "Another phone took back a step", level="info")
         return True

@@ -46,23 +46,22 @@ class TownView:
 
 
 def carry_lines(carry: Carry) -> tuple[str, ...]:
-    """Each carried travel result in plain words, with its rule id."""
+    """Each carried travel result in plain words (the rule ids are in the log, behind "why?")."""
     lines = []
     if carry.dark_stone_bonus:
-        lines.append(f"Dark Stone Convoy: each Dark Stone shard sold is worth +${carry.dark_stone_bonus} (FT-TRAVEL-D24)")
+        lines.append(f"Dark Stone Convoy: each Dark Stone shard sold is worth +${carry.dark_stone_bonus}")
     if carry.destroyed_on_arrival:
-        lines.append(f"Void Storm: {carry.destroyed_on_arrival} random Building(s) destroyed on arrival (FT-TRAVEL-D26)")
+        lines.append(f"Void Storm: {carry.destroyed_on_arrival} random Building(s) destroyed on arrival")
     if carry.max_days:
-        lines.append(f"Bridge Destroyed: at most {carry.max_days} Days in this town (FT-TRAVEL-D45)")
+        lines.append(f"Bridge Destroyed: at most {carry.max_days} Days in this town")
     if carry.army_convoy:
-        lines.append("Army Convoy: +1 on Camp Site Hazard and Town Event rolls (FT-TRAVEL-D54)")
+        lines.append("Army Convoy: +1 on Camp Site Hazard and Town Event rolls")
     if carry.dying_marshal:
-        lines.append("Dying Marshal: D3 Unwanted Attention each on arrival; the duel awaits (FT-TRAVEL-D62)")
+        lines.append("Dying Marshal: D3 Unwanted Attention each on arrival; the duel awaits")
     if carry.extra_revive_tokens:
-        lines.append(f"Shadows Out of Time: +{carry.extra_revive_tokens} Revive Token(s) next Adventure (FT-TRAVEL-D16)")
+        lines.append(f"Shadows Out of Time: +{carry.extra_revive_tokens} Revive Token(s) next Adventure")
     if carry.blood_moon:
-        lines.append("Blood Moon: +1 Spirit; Depth Events add Growing Dread until the next Adventure ends "
-                     "(FT-TRAVEL-D25)")
+        lines.append("Blood Moon: +1 Spirit; Depth Events add Growing Dread until the next Adventure ends")
     return tuple(lines)
 
 
@@ -73,7 +72,7 @@ class TownPresenter:
     def view(self) -> TownView:
         from .posse import WANTED_WORDS
 
-        state = self.table.snapshot.state
+        state = self.table.read
         heroes = tuple(HeroInTown(h.name, h.unwanted_attention, WANTED_WORDS[h.wanted])
                        for h in state.heroes if not h.removed)
         carry = carry_lines(state.carry)
@@ -91,5 +90,5 @@ class TownPresenter:
         destroyed = sum(1 for s in town.slots if s.destroyed)
         slots_total = TOWN_SIZES[town.size].locations
         subtitle = (f"{town.size.value.capitalize()} town · {slots_total} Building Slots · type roll 2D6 = "
-                    f"{town.type_roll}" + (f" · Day {town.day}" if town.day else ""))
+                    f"{town.type_roll}" + (f" · Day {state.session.stay.day}" if state.session.stay is not None else ""))
         return TownView(True, town.town_type, subtitle, rows, ALWAYS_THERE, destroyed, carry, heroes, "")

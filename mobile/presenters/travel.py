@@ -13,7 +13,11 @@ from shared_rules.content import TOWN_SIZES, TRAVEL_HAZARDS
 from shared_rules.state import TownSize
 
 from ..client import LogStep
-from .table import TableSession
+from .happened import table_todo
+from .table import Cancel, TableSession
+from .words import event_text
+
+SEND_WINDOW = 1.2  # as on the dice screen: the D36 goes out a moment after its ones die, unless held
 
 # Commands that start a rule; answers (roll, choose, reroll, enter_card) continue the one before them
 STARTERS = frozenset({"choose_town_size", "roll_hazard", "arrive", "end_town_stay", "adjust"})
@@ -21,7 +25,7 @@ ANSWER_COMMANDS = frozenset({"roll", "choose", "reroll", "enter_card"})
 # Events that say what changed for a hero or the posse (the rest are rolls, prompts and answers)
 CHANGE_EVENTS = frozenset({"changed", "item_lost", "item_gained", "token_gained", "token_lost", "knocked_out",
                            "grit_lost", "carry", "test", "card", "town_type", "town_built", "building_destroyed",
-                           "hazard_count", "phase", "town_short"})  # fmt: skip
+                           "hazard_count", "phase", "town_short", "undone", "nothing_lost"})  # fmt: skip
 PHASE_WORDS = {
     Phase.BETWEEN_ADVENTURES: "After the Adventure: choose the town to travel to",
     Phase.TRAVEL: "On the road",
@@ -66,6 +70,11 @@ class TravelView:
     prompt_waiting: str  # the question the table must answer first, if any
     changes_title: str
     changes: tuple[WhoChanged, ...]
+    result: str = ""  # the hazard met, on top: "42 Raging River"
+    effect: str = ""  # what the chart says it does
+    todo: tuple[str, ...] = ()  # what to do on the physical table (markers, tokens, cards)
+    hazard_dice: tuple[int | None, int | None] | None = None  # the D36 typed here: (tens, ones), None when hidden
+    sending: bool = False
 
 
 def size_note(size: TownSize) -> str:
@@ -97,13 +106,13 @@ def group_changes(events: list[Event], name_of: dict[str, str]) -> tuple[WhoChan
     order: list[str | None] = []
     lines: dict[str | None, list[str]] = {}
     for event in events:
-        if event.type not in CHANGE_EVENTS and event.type != "undo":
+        if event.type not in CHANGE_EVENTS:
             continue
         key = event.hero
         if key not in lines:
             order.append(key)
             lines[key] = []
-        lines[key].append(event.text)
+        lines[key].append(event_text(event, name_of))
     order.sort(key=lambda k: k is None)
     return tuple(WhoChanged(name_of.get(k, k) if k else "Posse", tuple(lines[k])) for k in order)
 
@@ -114,36 +123,49 @@ class TravelPresenter:
     def __init__(self, table: TableSession) -> None:
         self.table = table
         self.destroyed_slots = 0
+        self.tens: int | None = None
+        self.ones: int | None = None
+        self.sending = False
+        self._cancel: Cancel | None = None
 
     def view(self) -> TravelView:
-        state = self.table.snapshot.state
+        state = self.table.read
         phase = state.phase
         travel = state.travel
-        prompt = self.table.snapshot.pending
+        prompt = state.prompt
         waiting = prompt.question if prompt is not None else ""
         sizes = tuple(SizeOption(size.value, f"{size.value.capitalize()} Town", size_note(size),
                                  phase is Phase.BETWEEN_ADVENTURES and prompt is None) for size in TownSize)
         rows: list[HazardRow] = []
         total = done = 0
+        started = last_round(state.log)
+        rolling = prompt is not None and bool(started) and started[0].command == "roll_hazard"
+        met = rolling and any(e.type == "hazard" for step in started for e in step.events)  # the D36 is in
         if travel is not None:
             total, done = len(travel.rollers), travel.resolved
             for i, roller in enumerate(travel.rollers):
                 name = self.table.hero_name(roller)
                 if i < len(travel.hazards):
                     result = travel.hazards[i]
-                    rows.append(HazardRow(i + 1, name, f"{result} {TRAVEL_HAZARDS[result].name}", "done"))
+                    resolving = met and i == len(travel.hazards) - 1  # rolled, still waiting on an answer
+                    rows.append(HazardRow(i + 1, name, f"{result} {TRAVEL_HAZARDS[result].name}"
+                                          + (": in progress" if resolving else ""), "next" if resolving else "done"))
                 elif travel.turned_back:
                     rows.append(HazardRow(i + 1, name, "skipped: turned back", "skipped"))
-                elif i == done:
-                    rows.append(HazardRow(i + 1, name, "in progress" if prompt else "next", "next"))
+                elif i == len(travel.hazards) and not met:
+                    rows.append(HazardRow(i + 1, name, "rolling" if prompt else "next", "next"))
                 else:
                     rows.append(HazardRow(i + 1, name, "to roll", "waiting"))
         action, label = "", ""
+        hazard_dice: tuple[int | None, int | None] | None = None
         if prompt is None:
-            legal = {c.type: c for c in self.table.snapshot.legal}
+            legal = {c.type: c for c in state.legal}
             if "roll_hazard" in legal and travel is not None:
                 roller = self.table.hero_name(legal["roll_hazard"].hero)
                 action, label = "roll_hazard", f"Roll hazard {done + 1} of {total} ({roller} rolls the D36)"
+                if state.options.dice == "table":
+                    hazard_dice = (self.tens, self.ones)
+                    label = f"Hazard {done + 1} of {total}: {roller} rolls the D36, tap the red die then the white"
             elif "arrive" in legal:
                 action, label = "arrive", "Arrive: roll the town type and build the town"
             elif "end_town_stay" in legal:
@@ -156,20 +178,73 @@ class TravelPresenter:
             headline = f"Arriving at a {size} Town after {len(travel.hazards)} hazard{'s' if len(travel.hazards) != 1 else ''}"
         elif phase is Phase.TOWN and state.town is not None:
             headline = f"In a {state.town.size.value.capitalize()} {state.town.town_type}"
-        round_ = last_round(self.table.snapshot.log)
+        round_ = last_round(state.log)
         events = [event for step in round_ for event in step.events]
-        names = {hero.id: hero.name for hero in state.heroes}
-        title = f"What changed: {round_[0].command.replace('_', ' ')}" if round_ else "Nothing has happened yet"
+        names = state.names
+        from .log import step_label
+
+        title = f"What changed: {step_label(round_[0], names)}" if round_ else "Nothing has happened yet"
         if round_ and round_[0].command == "create":
             title, events = "The posse is ready", []
+        outcome = effect = ""
+        hazard = next((e for e in events if e.type == "hazard"), None)
+        if hazard is not None:
+            number = next((n for n in TRAVEL_HAZARDS if f": {n} {TRAVEL_HAZARDS[n].name}" in hazard.text), None)
+            if number is not None:
+                outcome, effect = f"{number} {TRAVEL_HAZARDS[number].name}", TRAVEL_HAZARDS[number].text
+                title = "What changed"
+        if round_ and round_[0].command == "undo":
+            title = "Taken back"
         return TravelView(phase.value, headline, sizes, total, done, tuple(rows), action, label,
-                          self.destroyed_slots, waiting, title, group_changes(events, names))
+                          self.destroyed_slots, waiting, title, group_changes(events, names), outcome, effect,
+                          table_todo(events, names), hazard_dice, self.sending)
 
     def choose_size(self, size: str) -> None:
         self.table.submit(ChooseTownSize(size), label=f"travel to a {size} town")
 
     def roll_hazard(self) -> None:
         self.table.submit(RollHazard(), label="roll the next Travel Hazard")
+
+    def tap_hazard_die(self, face: int) -> None:
+        """The D36 typed on the Travel screen: the red tens die, then the white ones die (FT-DICE-01); the ones die
+        sends the roll with the command, after a short window in which "wait" holds it."""
+        if not 1 <= face <= 6:
+            raise ValueError(f"face: a D6 shows 1-6, not {face}")
+        self.hold()
+        if self.tens is None or self.ones is not None:
+            self.tens, self.ones = face, None
+        else:
+            self.ones = face
+            version = self.table.snapshot.version
+
+            def fire() -> None:
+                self._cancel = None
+                if self.sending and self.table.snapshot.version == version:
+                    self.send_hazard()
+
+            self.sending = True
+            self._cancel = self.table.schedule(SEND_WINDOW, fire)
+        self.table.changed()
+
+    def hold(self) -> None:
+        if self._cancel is not None:
+            self._cancel()
+            self._cancel = None
+        self.sending = False
+
+    def clear_hazard_dice(self) -> None:
+        self.hold()
+        self.tens = self.ones = None
+        self.table.changed()
+
+    def send_hazard(self) -> None:
+        """Roll the hazard with the D36 the table rolled, in one command."""
+        self.hold()
+        if self.tens is None or self.ones is None:
+            return
+        faces = (self.tens, self.ones)
+        self.tens = self.ones = None
+        self.table.submit(RollHazard(dice=(faces,)), label=f"Travel Hazard: D36 = {10 * faces[0] + faces[1]}")
 
     def step_destroyed(self, delta: int) -> None:
         """Buildings destroyed from the start of the Stay for reasons the players give (FT-TOWN-05)."""

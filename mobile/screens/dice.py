@@ -1,5 +1,6 @@
 """The prompt screen: dice entry, Grit re-rolls, choices and cards (layout here and in dice.kv; behaviour in
-PromptPresenter). The body is rebuilt for the prompt's kind; every tap goes straight to the presenter."""
+PromptPresenter). The body is rebuilt for the prompt's kind; the buttons that send sit in a bar pinned above the
+tabs, so they are never scrolled away or under the tab bar."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from kivy.metrics import dp
 from kivy.properties import ObjectProperty
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.stacklayout import StackLayout
 
 from .. import theme
+from ..i18n import _
 from ..presenters.dice import PromptPresenter, PromptView
 from .widgets import DieButton, Stepper, text_input
 
@@ -19,6 +22,13 @@ from .widgets import DieButton, Stepper, text_input
 def _grid(cols: int) -> GridLayout:
     return GridLayout(cols=cols, spacing=dp(12), padding=(dp(4), dp(6)), size_hint_y=None,
                       height=0, row_default_height=dp(72), row_force_default=False)
+
+
+def _flow() -> StackLayout:
+    """Buttons that wrap onto as many lines as the width and the text size need."""
+    box = StackLayout(size_hint_y=None, spacing=dp(8), padding=(0, dp(4)))
+    box.bind(minimum_height=box.setter("height"))
+    return box
 
 
 class DiceScreen(Screen):
@@ -30,105 +40,150 @@ class DiceScreen(Screen):
         if self.presenter is None:
             return
         self.vm = vm = self.presenter.view()
-        body = self.ids.body
+        body, actions = self.ids.body, self.ids.actions
         body.clear_widgets()
-        build = {"roll": self._roll, "reroll": self._reroll, "choice": self._choice, "card": self._card}.get(vm.kind)
-        if build is None:
-            body.add_widget(Factory.Body(text="Nothing to answer now. When a rule needs dice, a choice or a card, "
-                                              "it appears here."))
+        actions.clear_widgets()
+        if vm.kind == "none":
+            body.add_widget(Factory.Body(text=_("Nothing to answer now. When a rule needs dice, a choice or a card, "
+                                               "it appears here.")))
             if self.go_back is not None:
-                body.add_widget(Factory.DarkButton(text="Back to Travel", on_release=lambda *_: self.go_back()))
+                actions.add_widget(Factory.DarkButton(text=_("Back"), on_release=lambda *_a: self.go_back()))
             return
-        build(body, vm)
+        if not vm.mine:
+            body.add_widget(Factory.Body(text=_("{who}'s phone answers this one.").format(who=vm.who),
+                                         color=theme.INFO))
+            actions.add_widget(Factory.DarkButton(text=_("Answer it on this phone"),
+                                                  on_release=lambda *_a: self.presenter.take_over()))
+            return
+        build = {"roll": self._roll, "reroll": self._reroll, "choice": self._choice, "card": self._card}[vm.kind]
+        build(body, actions, vm)
 
     # ---- "I rolled" / "roll for me" --------------------------------------------------------------------------------
-    def _roll(self, body: Any, vm: PromptView) -> None:
+    def _roll(self, body: Any, actions: Any, vm: PromptView) -> None:
         p, entry = self.presenter, vm.roll
         assert p is not None and entry is not None
+        if entry.hits:
+            body.add_widget(Factory.Section(text=_("How many dice show {n} or more?").format(n=entry.target)))
+            row = _flow()
+            for n in entry.hits:
+                row.add_widget(Factory.CountButton(text=str(n), on_release=lambda _b, k=n: p.send_hits(k)))
+            body.add_widget(row)
+        if entry.totals:
+            body.add_widget(Factory.Section(text=_("The total of the two dice")))
+            row = _flow()
+            for n in entry.totals:
+                row.add_widget(Factory.CountButton(text=str(n), on_release=lambda _b, k=n: p.send_total(k)))
+            body.add_widget(row)
+        if entry.hits or entry.totals:
+            body.add_widget(Factory.Section(text=_("Or each die's face")))
         dice = _grid(min(4, max(1, len(entry.slots))))  # four 72 dp dice fit 336 dp
         for slot in entry.slots:
             cell = Factory.Column(spacing=dp(4), size_hint_x=None, width=dp(72))
             cell.add_widget(DieButton(die_colour=slot.colour, face=slot.face or 0, selected=slot.selected,
                                       on_release=lambda _b, i=slot.index: p.select_die(i)))
-            cell.add_widget(Factory.Muted(text=slot.label, halign="center", font_size="12sp"))
+            cell.add_widget(Factory.Muted(text=_(slot.label), halign="center", font_size=f"{min(12, 16)}sp"))
             dice.add_widget(cell)
         dice.bind(minimum_height=dice.setter("height"))
-        body.add_widget(Factory.Section(text="The dice"))
         body.add_widget(dice)
         body.add_widget(Factory.Heading(text=entry.reading, color=theme.ACCENT))
         body.add_widget(Factory.Muted(text=entry.hint))
-        body.add_widget(Factory.Section(text=f"Tap the face: {entry.pad_label}"))
+        body.add_widget(Factory.Section(text=_("Tap the face: {die}").format(die=_(entry.pad_label))))
         pad = _grid(3)
         for face in entry.pad:
             pad.add_widget(Factory.PadButton(die_colour=entry.pad_colour, face=face,
                                              on_release=lambda _b, f=face: p.tap_face(f)))
         pad.bind(minimum_height=pad.setter("height"))
         body.add_widget(pad)
+        if entry.sending:
+            actions.add_widget(Factory.Body(text=_("Sending {reading}…").format(reading=entry.reading),
+                                            color=theme.INFO))
         row = Factory.Row()
-        row.add_widget(Factory.DarkButton(text="Clear", size_hint_x=0.35, on_release=lambda *_: p.clear_dice()))
-        row.add_widget(Factory.PrimaryButton(text="I rolled: send", disabled=not entry.complete,
-                                             on_release=lambda *_: p.send_faces()))
-        body.add_widget(row)
-        body.add_widget(Factory.DarkButton(text="Roll for me", on_release=lambda *_: p.roll_for_me()))
+        started = any(slot.face for slot in entry.slots)
+        if entry.sending:
+            row.add_widget(Factory.DarkButton(text=_("Wait, fix it"), on_release=lambda *_a: p.hold()))
+        elif started or not (entry.hits or entry.totals):  # a count or a total is one tap: no send button
+            row.add_widget(Factory.DarkButton(text=_("Clear"), size_hint_x=0.4, on_release=lambda *_a: p.clear_dice()))
+            row.add_widget(Factory.PrimaryButton(text=_("I rolled: send"), disabled=not entry.complete,
+                                                 on_release=lambda *_a: p.send_faces()))
+        if row.children:
+            actions.add_widget(row)
+        if not entry.sending:
+            actions.add_widget(Factory.DarkButton(text=_("Roll for me"), on_release=lambda *_a: p.roll_for_me()))
 
     # ---- Grit re-roll offers -------------------------------------------------------------------------------------
-    def _reroll(self, body: Any, vm: PromptView) -> None:
+    def _reroll(self, body: Any, actions: Any, vm: PromptView) -> None:
         p, entry = self.presenter, vm.reroll
         assert p is not None and entry is not None
-        body.add_widget(Factory.Body(text=f"{entry.summary}. Grit left: {entry.grit}. Tap the dice to re-roll "
-                                          "(a die re-rolled once is locked)."))
+        body.add_widget(Factory.Body(text=_("{summary}. Grit left: {grit}.").format(summary=entry.summary,
+                                                                                     grit=entry.grit)))
         dice = _grid(4)
         for die in entry.dice:
             marked = "locked" if die.locked else ("success" if die.success else "fail")
             dice.add_widget(DieButton(die_colour="white", face=die.face, selected=die.selected, marked=marked,
-                                      disabled=die.locked, on_release=lambda _b, i=die.index: p.toggle_die(i)))
+                                      mark=die.mark, disabled=die.locked,
+                                      on_release=lambda _b, i=die.index: p.toggle_die(i)))
         dice.bind(minimum_height=dice.setter("height"))
         body.add_widget(dice)
-        body.add_widget(Factory.Muted(text="Green: a success. Red: a miss. Brass: chosen to re-roll."))
-        body.add_widget(Factory.PrimaryButton(text=entry.reroll_label, disabled=not entry.can_reroll,
-                                              on_release=lambda *_: p.reroll()))
-        body.add_widget(Factory.DarkButton(text="Keep the dice", on_release=lambda *_: p.keep()))
+        body.add_widget(Factory.Muted(markup=True, text=_("{hit} a hit (green), {miss} a miss (red). Tap dice to choose "
+                                                          "them; a die re-rolled once is locked.").format(
+            hit=theme.icon("✓"), miss=theme.icon("✗"))))
+        if entry.after_hits:
+            body.add_widget(Factory.Section(text=_("Re-rolled the {n} missed dice for 1 Grit? How many hit now?")
+                                            .format(n=entry.misses)))
+            row = _flow()
+            for n in entry.after_hits:
+                row.add_widget(Factory.CountButton(text=str(n), on_release=lambda _b, k=n: p.reroll_misses_hits(k)))
+            body.add_widget(row)
+        keep = Factory.PrimaryButton if entry.passed else Factory.DarkButton
+        actions.add_widget(keep(text=_("Keep the dice") + (" " + _("(passed)") if entry.passed else ""),
+                                on_release=lambda *_a: p.keep()))
+        actions.add_widget(Factory.DarkButton(text=entry.reroll_label if entry.can_reroll
+                                              else _("Re-roll the misses (1 Grit)"),
+                                              disabled=not (entry.can_reroll or entry.misses),
+                                              on_release=lambda *_a: p.reroll() if entry.can_reroll
+                                              else p.reroll_misses()))
 
     # ---- choices and draws -------------------------------------------------------------------------------------------
-    def _choice(self, body: Any, vm: PromptView) -> None:
+    def _choice(self, body: Any, actions: Any, vm: PromptView) -> None:
         p = self.presenter
         assert p is not None
         if vm.draw:
-            body.add_widget(Factory.PrimaryButton(text="Draw for me", on_release=lambda *_: p.draw_for_me()))
-            body.add_widget(Factory.Section(text="Or tap what the table drew"))
+            actions.add_widget(Factory.PrimaryButton(text=_("Draw all for me"), on_release=lambda *_a: p.draw_all()))
+            actions.add_widget(Factory.DarkButton(text=_("Draw this one for me"),
+                                                  on_release=lambda *_a: p.draw_for_me()))
+            body.add_widget(Factory.Section(text=_("Or tap what the table drew")))
         for key, label in vm.options:
             body.add_widget(Factory.DarkButton(text=label, on_release=lambda _b, k=key: p.choose(k)))
 
     # ---- a card read at the table --------------------------------------------------------------------------------
-    def _card(self, body: Any, vm: PromptView) -> None:
+    def _card(self, body: Any, actions: Any, vm: PromptView) -> None:
         p, entry = self.presenter, vm.card
         assert p is not None and entry is not None
-        body.add_widget(Factory.Muted(text=f"Chart or deck: {entry.chart}"))
-        text = text_input(entry.text, "What the card says")
+        body.add_widget(Factory.Muted(text=_("Draw a card from the {chart} deck or chart, and enter what it "
+                                             "says.").format(chart=_(entry.chart.replace("_", " ")))))
+        text = text_input(entry.text, _("What the card says"))
         text.bind(text=lambda _w, value: p.set_card_text(value))
         body.add_widget(text)
-        body.add_widget(Factory.Section(text="What it changes"))
+        body.add_widget(Factory.Section(text=_("What it changes")))
         for index, words in enumerate(entry.effects):
-            body.add_widget(Factory.DarkButton(text=f"{words}   (tap to remove)",
+            body.add_widget(Factory.DarkButton(text=f"{words}   " + _("(tap to remove)"),
                                                on_release=lambda _b, i=index: p.remove_effect(i)))
-        body.add_widget(Factory.Muted(text="A value it changes, and by how much:"))
+        body.add_widget(Factory.Muted(text=_("A value it changes, and by how much:")))
         labels = dict(entry.fields)
-        spinner = Factory.DarkSpinner(text=labels[entry.field], values=[label for _, label in entry.fields])
+        spinner = Factory.DarkSpinner(text=labels[entry.field], values=[label for _k, label in entry.fields])
         by_label = {label: key for key, label in entry.fields}
         spinner.bind(text=lambda _w, value: p.set_card_field(by_label[value]))
         body.add_widget(spinner)
-        amount = Stepper(label="Amount", value=f"{entry.amount:+d}")
+        amount = Stepper(label=_("Amount"), value=f"{entry.amount:+d}")
         amount.bind(on_step=lambda _w, d: p.step_amount(d))
         body.add_widget(amount)
-        body.add_widget(Factory.DarkButton(text="Add this change", on_release=lambda *_: p.add_change()))
+        body.add_widget(Factory.DarkButton(text=_("Add this change"), on_release=lambda *_a: p.add_change()))
         ops = dict(entry.named_ops)
         op = Factory.DarkSpinner(text=ops["add_item"], values=list(ops.values()))
-        body.add_widget(Factory.Muted(text="Or something it gives or takes, by name:"))
-        name = Factory.DarkInput(hint_text="Item, token, Mutation or keyword")
-        row = Factory.Row()
-        row.add_widget(op)
-        row.add_widget(Factory.DarkButton(text="Add", size_hint_x=0.4, on_release=lambda *_: p.add_named(
-            next(k for k, v in ops.items() if v == op.text), name.text)))
+        body.add_widget(Factory.Muted(text=_("Or something it gives or takes, by name:")))
+        name = Factory.DarkInput(hint_text=_("Item, token, Mutation or keyword"))
         body.add_widget(name)
-        body.add_widget(row)
-        body.add_widget(Factory.PrimaryButton(text="Send the card", on_release=lambda *_: p.send_card()))
+        body.add_widget(op)
+        body.add_widget(Factory.DarkButton(text=_("Add"), on_release=lambda *_a: p.add_named(
+            next(k for k, v in ops.items() if v == op.text), name.text)))
+        actions.add_widget(Factory.PrimaryButton(text=_("Send the card"), on_release=lambda *_a: p.send_card()))

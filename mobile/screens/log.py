@@ -12,6 +12,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
 
 from .. import theme
+from ..i18n import _
 from ..presenters.log import LogPresenter, LogView, StepView
 
 
@@ -59,7 +60,8 @@ class LogScreen(Screen):
         for step in vm.steps:  # one label per step (markup): a long log stays quick to draw
             rows.add_widget(Factory.LogBlock(text=block_markup(step)))
         if vm.confirm is not None and self.popup is None:
-            self.popup = ConfirmPopup(question=vm.confirm.question, yes=f"Undo {vm.confirm.steps} steps")
+            self.popup = ConfirmPopup(question=vm.confirm.question,
+                                      yes=_("Take back {n} steps").format(n=vm.confirm.steps))
             self.popup.on_answer = self._answered
             self.popup.open()
 

@@ -1,7 +1,9 @@
-"""The start screen: server address, the posse, join code and token, offline tables (layout in start.kv)."""
+"""The start screen: remembered tables, a join link or code, the posse (typed from the sheets or imported from last
+night's export), offline tables (layout in start.kv, behaviour in StartPresenter)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from kivy.factory import Factory
@@ -9,16 +11,18 @@ from kivy.metrics import dp
 from kivy.properties import ObjectProperty
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
+from kivy.utils import escape_markup
 
-from shared_rules.state import HERO_CLASSES
-
-from ..presenters.start import DRAFT_STATS, StartPresenter, StartView
+from .. import theme
+from ..i18n import _
+from ..presenters.start import DRAFT_STATS, TAGS, StartPresenter, StartView
 from .widgets import text_input
 
 
 class StartScreen(Screen):
     presenter: StartPresenter | None = ObjectProperty(None, allownone=True)  # type: ignore[assignment]
     vm: StartView | None = ObjectProperty(None, allownone=True)  # type: ignore[assignment]
+    ask_number = ObjectProperty(None, allownone=True)
 
     def refresh(self) -> None:
         p = self.presenter
@@ -28,7 +32,7 @@ class StartScreen(Screen):
         body = self.ids.body
         body.clear_widgets()
         if vm.mode in ("create", "join"):
-            body.add_widget(Factory.Section(text="Server address"))
+            body.add_widget(Factory.Section(text=_("Server address")))
             server = text_input(vm.server, "http://192.168.1.5:8000")
             server.bind(text=lambda _w, value: p.set_server(value))
             body.add_widget(server)
@@ -36,55 +40,130 @@ class StartScreen(Screen):
             self._join(body, vm)
             return
         if vm.mode == "offline" and vm.saved:
-            body.add_widget(Factory.Section(text="Saved on this phone"))
+            body.add_widget(Factory.Section(text=_("Saved on this phone")))
             for code, text in vm.saved:
-                body.add_widget(Factory.DarkButton(text=f"Resume {code}: {text}", halign="left",
+                body.add_widget(Factory.DarkButton(text=_("Resume") + f" {code}: {text}", halign="left",
                                                    on_release=lambda _b, c=code: p.resume_offline(c)))
-        body.add_widget(Factory.Section(text="The posse (1-6 heroes, from their character sheets)"))
+        body.add_widget(Factory.Section(text=_("The posse (1-6 heroes, from their character sheets)")))
+        body.add_widget(self._import_row())
         for index, draft in enumerate(vm.drafts):
             body.add_widget(self._hero(index, draft))
-        body.add_widget(Factory.DarkButton(text="Add a hero", disabled=not vm.can_add_hero,
-                                           on_release=lambda *_: p.add_hero()))
-        dice = "Physical dice: the app asks for each roll" if vm.table_dice else "App dice: the app rolls everything"
-        body.add_widget(Factory.DarkButton(text=f"[{'x' if vm.table_dice else ' '}] {dice}",
-                                           on_release=lambda *_: p.set_table_dice(not vm.table_dice)))
-        label = "Play offline (kept on this phone)" if vm.mode == "offline" else "Create the table"
-        body.add_widget(Factory.PrimaryButton(text=label, disabled=vm.busy, on_release=lambda *_: p.create()))
+        body.add_widget(Factory.DarkButton(text=_("Add a hero"), disabled=not vm.can_add_hero,
+                                           on_release=lambda *_a: p.add_hero()))
+        dice = (_("Physical dice: the app asks for each roll") if vm.table_dice
+                else _("App dice: the app rolls everything"))
+        body.add_widget(Factory.DarkButton(text=theme.icon("☑ " if vm.table_dice else "☐ ") + dice, markup=True,
+                                           on_release=lambda *_a: p.set_table_dice(not vm.table_dice)))
+        label = _("Play offline (kept on this phone)") if vm.mode == "offline" else _("Create the table")
+        body.add_widget(Factory.PrimaryButton(text=label, disabled=vm.busy, on_release=lambda *_a: p.create()))
+
+    def _import_row(self) -> Any:
+        p = self.presenter
+        assert p is not None
+        box = Factory.Column()
+        paste = text_input("", _("Paste an exported posse or a posse link"))
+        row = Factory.Row()
+        row.add_widget(Factory.DarkButton(text=_("Import"), on_release=lambda *_a: p.import_text(paste.text)))
+        row.add_widget(Factory.DarkButton(text=_("Export"), on_release=lambda *_a: self._export()))
+        box.add_widget(paste)
+        box.add_widget(row)
+        return box
+
+    def _export(self) -> None:
+        """The posse as a file in the app's folder and as a QR code to scan the next night."""
+        p = self.presenter
+        assert p is not None
+        from ..app import InfoPopup
+
+        path = Path(p.offline_dir).parent / "posse.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(p.export_text(), encoding="utf-8")
+        popup = InfoPopup(title=_("The posse, to carry over"),
+                          text=_("Saved as {path}. Or scan this code with the other phone's camera.").format(
+                              path=path))
+        popup.qr = p.export_link()
+        popup.open()
 
     def _join(self, body: Any, vm: StartView) -> None:
         p = self.presenter
         assert p is not None
-        body.add_widget(Factory.Section(text="Table code and token (from the phone that created it)"))
-        code = text_input(vm.join_code, "Code, e.g. K7QX2M")
-        token = text_input(vm.join_token, "Token")
+        if vm.remembered:
+            body.add_widget(Factory.Section(text=_("Tables you joined")))
+            for row in vm.remembered:
+                body.add_widget(Factory.DarkButton(text=_("Rejoin") + f" {row.code}: {row.posse}", halign="left",
+                                                   on_release=lambda _b, c=row.code: p.rejoin(c)))
+        body.add_widget(Factory.Section(text=_("Scan the table's QR code with the camera, or paste its link")))
+        link = text_input("", "brimstone://join?…")
+        body.add_widget(link)
+        body.add_widget(Factory.DarkButton(text=_("Open the link"), on_release=lambda *_a: p.open_link(link.text)))
+        body.add_widget(Factory.Section(text=_("Or the table's code and token (from the phone that created it)")))
+        code = text_input(vm.join_code, _("Code, e.g. K7QX2M"))
+        token = text_input(vm.join_token, _("Token"))
         code.bind(text=lambda _w, value: p.set_join(value, token.text))
         token.bind(text=lambda _w, value: p.set_join(code.text, value))
         body.add_widget(code)
         body.add_widget(token)
-        body.add_widget(Factory.PrimaryButton(text="Join the table", disabled=vm.busy, on_release=lambda *_: p.join()))
+        body.add_widget(Factory.PrimaryButton(text=_("Join the table"), disabled=vm.busy,
+                                              on_release=lambda *_a: p.join()))
 
     def _hero(self, index: int, draft: Any) -> Any:
         p = self.presenter
         assert p is not None
         card = Factory.Card()
-        row = Factory.Row()
-        name = text_input(draft.name, f"Hero {index + 1} name")
+        name = text_input(draft.name, _("Hero {n} name").format(n=index + 1))
         name.bind(text=lambda _w, value, i=index: p.set_name(i, value))
-        row.add_widget(name)
-        row.add_widget(Factory.DarkButton(text="Remove", size_hint_x=None, width=dp(96),
-                                          disabled=len(p.drafts) <= 1, on_release=lambda *_: p.remove_hero(index)))
-        card.add_widget(row)
-        spinner = Factory.DarkSpinner(text=draft.hero_class, values=list(HERO_CLASSES))
-        spinner.bind(text=lambda _w, value, i=index: p.set_class(i, value) if value != p.drafts[i].hero_class
-                     else None)
+        card.add_widget(name)
+        cls = text_input(draft.hero_class, _("Class (pick one or type any)"))
+        cls.bind(on_text_validate=lambda w, i=index: p.set_class(i, w.text))
+        card.add_widget(cls)
+        picks = p.class_suggestions("")
+        spinner = Factory.DarkSpinner(text=_("Pick a class"), values=list(picks))
+        spinner.bind(text=lambda _w, value, i=index: p.set_class(i, value) if value in picks else None)
         card.add_widget(spinner)
         grid = GridLayout(cols=2, spacing=dp(8), size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         for key, label, _low, _high in DRAFT_STATS:
             value = draft.get(key)
             text = f"${value}" if key == "gold" else (f"{value}+" if key in ("defense", "willpower") else str(value))
-            grid.add_widget(Factory.StatStepper(label=label, value=text,
-                                                minus=lambda i=index, k=key: p.step_stat(i, k, -1),
-                                                plus=lambda i=index, k=key: p.step_stat(i, k, 1)))
+            grid.add_widget(Factory.StatStepper(
+                label=_(label), value=text, minus=lambda i=index, k=key: p.step_stat(i, k, -1),
+                plus=lambda i=index, k=key: p.step_stat(i, k, 1),
+                typed=lambda i=index, k=key, lbl=label, v=value: self._type(i, k, lbl, v)))
         card.add_widget(grid)
+        keywords = text_input(", ".join(draft.keywords), _("Keywords, e.g. Law, Showman"))
+        keywords.bind(on_text_validate=lambda w, i=index: p.set_keywords(i, w.text))
+        card.add_widget(keywords)
+        card.add_widget(Factory.Section(text=_("Items (with the keywords hazards read)")))
+        for number, item in enumerate(draft.items):
+            tags = ", ".join(_(t.replace("_", " ")) for t in item.tags)
+            card.add_widget(Factory.DarkButton(text=escape_markup(f"{item.name}" + (f" ({tags})" if tags else ""))
+                                               + "   " + theme.icon("✕"), markup=True, halign="left",
+                                               on_release=lambda _b, i=index, n=number: p.remove_item(i, n)))
+        item = text_input("", _("Item card name"))
+        card.add_widget(item)
+        chosen: set[str] = set()
+        chips = Factory.StackLayout(size_hint_y=None, spacing=dp(6))
+        chips.bind(minimum_height=chips.setter("height"))
+        for tag in TAGS:
+            chip = Factory.ToggleButton(text=_(tag.replace("_", " ")), size_hint=(None, None),
+                                        background_normal="", background_down="",
+                                        background_color=theme.SURFACE_2, color=theme.TEXT)
+            chip.bind(texture_size=lambda b, size: setattr(b, "size", (max(dp(48), size[0] + dp(20)),
+                                                                       max(dp(48), size[1] + dp(16)))))
+            chip.bind(state=lambda b, s, t=tag: (chosen.add(t) if s == "down" else chosen.discard(t),
+                                                 setattr(b, "background_color",
+                                                         theme.ACCENT if s == "down" else theme.SURFACE_2),
+                                                 setattr(b, "color", theme.ON_ACCENT if s == "down" else theme.TEXT)))
+            chips.add_widget(chip)
+        card.add_widget(chips)
+        card.add_widget(Factory.DarkButton(text=_("Add the item"), on_release=lambda *_a, i=index: p.add_item(
+            i, item.text, tuple(t for t in TAGS if t in chosen))))
+        card.add_widget(Factory.DarkButton(text=_("Remove this hero"), disabled=len(p.drafts) <= 1,
+                                           on_release=lambda *_a: p.remove_hero(index)))
         return card
+
+    def _type(self, index: int, key: str, label: str, value: int) -> None:
+        p = self.presenter
+        if p is None or self.ask_number is None:
+            return
+        self.ask_number(_(label), str(value), lambda text: p.set_stat(index, key, text))

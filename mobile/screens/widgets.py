@@ -1,4 +1,4 @@
-"""Widget classes the `.kv` files need a Python side for: a stepper, die buttons, hero cards. Layout only."""
+"""Widget classes the `.kv` files need a Python side for: a stepper, die buttons, lines. Layout only."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ class DieButton(Button):
     selected = BooleanProperty(False)
     caption = StringProperty("")
     marked = StringProperty("")  # "success" | "fail" | "locked" | ""
+    mark = StringProperty("")  # ✓ or ✗ beside the colour, for players who cannot tell green from red
     face_rgba = ListProperty(list(theme.DIE_FACE["white"]))
     pip_rgba = ListProperty(list(theme.ON_ACCENT))
 
@@ -41,56 +42,15 @@ class DieButton(Button):
         self.face_rgba, self.pip_rgba = list(face), list(pips)
 
 
-class StatTileWidget(BoxLayout):
-    """One number on a hero card; the card's presenter is called on -/+."""
-
-    tile = ObjectProperty(None, allownone=True)
-    hero_id = StringProperty("")
-    presenter = ObjectProperty(None, allownone=True)
-
-    def step(self, direction: int) -> None:
-        if self.presenter is not None and self.tile is not None:
-            self.presenter.adjust(self.hero_id, self.tile.key, direction)
-
-
-class HeroCardWidget(BoxLayout):
-    """A hero card: header, the stat tiles (kept and updated in place), the Side Bag and Mutations rows."""
-
-    card = ObjectProperty(None, allownone=True)
-    presenter = ObjectProperty(None, allownone=True)
-    on_list = ObjectProperty(None, allownone=True)  # callback(hero_id, kind): open the tokens/mutations editor
-
-    def on_card(self, *_: Any) -> None:
-        grid = self.ids.tiles
-        card = self.card
-        if card is None:
-            grid.clear_widgets()
-            return
-        tiles = list(reversed(grid.children))
-        if len(tiles) != len(card.tiles):
-            grid.clear_widgets()
-            tiles = []
-            for _ in card.tiles:
-                widget = StatTileWidget(presenter=self.presenter)
-                grid.add_widget(widget)
-                tiles.append(widget)
-        for widget, tile in zip(tiles, card.tiles, strict=True):
-            widget.hero_id = card.hero_id
-            widget.presenter = self.presenter
-            widget.tile = tile
-
-    def open_list(self, kind: str) -> None:
-        if self.on_list is not None and self.card is not None:
-            self.on_list(self.card.hero_id, kind)
-
-
 class StatStepper(BoxLayout):
-    """A stat on the start screen: its name above, -/value/+ below; `minus`/`plus` are called on taps."""
+    """A stat on the start screen: its name above, -/value/+ below; `minus`/`plus` are called on taps, `typed` on
+    a tap on the value (the keypad)."""
 
     label = StringProperty("")
     value = StringProperty("")
     minus = ObjectProperty(None, allownone=True)
     plus = ObjectProperty(None, allownone=True)
+    typed = ObjectProperty(None, allownone=True)
 
 
 class HazardLine(BoxLayout):

@@ -23,6 +23,7 @@ from services.api.errors import problem_response
 from services.api.graphql.limits import graphql_limits
 from services.api.graphql.schema import graphql_controller
 from services.api.middleware import install_edge
+from services.api.rest.odds import OddsController, odds_components
 from services.api.rest.operations import (
     MetricsController,
     ReadinessController,
@@ -31,6 +32,7 @@ from services.api.rest.operations import (
 from services.api.rest.schemas import all_components
 from services.api.rest.sessions import SessionsController
 from services.api.rest.simulations import HealthController, SimulationsController
+from services.jobs.odds import open_odds_runner
 from services.jobs.runner import open_runner
 from services.limits import Guard
 from services.observability import LIVE, watch_gc
@@ -72,6 +74,7 @@ def openapi_config() -> OpenAPIConfig:
         ),
         tags=[Tag(name="sessions", description="tables: state, commands, log, undo"),
               Tag(name="simulations", description="bulk runs of the road to town"),
+              Tag(name="odds", description="decision odds from a table's state: which Town size, each choice"),
               Tag(name="service", description="health")],
         use_handler_docstrings=True,
         create_examples=False,
@@ -92,8 +95,9 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
                            redis_prefix=settings.redis_prefix, retention=settings.retention,
                            archive_retention=settings.archive_retention)
         runner = open_runner(settings, None if settings.redis_url else _jobs_path(settings))
+        odds = open_odds_runner(settings, runner)
         guard = Guard(settings)
-        app.state.services = Services(store, settings, runner, guard=guard)
+        app.state.services = Services(store, settings, runner, odds, guard=guard)
         LIVE.subscribers = store.subscriber_count
         LIVE.queue_depth = getattr(runner, "queue_depth", None)
         # Everything imported and built so far lives as long as the process: keep it out of the collector's full
@@ -107,6 +111,7 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
             yield
         finally:
             await guard.close()
+            await odds.close()
             await runner.close()
             await store.close()
 
@@ -118,7 +123,7 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
                           allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "X-Request-ID"],
                           expose_headers=["Location", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-ID",
                                           "Idempotent-Replayed"]) if settings.cors_origins else None
-        handlers: list[Any] = [SessionsController, SimulationsController, HealthController,
+        handlers: list[Any] = [SessionsController, SimulationsController, OddsController, HealthController,
                                ReadinessController, graphql_controller(settings.allowed_origins,
                                                                        graphql_limits(settings))]
         if settings.metrics:
@@ -137,8 +142,8 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
         # litestar replaces `components.schemas` with the schemas it generated itself (none: every handler is
         # documented with our components), so ours are put back into the cached document before it is served.
         document = app.openapi_schema
-        document.components.schemas = {**all_components(), **operations_components(),  # type: ignore[dict-item]
-                                        **(document.components.schemas or {})}
+        document.components.schemas = {**all_components(), **odds_components(),  # type: ignore[dict-item]
+                                        **operations_components(), **(document.components.schemas or {})}
     return app
 
 

@@ -6,12 +6,14 @@ with per-trial seeds, so the merged chunks equal one run with the same seed.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from shared_rules import codec as rules_codec
-from shared_rules import simulate
-from shared_rules.codec import decode_hero
+from shared_rules import odds, simulate
+from shared_rules.codec import decode_hero, decode_state
 from shared_rules.state import RuleOptions
 
 
@@ -78,3 +80,23 @@ def finalize(chunk_ids: list[str]) -> dict[str, Any]:
 def single_run(spec: dict[str, Any]) -> dict[str, Any]:
     """The whole simulation in one piece (for tests and benchmarks comparing against the chunked run)."""
     return merge_chunks([run_chunk(spec, 0, int(spec["trials"]))])
+
+
+# ---- odds ------------------------------------------------------------------------------------------------------
+def odds_plan(spec: dict[str, Any]) -> odds.Plan:
+    """The question of an odds job spec, planned on its table state (each worker process keeps the last few)."""
+    return _odds_plan(json.dumps({k: spec[k] for k in ("state", "question", "params")}, sort_keys=True))
+
+
+@lru_cache(maxsize=16)
+def _odds_plan(key: str) -> odds.Plan:
+    spec = json.loads(key)
+    return odds.plan(decode_state(spec["state"]), spec["question"], spec["params"])
+
+
+def odds_chunk(
+    spec: dict[str, Any], option: str, start: int, count: int, progress: Callable[[int], None] | None = None
+) -> dict[str, Any]:
+    """Trials start..start+count-1 of one option of an odds job; returns the chunk's Sample as JSON data."""
+    sample = odds.run_chunk(odds_plan(spec), option, start, count, seed=spec["seed"], progress=progress)
+    return sample.to_json()

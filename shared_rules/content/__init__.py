@@ -17,6 +17,7 @@ from ..commands import Effect
 from ..dice import DieKind, face_range
 from ..errors import ContentError, RulesError
 from ..state import SKILLS, Hero, Skills, TownSize
+from .stay import PackCheck, StayContent, load_stay
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +26,7 @@ class HazardEntry:
     name: str
     scope: str
     rule: str
+    text: str = ""  # what the result does, in short (shown to the table after the hazard)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +69,7 @@ class ContentPack:
     town_types: dict[str, TownTypeRules] = field(default_factory=dict)
     hero_classes: dict[str, dict[str, Any]] = field(default_factory=dict)
     charts: dict[str, Chart] = field(default_factory=dict)
+    stay: StayContent = StayContent()  # the Town Stay's cards and charts (content/stay.py)
 
     def building_pool(self) -> list[str]:
         """Every Building token, one entry per token (FT-TOWN-03)."""
@@ -84,7 +87,10 @@ def _load_hazards(raw: dict[str, Any]) -> dict[int, HazardEntry]:
             continue
         if not key.isdigit() or not isinstance(value, dict) or not isinstance(value.get("name"), str):
             raise ContentError(f"travel_hazards.json {key!r}: a D36 result with a name and a scope")
-        chart[int(key)] = HazardEntry(int(key), value["name"], value.get("scope", ""), f"FT-TRAVEL-D{key}")
+        if not isinstance(value.get("text", ""), str):
+            raise ContentError(f"travel_hazards.json {key!r}.text: a string")
+        chart[int(key)] = HazardEntry(int(key), value["name"], value.get("scope", ""), f"FT-TRAVEL-D{key}",
+                                      value.get("text", ""))
     expected = {10 * t + o for t in range(1, 7) for o in range(1, 7)}
     if set(chart) != expected:
         raise ContentError(
@@ -195,7 +201,8 @@ def load_pack(raw: Any) -> ContentPack:
     for key in ("name", "version", "buildings"):
         if key not in raw:
             raise ContentError(f"content pack lacks {key!r}")
-    unknown = set(raw) - {"name", "version", "description", "buildings", "town_types", "hero_classes", "charts"}
+    unknown = set(raw) - {"name", "version", "description", "buildings", "town_types", "hero_classes", "charts",
+                          "town", "locations", "tokens", "low_threats"}
     if unknown:
         raise ContentError(f"content pack: unknown keys {sorted(unknown)}")
     name = raw["name"]
@@ -220,8 +227,9 @@ def load_pack(raw: Any) -> ContentPack:
             raise ContentError(f"{where}: not a Town type of the 2D6 table (FT-TOWN-02); one of "
                                f"{sorted(set(TOWN_TYPES.values()))}")  # fmt: skip
         rules = _object(rules, where)
-        if set(rules) - {"always", "never"}:
-            raise ContentError(f"{where}: unknown keys {sorted(set(rules) - {'always', 'never'})}")
+        known = {"always", "never", "special_rules", "daily_events", "extra_options"}  # the last three: content/stay.py
+        if set(rules) - known:
+            raise ContentError(f"{where}: unknown keys {sorted(set(rules) - known)}")
         always = _strings(rules.get("always", []), f"{where}.always")
         never = _strings(rules.get("never", []), f"{where}.never")
         for key, names in (("always", always), ("never", never)):
@@ -283,13 +291,31 @@ def load_pack(raw: Any) -> ContentPack:
         if covered != wanted:
             raise ContentError(f"{where}: entries must cover each result {low}..{high} exactly once")
         charts[chart_name] = Chart(die, tuple(entries))
-    return ContentPack(name, version, tuple(tokens_of.items()), types, classes, charts)
+    stay = load_stay(raw, frozenset(tokens_of), set(types), PackCheck(_int, _strings, _object, _effect))
+    return ContentPack(name, version, tuple(tokens_of.items()), types, classes, charts, stay)
 
 
 TRAVEL_HAZARDS: dict[int, HazardEntry] = _load_hazards(_read("travel_hazards.json"))
 TOWN_TYPES: dict[int, str] = _load_town_types(_read("town_types.json"))
 TOWN_SIZES: dict[TownSize, SizeEntry] = _load_sizes(_read("town_sizes.json"))
 PACKS: dict[str, ContentPack] = {"default": load_pack(_read("default_pack.json"))}
+
+
+def _load_class_names(raw: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """Hero class names by game line (names only; numbers come from a pack's hero_classes)."""
+    return {line: _strings(names, f"hero_classes.json {line}") for line, names in raw.items()
+            if not line.startswith("_")}
+
+
+CLASS_NAMES: dict[str, tuple[str, ...]] = _load_class_names(_read("hero_classes.json"))
+
+
+def class_names(pack_name: str = "default") -> tuple[str, ...]:
+    """Every class a hero may be entered as: the pack's classes first, then the names of each game line."""
+    names = list(PACKS[pack_name].hero_classes)
+    for line in CLASS_NAMES.values():
+        names += [n for n in line if n not in names]
+    return tuple(names)
 
 
 def register_pack(raw: Any) -> ContentPack:

@@ -9,11 +9,12 @@ from .adventure import Adventure
 from .hero import HERO_CLASSES, SIDE_BAG_CAPACITY, SKILLS, TORN_BAG_PENALTY, Hero, Item, ItemTag, Skills
 from .road import Carry, Slot, Town, TownSize, Travel
 from .session import Phase, RuleOptions, Session
-from .stay import Stay
+from .stay import Bounty, DailyEvent, DieLie, Lodger, Lodging, Stay, StayStage, Visit, Wheel, WheelDie
 
 MODULES = (hero, road, stay, adventure, session)  # the codec and the schema generators read every dataclass here
 
 __all__ = [
     "HERO_CLASSES", "MODULES", "SIDE_BAG_CAPACITY", "SKILLS", "TORN_BAG_PENALTY", "Adventure", "Carry", "Hero", "Item",
-    "ItemTag", "Phase", "RuleOptions", "Session", "Skills", "Slot", "Stay", "Town", "TownSize", "Travel",
+    "ItemTag", "Phase", "RuleOptions", "Session", "Skills", "Slot", "Stay", "Town", "TownSize", "Travel", "Bounty",
+    "DailyEvent", "DieLie", "Lodger", "Lodging", "StayStage", "Visit", "Wheel", "WheelDie",
 ]  # fmt: skip

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from .stay import Bounty
+
 
 class TownSize(str, Enum):
     SMALL = "small"
@@ -23,6 +25,7 @@ class Carry:
     dying_marshal: bool = False  # 62: D3 UA on arrival, and the duel option
     extra_revive_tokens: int = 0  # 16 Shadows Out of Time (next Adventure)
     blood_moon: bool = False  # 25: +1 Spirit, Depth Events add Growing Dread (until end of next Adventure)
+    bounties: tuple[Bounty, ...] = ()  # posted in town, open until the next Adventure settles them (FT-BOUNTY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,4 +60,3 @@ class Town:
     town_type: str
     type_roll: int
     slots: tuple[Slot, ...] = ()
-    day: int = 0

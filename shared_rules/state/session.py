@@ -36,6 +36,9 @@ class RuleOptions:
     mimic_beast_solo_skips_second: bool = True  # 21 with one hero: skip the "other" hero (A11)
     scarlet_shadow_literal: bool = True  # 66/1-2: Grit recovery when no Gold was actually lost (A51)
     horror_hit_sanity: int = 1  # 61: Sanity Damage per unsaved Horror Hit (Willpower saves)
+    town_events: str = "darkness"  # end of each Day: "darkness" (D6 vs the Town Darkness marker), "every_day", "off"
+    trouble_first: bool = True  # a rolled 7: the trouble check (FT-UA-04) before the Location Event's result
+    wheel_rounds_per_visit: int = 1  # Devil's Wheel rounds a hero may play on one Gambling Hall visit
 
 
 def _no_pending() -> Pending | None:

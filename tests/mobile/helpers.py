@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -25,12 +25,32 @@ def hero(hero_id: str, name: str | None = None, **values: Any) -> Hero:
     return Hero(hero_id, name or hero_id.capitalize(), skills=replace(Skills(), **skills), **values)
 
 
+class Clock:
+    """A `Schedule` for tests: delayed calls wait until `run()` (the send window after the last die, ...)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[float, Callable[[], None]]] = []
+
+    def __call__(self, delay: float, call: Callable[[], None]) -> Callable[[], None]:
+        entry = (delay, call)
+        self.calls.append(entry)
+        return lambda: self.calls.remove(entry) if entry in self.calls else None
+
+    def run(self) -> int:
+        done = 0
+        while self.calls:
+            _, call = self.calls.pop(0)
+            call()
+            done += 1
+        return done
+
+
 def offline_table(directory: Path, heroes: Sequence[Hero], *, dice: str = "table", rerolls: bool = False,
-                  seed: int = 7) -> TableSession:
-    """A table on this 'phone': the engine, a JSON file in `directory`, the inline worker."""
+                  seed: int = 7, clock: Clock | None = None) -> TableSession:
+    """A table on this 'phone': the engine, a file in `directory`, the inline worker, a test clock."""
     backend = OfflineBackend(directory)
     snapshot = backend.create(heroes, RuleOptions(dice=dice, offer_grit_rerolls=rerolls), seed=seed)
-    table = TableSession(backend, snapshot)
+    table = TableSession(backend, snapshot, schedule=clock or Clock())
     table.start()
     return table
 
@@ -132,5 +152,5 @@ def table_waiting_on(prompt: Any, heroes: Sequence[Hero]) -> tuple[TableSession,
     state = new_session(tuple(heroes), options=RuleOptions(dice="table"))
     state = replace(state, pending=Pending(RollHazard(), state, (), 0, prompt))
     backend = StaticBackend(Snapshot(TableInfo("crafted", code="CRAFT1"), 3, state))
-    table = TableSession(backend, backend.snapshot)
+    table = TableSession(backend, backend.snapshot, schedule=Clock())
     return table, backend

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from mobile.presenters.dice import ONES_COLOUR, TENS_COLOUR, PromptPresenter, describe_effect
+from mobile.presenters.dice import ONES_COLOUR, TENS_COLOUR, PromptPresenter, RerollDie, describe_effect
 from mobile.presenters.travel import TravelPresenter
+from mobile.presenters.words import plain
 from shared_rules import DieKind, Effect, InvalidCommand, Prompt, RollDice, RulesError, apply
 from shared_rules.dice import PERIL_FACES, validate_faces
 from shared_rules.rules.adjust import check_effects
-from tests.mobile.helpers import hero, offline_table, table_waiting_on
+from tests.mobile.helpers import Clock, hero, offline_table, table_waiting_on
 
 
 def tap(dice: PromptPresenter, *faces: int) -> None:
@@ -82,8 +83,8 @@ def test_peril_face_two_is_refused_with_the_engines_message_FF_DICE_04() -> None
     assert not dice.send_raw([2])
     with pytest.raises(InvalidCommand) as engine:
         validate_faces(DieKind.PERIL, [2], 1, field="faces", purpose="Escaped Prisoner moves")
-    assert table.notice is not None and table.notice.text == engine.value.message
-    assert table.notice.rule == "FF-DICE-04" and backend.sent == []
+    assert table.notice is not None and table.notice.text == plain(engine.value.message)
+    assert table.notice.rule == "FF-DICE-04" and backend.sent == [] and "faces[" not in table.notice.text
 
 
 # ---- pools: as many dice as the skill (FF-DICE-06), the count checked (FF-DICE-01) -------------------------------
@@ -105,7 +106,7 @@ def test_too_few_dice_are_refused_with_the_engines_message_and_nothing_is_sent(t
     assert not dice.send_faces()
     with pytest.raises(InvalidCommand) as engine:
         apply(table.snapshot.state, RollDice((6, 6)))
-    assert table.notice is not None and table.notice.text == engine.value.message
+    assert table.notice is not None and table.notice.text == plain(engine.value.message)
     assert table.notice.rule == "FF-DICE-01" and table.snapshot.version == before
     dice.tap_face(5)
     assert dice.send_faces() and table.snapshot.state.hero("ann").xp == 10
@@ -206,7 +207,7 @@ def test_a_card_prompt_takes_text_and_effects_checked_by_the_engine_FT_TRAVEL_D1
     dice.add_named("remove_item", "Lucky Coin")  # Ann has no such item: the engine says so
     with pytest.raises(RulesError) as engine:
         check_effects(dice.table.snapshot.state, "ann", (bad,))
-    assert dice.table.notice is not None and dice.table.notice.text.endswith(engine.value.message.split(": ", 1)[1])
+    assert dice.table.notice is not None and dice.table.notice.text == plain(engine.value.message)
     assert dice.view().card.effects == ("+2 Sanity Damage", "gains Mutation Third Eye")
     dice.remove_effect(1)
     dice.set_card_text("Paranoia")
@@ -229,3 +230,107 @@ def test_effects_read_in_words() -> None:
     assert describe_effect(Effect("change", "gold", -50)) == "-$50 Gold"
     assert describe_effect(Effect("change", "health_mod", 1)) == "+1 Max Health"
     assert describe_effect(Effect("add_item", name="Hat")) == "gains item Hat"
+
+
+# ---- fewer taps: send on the last die, "how many hit?", keep after a pass, draw all ------------------------------
+def test_the_last_die_sends_after_a_short_window_unless_held(tmp_path: Path) -> None:
+    clock = Clock()
+    table = offline_table(tmp_path, [hero("ann", "Ann")], clock=clock)
+    travel, dice = TravelPresenter(table), PromptPresenter(table)
+    travel.choose_size("medium")
+    travel.act()
+    dice.tap_face(4)
+    assert not dice.view().roll.sending and not clock.calls
+    dice.tap_face(3)  # the ones die: the last one
+    assert dice.view().roll.sending and table.snapshot.pending is not None
+    dice.hold()  # "wait": 43 was a mis-tap
+    assert clock.run() == 0 and table.snapshot.pending is not None
+    dice.select_die(1)
+    dice.tap_face(2)  # corrected; all dice were already in, so nothing goes out by itself
+    assert not clock.calls and dice.send_faces()
+    assert table.read.travel.hazards == (42,)
+
+
+def test_a_mistap_then_the_window_passes_and_the_faces_go_out(tmp_path: Path) -> None:
+    clock = Clock()
+    table = offline_table(tmp_path, [hero("ann", "Ann")], clock=clock)
+    travel, dice = TravelPresenter(table), PromptPresenter(table)
+    travel.choose_size("medium")
+    travel.act()
+    dice.tap_face(2)
+    dice.tap_face(4)
+    assert clock.run() == 1 and table.read.travel.hazards == (24,)
+
+
+def test_how_many_hit_is_one_tap_for_a_skill_test_FF_DICE_06(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann", agility=4))
+    tap(dice, 1, 2)  # Bleached Bones: Agility 5+
+    entry = dice.view().roll
+    assert entry.hits == (0, 1, 2, 3, 4) and entry.target == 5
+    assert dice.send_hits(2)
+    rolled = [e for e in dice.table.snapshot.log[-1].events if e.type == "rolled"][0]
+    assert rolled.roll is not None and rolled.roll.successes == 2 and dice.table.read.hero("ann").xp == 10
+
+
+def test_no_how_many_hit_where_the_rule_reads_the_faces_FT_TRAVEL_D16(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann", cunning=3))
+    tap(dice, 1, 6)  # Shadows Out of Time: each 1 costs Sanity, so the faces matter
+    assert dice.view().roll.hits == () and not dice.send_hits(1)
+
+
+def test_a_reroll_offer_marks_hits_and_misses_and_rerolls_the_misses_in_one_tap(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann", agility=3, grit=1), rerolls=True)
+    tap(dice, 1, 2)
+    tap(dice, 1, 4, 2)  # a miss each: failed, so Grit is offered
+    offer = dice.view().reroll
+    assert [d.mark for d in offer.dice] == ["✗", "✗", "✗"] and not offer.passed
+    assert RerollDie(0, 6, True, False, False).mark == "✓"
+    dice.reroll_misses()
+    again = dice.view()
+    assert again.kind == "roll" and len(again.roll.slots) == 3 and again.roll.hits == (0, 1, 2, 3)
+
+
+def test_draw_all_draws_every_building_at_arrival_in_one_tap_FT_TOWN_03(tmp_path: Path) -> None:
+    table = offline_table(tmp_path, [hero("ann", "Ann")])
+    travel, dice = TravelPresenter(table), PromptPresenter(table)
+    travel.choose_size("small")
+    tap(dice, 6)
+    travel.act()
+    tap(dice, 3, 4)
+    assert dice.view().draw
+    dice.draw_all()
+    assert table.snapshot.pending is None and table.read.town is not None
+    assert len(table.read.town.slots) >= 2 and not dice.view().drawing_all
+
+
+def test_another_phones_prompt_is_shown_as_theirs_until_taken_over(tmp_path: Path) -> None:
+    table = offline_table(tmp_path, [hero("ann", "Ann"), hero("bo", "Bo")])
+    table.claim({"bo"})
+    travel, dice = TravelPresenter(table), PromptPresenter(table)
+    travel.choose_size("medium")
+    travel.act()  # Ann rolls the first hazard: not this phone's
+    assert not dice.view().mine
+    dice.take_over()
+    assert dice.view().mine
+
+
+def test_a_2d6_chart_roll_is_one_tap_on_its_total_FF_DICE_05(tmp_path: Path) -> None:
+    table = offline_table(tmp_path, [hero("ann", "Ann")])
+    travel, dice = TravelPresenter(table), PromptPresenter(table)
+    travel.choose_size("small")
+    tap(dice, 6)
+    travel.act()  # arrive: the Specialty Town type is 2D6 (FT-TOWN-02)
+    assert dice.view().roll.totals == tuple(range(2, 13))
+    assert dice.send_total(11)
+    assert table.read.log[-1].events[0].roll.value == 11  # type: ignore[union-attr]
+
+
+def test_rerolled_misses_and_how_many_hit_now_is_one_tap_FF_GRIT_01(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann", agility=3, grit=1), rerolls=True)
+    tap(dice, 1, 2)
+    tap(dice, 1, 2, 3)  # no hit
+    offer = dice.view().reroll
+    assert offer.misses == 3 and offer.after_hits == (0, 1, 2, 3) and not offer.passed
+    dice.reroll_misses_hits(1)
+    ann = dice.table.read.hero("ann")
+    assert ann.grit == 0 and ann.xp == 10 and dice.table.snapshot.pending is None  # passed on the re-roll

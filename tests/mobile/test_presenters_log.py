@@ -30,18 +30,18 @@ def test_events_are_listed_newest_first_in_plain_words(tmp_path: Path) -> None:
     steps = [r.version for r in rows if r.kind == "step"]
     assert steps == sorted(steps, reverse=True) and steps[-1] == 0
     first_event = next(r for r in rows if r.kind == "event")
-    assert "Gold" in first_event.text and "25 -> 50" in first_event.text and first_event.who == "Ann"
+    assert "Gold" in first_event.text and "25 -> 50" in first_event.text and first_event.who == ""  # the name is in the words
     assert rows[-1].text.startswith("Table opened for Ann")
 
 
 def test_undo_last_step_takes_back_one_step_and_marks_it_undone(tmp_path: Path) -> None:
     log, _ = played(tmp_path)
     table = log.table
-    assert log.view().undoable == 3 and log.view().undo_last_label == "Undo last step (changed at the table)"
+    assert log.view().undoable == 3 and log.view().undo_last_label == "Undo: Ann: Gold +$25 at the table"
     log.undo_last()
     assert table.snapshot.state.hero("ann").gold == 25 and table.snapshot.version == 4
     undone = [r for r in log.view().rows if r.kind == "step" and r.undone]
-    assert [r.version for r in undone] == [3] and undone[0].text.endswith("(undone)")
+    assert [r.version for r in undone] == [3] and undone[0].text.endswith("(taken back)")
     log.undo_last()  # the step before, not a redo
     ann = table.snapshot.state.hero("ann")
     assert (ann.gold, ann.xp) == (25, 0) and log.view().undoable == 1
@@ -111,3 +111,15 @@ def test_a_long_log_shows_the_newest_steps_first_and_older_on_request(tmp_path: 
     assert shown[0] == PAGE + 5 and len(shown) == PAGE and view.older == 6
     log.show_older()
     assert log.view().older == 0 and [r.version for r in log.view().rows if r.kind == "step"][-1] == 0
+
+
+def test_an_undo_says_what_it_took_back_and_rules_hide_behind_why(tmp_path: Path) -> None:
+    table = offline_table(tmp_path, [hero("ann", "Ann")])
+    PossePresenter(table).adjust("ann", "gold", +1)
+    log = LogPresenter(table)
+    log.undo_last()
+    view = log.view()
+    assert view.steps[0].events[0].text == "Taken back: Ann: Gold +$25 at the table"
+    assert all(not row.rule and not row.who for step in view.steps for row in step.events)
+    log.toggle_why()
+    assert any(row.rule == "MANUAL" for step in log.view().steps for row in step.events) and log.view().why

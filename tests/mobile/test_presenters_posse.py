@@ -90,3 +90,60 @@ def test_removing_what_is_not_there_shows_the_engines_refusal(tmp_path: Path) ->
     posse.open_list("ann", "tokens")
     posse.remove("Dynamite")
     assert table.notice is not None and "Dynamite" in table.notice.text and table.snapshot.version == 0
+
+
+# ---- at a glance, typed, pending, locked while a prompt waits ------------------------------------------------------
+def test_a_compact_row_per_hero_with_badges_as_icon_and_word(tmp_path: Path) -> None:
+    table = offline_table(tmp_path, [hero("ann", "Ann", wounds=8, gold=150, xp=60, wanted=1, unwanted_attention=2),
+                                     hero("bo", "Bo", sanity_damage=10)])
+    posse = PossePresenter(table)
+    rows = {r.hero_id: r for r in posse.view().rows}
+    ann, bo = rows["ann"], rows["bo"]
+    assert (ann.health, ann.sanity, ann.grit, ann.money) == ("2/10", "10/10", "1/2", "$150 · 60 XP")
+    assert [(b.icon, b.text) for b in ann.badges] == [("♥", "Near death"), ("★", "Wanted!"), ("◉", "UA 2")]
+    assert [(b.icon, b.text) for b in bo.badges] == [("✖", "KO")] and ann.health_tone == "danger"
+    assert posse.view().cards == ()
+    posse.toggle("bo")
+    assert [c.hero_id for c in posse.view().cards] == ["bo"] and rows["bo"].expanded is False
+    assert posse.view().rows[1].expanded
+
+
+def test_this_phones_heroes_come_first(tmp_path: Path) -> None:
+    table = offline_table(tmp_path, [hero("ann", "Ann"), hero("bo", "Bo")])
+    table.claim({"bo"})
+    assert [(r.hero_id, r.mine) for r in PossePresenter(table).view().rows] == [("bo", True), ("ann", False)]
+
+
+def test_a_typed_number_is_sent_as_the_change_from_the_value_shown(tmp_path: Path) -> None:
+    table = offline_table(tmp_path, [hero("ann", "Ann", gold=150, xp=60)])
+    posse = PossePresenter(table)
+    assert posse.set_value("ann", "xp", "1370") and posse.set_value("ann", "gold", "$95")
+    assert posse.set_value("ann", "health", "7")  # 3 Wounds
+    ann = table.read.hero("ann")
+    assert (ann.xp, ann.gold, ann.wounds) == (1370, 95, 3)
+    assert "Gold -$55" in table.read.log[-2].events[0].text
+    assert not posse.set_value("ann", "xp", "lots") and table.notice is not None
+
+
+def test_a_change_waiting_to_be_sent_shows_on_its_tile(tmp_path: Path) -> None:
+    from tests.mobile.test_presenters_table import flaky_table
+
+    table, backend = flaky_table(tmp_path)
+    backend.down = True
+    posse = PossePresenter(table)
+    posse.adjust("ann", "gold", +1)
+    posse.adjust("ann", "gold", +1)
+    posse.adjust("ann", "health", -1)
+    shown = tiles(posse, "ann")
+    assert shown["gold"].pending == "+$50 waiting" and shown["health"].pending == "-1 waiting"  # type: ignore[attr-defined]
+    assert posse.view().waiting == 3
+
+
+def test_while_a_prompt_waits_the_numbers_say_why_they_cannot_change(tmp_path: Path) -> None:
+    from mobile.presenters.travel import TravelPresenter
+
+    table = offline_table(tmp_path, [hero("ann", "Ann")])
+    posse = PossePresenter(table)
+    assert posse.view().locked == ""
+    TravelPresenter(table).choose_size("small")
+    assert posse.view().locked.startswith("Changes wait until the table answers: Ann: roll D6")

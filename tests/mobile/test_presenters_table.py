@@ -31,7 +31,7 @@ def test_a_command_tapped_while_offline_waits_and_is_resent_with_the_same_key(tm
     backend.down = True
     posse.adjust("ann", "gold", +1)
     assert table.status == RECONNECTING and table.waiting == 1
-    assert "1 waiting to send" in ShellPresenter(table).status().text
+    assert "1 change waiting" in ShellPresenter(table).status().text
     table.tick()  # still down: tried again, still kept
     backend.down = False
     table.connection(LIVE)  # the subscription is back: reload, then resend
@@ -104,7 +104,8 @@ def test_rejections_show_the_engines_message_and_leave_the_outbox(tmp_path: Path
     table, _ = flaky_table(tmp_path)
     TravelPresenter(table).arrive()  # not allowed between adventures
     assert table.waiting == 0 and table.notice is not None
-    assert "FT-TRAVEL-04" in table.notice.text and table.notice.rule == "FT-TRAVEL-04"
+    assert "FT-TRAVEL-04" not in table.notice.text and table.notice.rule == "FT-TRAVEL-04"  # the id: behind "why?"
+    assert "not allowed" in table.notice.text and "arrive" in table.notice.text
 
 
 def test_the_thread_worker_brings_results_back_through_the_call_queue(tmp_path: Path) -> None:
@@ -120,3 +121,40 @@ def test_the_thread_worker_brings_results_back_through_the_call_queue(tmp_path: 
         time.sleep(0.01)
     worker.stop()
     assert table.snapshot.state.hero("ann").gold == 25 and table.waiting == 0
+
+
+# ---- two phones, one table ----------------------------------------------------------------------------------------
+def test_the_same_tap_on_two_phones_asks_apply_again_instead_of_doubling(tmp_path: Path) -> None:
+    table, backend = flaky_table(tmp_path)
+    backend.push = False  # the other phone's tap has not reached this one yet
+    backend.inner.submit(Adjust("ann", (Effect("change", "gold", 25),), reason="Gold +$25"), "other-phone", None)
+    PossePresenter(table).adjust("ann", "gold", +1)  # the same tap, on version 0
+    assert table.snapshot.state.hero("ann").gold == 25  # not $50
+    assert table.notice is not None and table.notice.level == "ask" and "Apply it again?" in table.notice.text
+    table.apply_again(True)
+    assert table.snapshot.state.hero("ann").gold == 50 and table.notice is None
+
+
+def test_declining_apply_again_keeps_one_change(tmp_path: Path) -> None:
+    table, backend = flaky_table(tmp_path)
+    backend.push = False
+    backend.inner.submit(Adjust("ann", (Effect("change", "gold", 25),)), "other-phone", None)
+    PossePresenter(table).adjust("ann", "gold", +1)
+    table.apply_again(False)
+    assert table.snapshot.state.hero("ann").gold == 25 and table.waiting == 0 and table.snapshot.version == 1
+
+
+def test_an_undo_made_on_another_phone_is_announced_with_what_it_took_back(tmp_path: Path) -> None:
+    table, backend = flaky_table(tmp_path)
+    PossePresenter(table).adjust("ann", "gold", +1)
+    backend.inner.undo(1, "other-phone-undo", None)  # pushed through the subscription
+    assert table.snapshot.state.hero("ann").gold == 0
+    assert table.notice is not None and table.notice.text.startswith("Another phone took back")
+    assert "Gold" in table.notice.text
+
+
+def test_my_own_undo_is_not_announced(tmp_path: Path) -> None:
+    table, _ = flaky_table(tmp_path)
+    PossePresenter(table).adjust("ann", "gold", +1)
+    table.undo_to(0)
+    assert table.snapshot.state.hero("ann").gold == 0 and table.notice is None

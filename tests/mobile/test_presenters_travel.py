@@ -66,8 +66,10 @@ def test_travel_to_a_large_town_with_prompts_offline_FT_TRAVEL_01_to_04(tmp_path
     assert state.hero("ann").xp == 10 and state.hero("bob").bag_torn
     view = travel.view()
     by_who = {c.who: c.lines for c in view.changes}
-    assert any("XP" in line for line in by_who["Ann"]) and any("bag torn" in line for line in by_who["Bob"])
-    assert view.changes_title == "What changed: roll hazard"  # the whole hazard, across its prompts
+    assert any("XP" in line for line in by_who["Ann"])
+    assert "Bob's Side Bag is torn (holds 3 tokens)" in by_who["Bob"]  # words, not "bag torn False -> True"
+    assert view.result == "12 Bleached Bones" and view.effect.startswith("Agility 5+ test")  # the whole hazard
+    assert "Bob: the Side Bag holds 3 tokens until it is repaired" in view.todo
 
     # Hazard 3, Bob's: Raging River, the posse fords (FT-TRAVEL-D42); both test Strength 5+
     travel.act()
@@ -150,3 +152,41 @@ def test_changes_are_grouped_by_hero_with_the_posse_last(tmp_path: Path) -> None
     assert [g.who for g in groups][:2] == ["Ann", "Bob"]
     assert table.snapshot.state.hero("bob").sanity_damage == 4
     assert any("Sanity Damage" in line for line in dict((g.who, g.lines) for g in groups)["Bob"])
+
+
+def test_the_d36_is_typed_on_the_travel_screen_and_sent_with_the_hazard(tmp_path: Path) -> None:
+    from tests.mobile.helpers import Clock
+
+    clock = Clock()
+    table = offline_table(tmp_path, [hero("ann", "Ann")], clock=clock)
+    travel = TravelPresenter(table)
+    travel.choose_size("medium")
+    assert travel.view().hazard_dice == (None, None)
+    travel.tap_hazard_die(2)
+    travel.tap_hazard_die(6)
+    assert travel.view().hazard_dice == (2, 6) and travel.view().sending
+    clock.run()
+    view = travel.view()
+    assert view.result == "26 Void Storm" and "Corruption" in view.effect
+    assert "Give Ann 1 Corruption Point" in view.todo and table.snapshot.version == 2  # one command, no prompt
+
+
+def test_a_hazard_waiting_on_an_answer_is_shown_in_progress_not_resolved(tmp_path: Path) -> None:
+    table = offline_table(tmp_path, [hero("ann", "Ann"), hero("bo", "Bo")])
+    travel, dice = TravelPresenter(table), PromptPresenter(table)
+    travel.choose_size("medium")
+    travel.act()
+    tap(dice, 1, 2)  # Bleached Bones: Ann's test waits
+    rows = travel.view().hazards
+    assert [(r.state, r.result) for r in rows] == [("next", "12 Bleached Bones: in progress"), ("waiting", "to roll")]
+
+
+def test_after_an_undo_what_changed_says_it_was_taken_back(tmp_path: Path) -> None:
+    from mobile.presenters.log import LogPresenter
+
+    table = offline_table(tmp_path, [hero("ann", "Ann")])
+    travel = TravelPresenter(table)
+    travel.choose_size("medium")
+    LogPresenter(table).undo_last()
+    view = travel.view()
+    assert view.changes_title == "Taken back" and view.changes and view.changes[0].lines == ("A step was taken back",)

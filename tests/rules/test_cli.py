@@ -110,3 +110,39 @@ def test_serve_and_worker_pass_their_arguments_through(
     monkeypatch.setattr(cli, "import_module", fake_import)
     assert cli.main([command, "--redis", "redis://x", "--port", "9"], stdin=io.StringIO(), out=io.StringIO()) == 0
     assert calls == [(module, ["--redis", "redis://x", "--port", "9"])]
+
+
+# ---- the table-dice traps (issue 11) ----------------------------------------------------------------------------
+def test_slot_numbers_stay_slot_numbers_after_a_building_is_destroyed_FT_TOWN_05() -> None:
+    from shared_rules import Option, Prompt
+
+    standing = [("1", "1 Saloon"), ("3", "3 Church"), ("4", "4 Blacksmith"), ("5", "5 Doc's Office")]  # 2 is gone
+    prompt = Prompt("p9", "choice", "Draw at random: a Random Building Slot to destroy", "choose", None,
+                    "FT-TOWN-05", tuple(Option(k, v) for k, v in standing), purpose="a Random Building Slot")
+    assert cli.answer_for(prompt, "4").option == "4"  # slot 4, not the 4th standing slot (which is 5)
+    assert "  4. Blacksmith" in cli.question_for(prompt) and "  2." not in cli.question_for(prompt)
+    with pytest.raises(ValueError, match="1, 3, 4, 5"):
+        cli.answer_for(prompt, "2")
+
+
+def test_a_card_line_mixing_a_description_and_an_effect_keeps_both() -> None:
+    from shared_rules import Effect, Prompt
+
+    prompt = Prompt("p3", "card", "Hanzo: roll once on the Madness chart", "enter_card", "h1", "FT-TRAVEL-D11",
+                    chart="madness")
+    entered = cli.answer_for(prompt, "Paranoia, sanity_damage +2")
+    assert entered.text == "Paranoia" and entered.effects == (Effect("change", "sanity_damage", 2),)  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="not a change the rules know"):
+        cli.answer_for(prompt, "Paranoia, sanity +2")  # asked again, never shown as applied
+    assert cli.answer_for(prompt, "Paranoia").effects == ()  # type: ignore[union-attr]
+
+
+def test_a_mixed_card_line_is_applied_in_a_journey() -> None:
+    answers = "\n".join(["11", "2", "Paranoia, sanity +2", "Paranoia, sanity_damage +2"]) + "\n"
+    out = io.StringIO()
+    code = cli.main(["travel", "--heroes", "2", "--size", "medium", "--seed", "3", "--table-dice"],
+                    stdin=io.StringIO(answers), out=out)
+    text = out.getvalue()
+    assert code == 1  # the answers ran out later on: only the card matters here
+    assert "not a change the rules know" in text
+    assert "Hanzo: Paranoia" in text and "Hanzo takes 2 Sanity Damage (0 -> 2)" in text

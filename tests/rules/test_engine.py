@@ -34,11 +34,27 @@ from shared_rules import (
     legal_commands,
     new_session,
 )
-from shared_rules.commands import COMMAND_TYPES, Command
+from shared_rules.commands import (
+    COMMAND_TYPES,
+    BountyTarget,
+    Buy,
+    Command,
+    EndDay,
+    EndVisit,
+    PayOffWarrants,
+    PlayDevilsWheel,
+    Sell,
+    SetBounty,
+    StartDay,
+    UseToken,
+    VisitLocation,
+    WheelRoll,
+    WheelStop,
+)
 from shared_rules.dice import DieKind
 from shared_rules.flow import Ctx, Procedure
 from shared_rules.rules.travel.hazards import HAZARDS
-from shared_rules.state import Phase, Town, TownSize, Travel
+from shared_rules.state import Phase, Slot, Stay, Town, TownSize, Travel
 from tests.rules.table import Table, hero, item
 
 TEST_HAZARD = 11  # the D36 result whose rule the tests below replace with their own
@@ -65,8 +81,10 @@ def in_phase(phase: Phase, *, heroes: int = 2, **options: Any) -> Session:
         return replace(state, phase=phase, travel=Travel(TownSize.MEDIUM, ("a", "b")))
     if phase is Phase.ARRIVAL:
         return replace(state, phase=phase, travel=Travel(TownSize.MEDIUM, ("a", "b"), resolved=2))
-    if phase is Phase.TOWN:
-        return replace(state, phase=phase, town=Town(TownSize.SMALL, "Standard Frontier Town", 7))
+    if phase is Phase.TOWN:  # dawn of Day 1; "a" carries a Tequila token (usable in town, FT-BAG-06)
+        heroes = (replace(state.heroes[0], side_bag=("Tequila",)), *state.heroes[1:])
+        town = Town(TownSize.SMALL, "Standard Frontier Town", 7, (Slot(1, "Saloon"), Slot(2, "Gambling Hall")))
+        return replace(state, phase=phase, town=town, stay=Stay(), heroes=heroes)
     return state
 
 
@@ -82,6 +100,18 @@ def sample(type_name: str) -> Command:
         "choose": Choose("x"),
         "reroll": Reroll(),
         "enter_card": EnterCard(),
+        "start_day": StartDay(),
+        "visit_location": VisitLocation("a", "Saloon"),
+        "end_visit": EndVisit("a"),
+        "buy": Buy("a", "Tequila", price=0, kind="token"),
+        "sell": Sell("a", "Dark Stone", price=50),
+        "pay_off_warrants": PayOffWarrants("a", price=0),
+        "set_bounty": SetBounty("a", "chart", (BountyTarget("Bandit", gold=50),)),
+        "play_devils_wheel": PlayDevilsWheel("a"),
+        "wheel_roll": WheelRoll("a", (0,)),
+        "wheel_stop": WheelStop("a"),
+        "use_token": UseToken("a", "Tequila"),
+        "end_day": EndDay(),
     }[type_name]
 
 
@@ -89,7 +119,7 @@ def sample(type_name: str) -> Command:
 @pytest.mark.parametrize(
     ("phase", "expected"),
     [(Phase.BETWEEN_ADVENTURES, ["choose_town_size", "adjust"]), (Phase.TRAVEL, ["roll_hazard", "adjust"]),
-     (Phase.ARRIVAL, ["arrive", "adjust"]), (Phase.TOWN, ["end_town_stay", "adjust"])],
+     (Phase.ARRIVAL, ["arrive", "adjust"]), (Phase.TOWN, ["start_day", "use_token", "end_town_stay", "adjust"])],
 )  # fmt: skip
 def test_legal_commands_in_each_phase_FT_TRAVEL_01_04(phase: Phase, expected: list[str]) -> None:
     state = in_phase(phase)

@@ -47,13 +47,30 @@ from shared_rules import (
     legal_commands,
     new_session,
 )
-from shared_rules.commands import COMMAND_TYPES, Command
+from shared_rules.commands import (
+    COMMAND_TYPES,
+    BountyTarget,
+    Buy,
+    Command,
+    EndDay,
+    EndVisit,
+    PayOffWarrants,
+    PlayDevilsWheel,
+    Sell,
+    SetBounty,
+    StartDay,
+    UseToken,
+    VisitLocation,
+    WheelRoll,
+    WheelStop,
+)
 from shared_rules.dice import PERIL_FACES, DieKind, face_range
 from shared_rules.flow import HERO_FIELDS
 from shared_rules.prompts import Prompt
 from shared_rules.rules.adjust import OPS
+from shared_rules.rules.stay.tokens import PRINTED
 from shared_rules.rules.travel.hazards import HAZARDS
-from shared_rules.state import SKILLS, Phase
+from shared_rules.state import SKILLS, DieLie, Phase
 
 SEEDS = st.integers(0, 2**64 - 1)  # the answers' Random: a seed keeps journeys cheap to generate
 # No shrinking: a journey is long and shrinking one takes minutes; the report names the start and the seed, which
@@ -133,6 +150,8 @@ def sessions(draw: st.DrawFn) -> Session:
         mimic_beast_solo_skips_second=draw(st.booleans()),
         scarlet_shadow_literal=draw(st.booleans()),
         horror_hit_sanity=draw(st.integers(1, 2)),
+        town_events=draw(st.sampled_from(("darkness", "every_day", "off"))),
+        trouble_first=draw(st.booleans()),
     )
     return new_session(posse, options=options, seed=draw(st.integers(0, 2**64 - 1)))
 
@@ -255,8 +274,63 @@ def next_command(rnd: random.Random, state: Session) -> Command | None:
         return RollHazard(dice=((number // 10, number % 10),))
     if kind == "arrive":
         return Arrive(destroyed_slots=rnd.choice((0, 0, 1, 2)))
-    assert kind == "end_town_stay"
-    return EndTownStay()
+    return in_town(rnd, state, legal)
+
+
+STAY_STEPS = 40  # random stay commands before the posse heads for the door
+
+
+def in_town(rnd: random.Random, state: Session, legal: tuple[Any, ...]) -> Command:
+    """A random legal command of the Town Stay, built from what `legal_commands` offers (always accepted)."""
+    types = [c.type for c in legal if c.type != "adjust"]
+    stay = state.stay
+    steps = state.step - (stay.day if stay else 0)
+    if "end_town_stay" in types and (rnd.random() < 0.05 or steps > STAY_STEPS + rnd.randint(0, 40)):
+        return EndTownStay()
+    pick = rnd.choice([c for c in legal if c.type != "adjust"])
+    hero = pick.hero or ""
+    gold = state.hero(hero).gold if hero else 0
+    lies = tuple(rnd.choice(list(DieLie)) for _ in range(3)) if rnd.random() < 0.5 else ()
+    if pick.type == "start_day":
+        return StartDay()
+    if pick.type == "end_day":
+        return EndDay()
+    if pick.type == "end_town_stay":
+        return EndTownStay()
+    if pick.type == "visit_location":
+        return VisitLocation(hero, rnd.choice(pick.options))
+    if pick.type == "end_visit":
+        return EndVisit(hero)
+    if pick.type == "buy":
+        if pick.options:
+            return Buy(hero, rnd.choice(pick.options))
+        sheet = state.hero(hero)
+        kinds = ["item", "service"] + (["token"] if len(sheet.side_bag) < sheet.side_bag_capacity else [])
+        kind = rnd.choice(kinds)
+        name = rnd.choice(TOKENS if kind == "token" else ITEM_NAMES)
+        effects = (Effect("change", "xp", 5),) if kind == "service" else ()
+        return Buy(hero, name, price=rnd.randint(0, min(gold, 60)), kind=kind, effects=effects)
+    if pick.type == "sell":
+        ware = rnd.choice(pick.options)
+        count = rnd.randint(1, min(3, state.hero(hero).dark_stone)) if ware == "Dark Stone" else 1
+        return Sell(hero, ware, count=count, price=rnd.randint(0, 60))
+    if pick.type == "pay_off_warrants":
+        return PayOffWarrants(hero, price=rnd.randint(0, gold))
+    if pick.type == "set_bounty":
+        method = rnd.choice(pick.options)
+        target = (BountyTarget("Bandit", health=rnd.randint(1, 9)) if method == "threat_card"
+                  else BountyTarget("Bandit", gold=rnd.randint(1, 200), all_heroes=rnd.random() < 0.5))
+        return SetBounty(hero, method, (target,))
+    if pick.type == "play_devils_wheel":
+        return PlayDevilsWheel(hero, stake=rnd.randint(0, min(gold, 25)), lies=lies)
+    if pick.type == "wheel_roll":
+        chosen = tuple(i for i in range(3) if rnd.random() < 0.5) or (rnd.randrange(3),)
+        return WheelRoll(hero, chosen, lies=lies)
+    if pick.type == "wheel_stop":
+        return WheelStop(hero)
+    assert pick.type == "use_token", pick
+    token = rnd.choice(pick.options)
+    return UseToken(hero, token, () if token in PRINTED else (Effect("change", "xp", 1),))
 
 
 @dataclass
@@ -297,8 +371,9 @@ def play(
         assert outcome.state.step == state.step + 1
         journey.commands.append(command)
         journey.states.append(outcome.state)
+        left_town = state.phase is Phase.TOWN and outcome.state.phase is Phase.BETWEEN_ADVENTURES
         state = outcome.state
-        if isinstance(command, EndTownStay):
+        if left_town:  # end_town_stay, or the answer to the last prompt it asked
             stays -= 1
             if stays == 0:
                 break
@@ -360,6 +435,20 @@ PLAUSIBLE: dict[str, Any] = {
     "option": st.sampled_from(("", "0", "1", "2", "3", "turn_back", "ford", "yes", "no", "help", "Saloon")),
     "indices": st.lists(st.integers(-1, 5), max_size=4),
     "text": st.text(max_size=8),
+    "location": st.sampled_from(("Saloon", "Camp Site", "Hotel", "Gambling Hall", "Sheriff's Office", "", "Moon")),
+    "ware": st.sampled_from(("Tequila", "Dark Stone", "dark_stone", "Horse", "Repair Side Bag", "", "Potion")),
+    "price": st.none() | st.integers(-5, 600) | SMALL_INTS,
+    "kind": st.sampled_from(("", "token", "item", "service", "pet")),
+    "tags": st.lists(st.sampled_from(("gear", "hat", "transport")), max_size=2),
+    "count": st.integers(-1, 120),
+    "method": st.sampled_from(("chart", "threat_card", "sheriff", "wanted", "")),
+    "enemies": st.lists(st.fixed_dictionaries({"enemy": st.sampled_from(("Bandit", "", "Void Spider"))},
+                                              optional={"health": st.integers(-1, 20), "gold": st.integers(-1, 500),
+                                                        "all_heroes": st.booleans()}), max_size=2),
+    "stake": st.none() | st.integers(-5, 100),
+    "lies": st.lists(st.sampled_from(("off", "card_edge", "head_edge", "on_cards", "on_head", "floor")), max_size=4),
+    "pick_up": st.lists(st.integers(-1, 4), max_size=4),
+    "token": st.sampled_from((*TOKENS, "Tequila", "Exotic Herbs", "Spice", "")),
 }
 
 

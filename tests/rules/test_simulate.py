@@ -16,6 +16,7 @@ from shared_rules.simulate import (
     HERO_METRICS,
     PERCENTILES,
     Tally,
+    autoplay_journey,
     default_policy,
     merge,
     percentile,
@@ -134,11 +135,11 @@ def test_the_fast_path_ends_in_the_same_states_as_plain_apply() -> None:
     for index in range(40):
         start = replace(base, rng=seed_state(trial_seed(9, index)))
         for size in ("small", "large"):
-            plain = play_journey(start, size, quiet=False)
-            fast = play_journey(start, size, quiet=True)
+            plain = play_journey(start, size)
+            fast = autoplay_journey(start, size)
             assert fast.state == plain.state and fast.grit_spent == plain.grit_spent
-    assert run_trials(HEROES, "large", 30, seed=9, quiet=True).to_json() == \
-        run_trials(HEROES, "large", 30, seed=9, quiet=False).to_json()
+    assert run_trials(HEROES, "large", 30, seed=9, fast=True).to_json() == \
+        run_trials(HEROES, "large", 30, seed=9, fast=False).to_json()
 
 
 def test_table_dice_option_still_runs_on_the_rng_and_progress_is_reported() -> None:

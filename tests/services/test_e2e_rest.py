@@ -296,8 +296,9 @@ def test_openapi_is_served_without_the_graphql_controller(server: ServerProcess)
     assert not any(path.startswith("/graphql") for path in document["paths"])
     ids = [op["operationId"] for path in document["paths"].values() for op in path.values()]
     assert sorted(ids) == sorted(set(ids)) == [
-        "archiveSession", "createSession", "deleteSession", "getHealth", "getLegalCommands", "getReadiness",
-        "getSession", "getSimulation", "listEvents", "listSessions", "postCommand", "startSimulation", "undoCommands"]
+        "archiveSession", "askOdds", "cancelOdds", "createSession", "deleteSession", "getHealth", "getLegalCommands",
+        "getOdds", "getReadiness", "getSession", "getSimulation", "listEvents", "listSessions", "postCommand",
+        "startSimulation", "streamOdds", "undoCommands"]
     assert "Problem" in document["components"]["schemas"]
     with server.client() as client:
         allow = client.options("/v1/sessions").headers["allow"]  # GET and POST share the path (litestar fix)

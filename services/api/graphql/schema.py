@@ -11,11 +11,13 @@ from graphql import GraphQLError
 from strawberry.litestar import make_graphql_controller
 from strawberry.schema.config import StrawberryConfig
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
+from strawberry.tools import merge_types
 from strawberry.types import ExecutionContext
 from strawberry.utils.logging import StrawberryLogger
 
 from services.api.graphql.context import context_getter
 from services.api.graphql.mutations import Mutation
+from services.api.graphql.odds import OddsMutation, OddsQuery, OddsSubscription
 from services.api.graphql.queries import Query
 from services.api.graphql.subscriptions import Subscription
 from services.api.graphql.types import SCALARS
@@ -38,7 +40,9 @@ class Schema(strawberry.Schema):
             StrawberryLogger.error(error, execution_context)
 
 
-schema = Schema(query=Query, mutation=Mutation, subscription=Subscription, config=StrawberryConfig(scalar_map=SCALARS))
+schema = Schema(query=merge_types("Query", (Query, OddsQuery)), mutation=merge_types("Mutation", (Mutation, OddsMutation)),
+                subscription=merge_types("Subscription", (Subscription, OddsSubscription)),
+                config=StrawberryConfig(scalar_map=SCALARS))
 
 
 def sdl() -> str:

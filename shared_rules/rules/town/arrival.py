@@ -1,20 +1,23 @@
-"""Arriving in town: the Specialty Town type, building the town, destroyed slots, and Unwanted Attention."""
+"""Arriving in town: the Specialty Town type, building the town and its destroyed slots; the Stay then begins
+(rules/stay). Also a fresh town of the same size and type after a successful Town Mission (FT-TOWN-09)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from ...commands import Arrive, EndTownStay
+from ...commands import Arrive
 from ...content import TOWN_SIZES, TOWN_TYPES, TownTypeRules, pack
-from ...errors import InvalidCommand
+from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure, Steps
-from ...state import Carry, Phase, Slot, Town, TownSize
+from ...state import Phase, Slot, Town, TownSize
+from ..stay import begin_stay
 
 STANDARD = "Standard Frontier Town"
 
 
 def arrive(ctx: Ctx, command: Arrive) -> Procedure:
-    """Reach town: roll its type (FT-TOWN-02), construct it (FT-TOWN-03/05), then each hero gains UA (FT-UA-01)."""
+    """Reach town: roll its type (FT-TOWN-02), construct it (FT-TOWN-03/05), then the Stay begins at dawn of Day 1
+    with each hero's Unwanted Attention (FT-UA-01, FT-TRAVEL-D62)."""
     if not 0 <= command.destroyed_slots <= 8:
         raise InvalidCommand(
             "destroyed_slots: 0-8 Buildings destroyed from the start of the Stay",
@@ -30,17 +33,24 @@ def arrive(ctx: Ctx, command: Arrive) -> Procedure:
     destroyed = ctx.state.carry.destroyed_on_arrival + command.destroyed_slots
     slots = yield from destroy_random_buildings(ctx, slots, destroyed)
     ctx.update(
-        town=Town(size, town_type, type_roll, slots, day=0),
+        town=Town(size, town_type, type_roll, slots),
         phase=Phase.TOWN,
         carry=replace(ctx.state.carry, destroyed_on_arrival=0),
     )
-    for hero in ctx.heroes():
-        markers = max(0, len(ctx.hero(hero).mutations) - 3)  # FT-UA-01: 1 per Mutation over 3
-        if markers:
-            ctx.change(hero, "unwanted_attention", markers, rule="FT-UA-01", why="Mutations over 3")
-        if ctx.state.carry.dying_marshal:  # FT-TRAVEL-D62: D3 markers each on arrival
-            extra = yield from ctx.d3("Dying Marshal: Unwanted Attention", hero=hero, rule="FT-TRAVEL-D62")
-            ctx.change(hero, "unwanted_attention", extra, rule="FT-TRAVEL-D62", why="the escaped prisoner watches")
+    yield from begin_stay(ctx)
+
+
+def stay_again(ctx: Ctx, town: Town | None = None) -> Steps[None]:
+    """After a Town Mission that was not failed, the posse may stay instead of travelling: a fresh town of the same
+    Size and Specialty Type (no re-roll), everything else set up anew, random Locations included (FT-TOWN-09,
+    FT-MIS-AFTER-01). For the missions area; `town` defaults to the town the posse is in."""
+    town = town or ctx.state.town
+    if town is None:
+        raise IllegalCommand("no town to stay in: the posse must travel (FT-TOWN-09)", field="type", rule="FT-TOWN-09")
+    slots = yield from construct(ctx, town.size, town.town_type)
+    ctx.update(town=Town(town.size, town.town_type, town.type_roll, slots), phase=Phase.TOWN, travel=None)
+    ctx.emit("phase", f"The posse stays in the {town.town_type}: a fresh Town Stay", rule="FT-TOWN-09")
+    yield from begin_stay(ctx)
 
 
 def construct(ctx: Ctx, size: TownSize, town_type: str) -> Steps[tuple[Slot, ...]]:
@@ -88,19 +98,3 @@ def destroy_random_buildings(ctx: Ctx, slots: tuple[Slot, ...], count: int) -> S
         slots = tuple(replace(s, destroyed=True) if str(s.number) == number else s for s in slots)
         ctx.emit("building_destroyed", f"Building slot {number} is Destroyed for this Town Stay", rule="FT-TOWN-04")
     return slots
-
-
-def end_town_stay(ctx: Ctx, command: EndTownStay) -> None:
-    """Leave town: every Unwanted Attention marker is removed (FT-UA-06); the town-stay flags end (FT-TRAVEL-05)."""
-    for hero in ctx.heroes():
-        ctx.change(
-            hero, "unwanted_attention", -ctx.hero(hero).unwanted_attention, rule="FT-UA-06", why="the Town Stay is over"
-        )
-    carry = ctx.state.carry
-    ctx.update(
-        phase=Phase.BETWEEN_ADVENTURES,
-        town=None,
-        travel=None,
-        carry=Carry(extra_revive_tokens=carry.extra_revive_tokens, blood_moon=carry.blood_moon),
-    )
-    ctx.emit("phase", "The Town Stay ends; on to the next Adventure", rule="FT-UA-06")

@@ -1,0 +1,296 @@
+"""Odds jobs: a question's trials in chunks (option by option, interleaved) on the simulation workers, with a partial
+answer that sharpens as chunks arrive, progress, and cancel.
+
+The embedded backend runs chunks in the API process's pool (the same pool as bulk simulations); the rq backend
+enqueues them for `brimstone worker`s. Both answer with the same view: status, progress 0..1, the chunks done and
+`answer` (shared_rules.odds.answer of what has arrived; `answer.complete` once every trial is in).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from services.jobs import tasks
+from services.jobs.runner import LocalRunner, RqRunner, SimulationRunner, new_job_id
+from services.settings import Settings
+from shared_rules import odds
+from shared_rules.odds import Plan, Sample
+
+log = logging.getLogger("brimstone.jobs")
+JSON = dict[str, Any]
+TERMINAL = ("finished", "failed", "cancelled")
+MAX_LOCAL_JOBS = 200
+WATCH_INTERVAL = 0.1  # seconds between looks at a job for its watchers
+
+
+def plan_pieces(spec: JSON, chunk: int) -> list[tuple[str, int, int]]:
+    """(option, start, count) pieces of at most `chunk` trials, interleaved across the options so every option's
+    estimate sharpens together as pieces finish."""
+    per_option = [[(key, start, min(chunk, spec["trials"] - start)) for start in range(0, spec["trials"], chunk)]
+                  for key in spec["options"]]
+    return [piece for round_ in zip(*per_option, strict=True) for piece in round_]
+
+
+def _view(job_id: str, spec: JSON, backend: str, *, status: str, done: int, chunks: int, chunks_done: int,
+          answer: JSON | None, error: str | None) -> JSON:
+    total = spec["trials"] * len(spec["options"])
+    progress = 1.0 if status == "finished" else min(done / total, 0.999) if total else 0.0
+    return {"job_id": job_id, "status": status, "progress": round(progress, 4), "question": spec["question"],
+            "options": list(spec["options"]), "trials": spec["trials"], "seed": spec["seed"],
+            "session_id": spec.get("session_id"), "chunks": chunks, "chunks_done": chunks_done, "backend": backend,
+            "answer": answer, "error": error}
+
+
+class OddsRunner(Protocol):
+    backend: str
+
+    async def start(self, spec: JSON) -> JSON: ...
+
+    async def status(self, job_id: str) -> JSON | None: ...
+
+    async def cancel(self, job_id: str) -> JSON | None: ...
+
+    async def close(self) -> None: ...
+
+
+async def watch(runner: OddsRunner, job_id: str) -> AsyncIterator[JSON]:
+    """The job's view now, then each time its progress changes, until it is finished, failed or cancelled."""
+    last: tuple[Any, ...] | None = None
+    while True:
+        view = await runner.status(job_id)
+        if view is None:
+            return
+        key = (view["status"], view["chunks_done"], view["progress"])
+        if key != last:
+            last = key
+            yield view
+        if view["status"] in TERMINAL:
+            return
+        await asyncio.sleep(WATCH_INTERVAL)
+
+
+# ---- embedded ----------------------------------------------------------------------------------------------
+@dataclass
+class _Job:
+    job_id: str
+    spec: JSON
+    plan: Plan
+    pieces: list[tuple[str, int, int]]
+    samples: dict[str, Sample]
+    done: list[int]
+    chunks_done: int = 0
+    status: str = "queued"
+    error: str | None = None
+    created_at: float = field(default_factory=time.time)
+    task: asyncio.Task[None] | None = None
+    answer: JSON | None = None
+    answered_at: int = -1  # chunks_done when `answer` was built
+
+
+class LocalOddsRunner:
+    """Chunks in the embedded simulation pool; jobs live in memory (lost on a restart)."""
+
+    backend = "embedded"
+
+    def __init__(self, settings: Settings, simulations: LocalRunner) -> None:
+        self.settings = settings
+        self.simulations = simulations
+        self._jobs: dict[str, _Job] = {}
+
+    async def start(self, spec: JSON) -> JSON:
+        plan = tasks.odds_plan(spec)
+        pieces = plan_pieces(spec, self.settings.odds_chunk_trials)
+        job = _Job(new_job_id(), spec, plan, pieces, {key: Sample() for key in spec["options"]}, [0] * len(pieces))
+        self._forget_old()
+        self._jobs[job.job_id] = job
+        job.task = asyncio.get_running_loop().create_task(self._run(job))
+        return self._view(job)
+
+    async def _run(self, job: _Job) -> None:
+        loop = asyncio.get_running_loop()
+        pool: Executor = self.simulations._executor()
+        threads = isinstance(pool, ThreadPoolExecutor)
+
+        async def chunk(index: int, option: str, start: int, count: int) -> None:
+            def progress(done: int) -> None:
+                job.done[index] = done  # one writer per slot; readers tolerate a stale value
+
+            if threads:
+                result = await loop.run_in_executor(pool, tasks.odds_chunk, job.spec, option, start, count, progress)
+            else:
+                result = await loop.run_in_executor(pool, tasks.odds_chunk, job.spec, option, start, count)
+            if job.status in TERMINAL:
+                return
+            job.samples[option].merge(Sample.from_json(result))
+            job.done[index] = count
+            job.chunks_done += 1
+
+        job.status = "running"
+        futures = [asyncio.ensure_future(chunk(i, *piece)) for i, piece in enumerate(job.pieces)]
+        try:
+            await asyncio.gather(*futures)
+            job.status = "finished"
+        except asyncio.CancelledError:
+            for future in futures:
+                future.cancel()
+            if job.status not in TERMINAL:
+                job.status, job.error = "failed", "cancelled (the server stopped)"
+            raise
+        except Exception as exc:  # a failed chunk fails the job; the poller sees why
+            for future in futures:
+                future.cancel()
+            log.exception("odds job %s failed", job.job_id)
+            job.status, job.error = "failed", f"{type(exc).__name__}: {exc}"
+
+    def _view(self, job: _Job) -> JSON:
+        if job.answered_at != job.chunks_done or job.answer is None:
+            job.answer = odds.answer(job.plan, job.samples, trials=job.spec["trials"])
+            job.answered_at = job.chunks_done
+        return _view(job.job_id, job.spec, self.backend, status=job.status, done=sum(job.done),
+                     chunks=len(job.pieces), chunks_done=job.chunks_done, answer=job.answer, error=job.error)
+
+    async def status(self, job_id: str) -> JSON | None:
+        job = self._jobs.get(job_id)
+        return None if job is None else self._view(job)
+
+    async def cancel(self, job_id: str) -> JSON | None:
+        """Stop the job: chunks not started never run, the answer keeps what had arrived."""
+        job = self._jobs.get(job_id)
+        if job is None:
+            return None
+        if job.status not in TERMINAL:
+            job.status, job.error = "cancelled", None
+            if job.task is not None:
+                job.task.cancel()
+        return self._view(job)
+
+    def _forget_old(self) -> None:
+        ended = [j for j in self._jobs.values() if j.status in TERMINAL]
+        for job in sorted(ended, key=lambda j: j.created_at)[: max(0, len(self._jobs) - MAX_LOCAL_JOBS + 1)]:
+            del self._jobs[job.job_id]
+
+    async def close(self) -> None:
+        for job in self._jobs.values():
+            if job.task is not None and not job.task.done():
+                job.task.cancel()
+
+
+# ---- rq ----------------------------------------------------------------------------------------------------
+class RqOddsRunner:
+    """Chunks as rq jobs for `brimstone worker`s; the API merges the finished chunks' samples when asked."""
+
+    backend = "rq"
+
+    def __init__(self, settings: Settings, simulations: RqRunner) -> None:
+        self.settings = settings
+        self.redis = simulations.redis
+        self.queue = simulations.queue
+        self._samples: dict[str, dict[str, Sample]] = {}  # chunk results already read, by job then chunk id
+
+    def _key(self, job_id: str) -> str:
+        return f"{self.settings.redis_prefix}:odds:{job_id}"
+
+    def _start(self, spec: JSON) -> JSON:
+        from rq import Queue
+
+        tasks.odds_plan(spec)  # refuse what cannot run before anything is queued
+        job_id = new_job_id()
+        pieces = plan_pieces(spec, self.settings.odds_chunk_trials)
+        ttl = self.settings.result_ttl
+        ids = [f"odds-{job_id}-{i}" for i in range(len(pieces))]
+        self.queue.enqueue_many([
+            Queue.prepare_data(tasks.odds_chunk, (spec, option, start, count), job_id=chunk_id, result_ttl=ttl,
+                               ttl=ttl, failure_ttl=ttl, timeout=3600, meta={"count": count})
+            for chunk_id, (option, start, count) in zip(ids, pieces, strict=True)
+        ])
+        record = {"spec": spec, "pieces": pieces, "chunks": ids, "status": "queued", "created_at": time.time()}
+        self.redis.set(self._key(job_id), json.dumps(record), ex=ttl)
+        return _view(job_id, spec, self.backend, status="queued", done=0, chunks=len(ids), chunks_done=0,
+                     answer=odds.answer(tasks.odds_plan(spec), {}, trials=spec["trials"]), error=None)
+
+    async def start(self, spec: JSON) -> JSON:
+        return await asyncio.to_thread(self._start, spec)
+
+    def _record(self, job_id: str) -> JSON | None:
+        raw = self.redis.get(self._key(job_id)) if job_id.isalnum() else None
+        return None if raw is None else dict(json.loads(raw))
+
+    def _status(self, job_id: str) -> JSON | None:
+        from rq.job import Job, JobStatus
+
+        record = self._record(job_id)
+        if record is None:
+            return None
+        spec, ids, pieces = record["spec"], record["chunks"], record["pieces"]
+        seen = self._samples.setdefault(job_id, {})
+        status, error = record["status"], None
+        started = False
+        for chunk_id, job in zip(ids, Job.fetch_many(ids, connection=self.redis), strict=True):
+            if job is None or chunk_id in seen:
+                continue
+            state = job.get_status(refresh=False)
+            if state == JobStatus.FINISHED:
+                seen[chunk_id] = Sample.from_json(job.return_value())
+            elif state == JobStatus.FAILED and status not in TERMINAL:
+                status, error = "failed", (job.exc_info or "a chunk failed").strip().splitlines()[-1]
+            started = started or state == JobStatus.STARTED
+        samples = {key: Sample() for key in spec["options"]}
+        done = 0
+        for (option, _, count), chunk_id in zip(pieces, ids, strict=True):
+            if chunk_id in seen:
+                samples[option].merge(seen[chunk_id])
+                done += count
+        if status not in TERMINAL:
+            status = "finished" if len(seen) == len(ids) else "running" if seen or started else "queued"
+        if status in TERMINAL and len(self._samples) > MAX_LOCAL_JOBS:
+            self._samples.pop(next(iter(self._samples)))
+        answer = odds.answer(tasks.odds_plan(spec), samples, trials=spec["trials"])
+        return _view(job_id, spec, self.backend, status=status, done=done, chunks=len(ids), chunks_done=len(seen),
+                     answer=answer, error=error)
+
+    async def status(self, job_id: str) -> JSON | None:
+        return await asyncio.to_thread(self._status, job_id)
+
+    def _cancel(self, job_id: str) -> JSON | None:
+        from rq.command import send_stop_job_command
+        from rq.job import Job, JobStatus
+
+        record = self._record(job_id)
+        if record is None:
+            return None
+        if record["status"] not in TERMINAL:
+            record["status"] = "cancelled"
+            self.redis.set(self._key(job_id), json.dumps(record), keepttl=True)
+            for job in Job.fetch_many(record["chunks"], connection=self.redis):
+                if job is None:
+                    continue
+                state = job.get_status(refresh=False)
+                if state in (JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED):
+                    job.cancel()
+                elif state == JobStatus.STARTED:
+                    try:
+                        send_stop_job_command(self.redis, job.id)
+                    except Exception:  # the worker may finish the chunk first: nothing left to stop
+                        log.debug("odds chunk %s ended before it could be stopped", job.id)
+        return self._status(job_id)
+
+    async def cancel(self, job_id: str) -> JSON | None:
+        return await asyncio.to_thread(self._cancel, job_id)
+
+    async def close(self) -> None:
+        return None
+
+
+def open_odds_runner(settings: Settings, simulations: SimulationRunner) -> OddsRunner:
+    """Odds jobs on the same workers as bulk simulations: rq when Redis is configured, else the embedded pool."""
+    if isinstance(simulations, RqRunner):
+        return RqOddsRunner(settings, simulations)
+    assert isinstance(simulations, LocalRunner)
+    return LocalOddsRunner(settings, simulations)

@@ -1,0 +1,153 @@
+"""Decision odds from a table's actual state: a question, its options side by side, every figure with its 95%
+confidence interval and the number of trials behind it.
+
+    plan = odds.plan(state, "town_size")                      # or "choice" at a choice prompt
+    samples = {c.key: odds.run_chunk(plan, c.key, 0, 2000, seed=7) for c in plan.options}
+    answer = odds.answer(plan, samples, trials=2000)          # plain JSON data, ready for a screen
+
+Chunks of one option merge exactly (`Sample.merge`), so workers share a question and the answer sharpens as
+chunks arrive. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..dice import seed_state
+from ..simulate import trial_seed
+from .questions import CARRY_ON, QUESTIONS, Choice, Plan, Question, measure, plan, register, travel_metrics
+from .sample import Sample, chance_above, chance_figure, histogram_bars, mean_figure, merged
+
+__all__ = [
+    "CARRY_ON", "QUESTIONS", "Choice", "Plan", "Question", "Sample", "answer", "ask", "measure", "merged", "plan",
+    "register", "run_chunk", "travel_metrics",
+]  # fmt: skip
+
+ANSWER_VERSION = 1
+
+# What each hero metric is called on a screen, and which way is better for the table.
+WORDS = {
+    "xp": "XP", "gold": "Gold", "wounds": "Wounds", "sanity_damage": "Sanity Damage",
+    "sanity_permanent": "Max Sanity (permanent)", "health_permanent": "Max Health (permanent)",
+    "corruption": "Corruption Points", "dark_stone": "Dark Stone", "grit": "Grit", "grit_spent": "Grit spent",
+    "items_lost": "Items lost", "tokens_lost": "Side Bag tokens lost", "unwanted_attention": "Unwanted Attention",
+    "knocked_out": "KO'd", "removed": "Killed", "transports_lost": "Transports lost",
+    "mutations_gained": "Mutations gained",
+}  # fmt: skip
+HIGHER_IS_BETTER = {"xp", "gold", "sanity_permanent", "health_permanent", "dark_stone", "grit"}
+HEADLINE = ("xp", "gold", "wounds", "sanity_damage", "corruption", "sanity_permanent", "health_permanent",
+            "items_lost")  # compared option against option for the posse
+HISTOGRAMS = ("xp", "gold", "wounds", "sanity_damage", "corruption")  # per-trial distributions for the screen
+POSSE_CHANCES = {"anyone_killed": "posse.removed", "buildings_destroyed": "journey.buildings_destroyed",
+                 "turned_back": "journey.turned_back"}
+HERO_CHANCES = {"killed": "removed", "knocked_out": "knocked_out", "loses_transport": "transports_lost",
+                "gains_mutation": "mutations_gained"}
+CHANCE_WORDS = {"killed": "Killed", "knocked_out": "KO'd", "loses_transport": "Loses a Transport",
+                "gains_mutation": "Gains a Mutation", "buildings_destroyed": "Buildings destroyed on arrival",
+                "turned_back": "Turned back to a Small Town", "anyone_killed": "A hero is killed"}
+
+
+def run_chunk(plan: Plan, option: str, start: int, count: int, *, seed: int,
+              progress: Callable[[int], None] | None = None) -> Sample:
+    """Trials `start`..`start + count - 1` of one option; trial i's RNG depends only on (seed, i), so chunks merge
+    into the very sample one run would give. `progress(done)` is called about every 2% and at the end."""
+    if option not in {c.key for c in plan.options}:
+        raise ValueError(f"option: {option!r} is not compared by this plan")
+    question = QUESTIONS[plan.question]
+    rows: list[tuple[int, ...]] = []
+    labels: list[tuple[str, ...]] = []
+    every = max(1, min(250, count // 50))
+    for done, index in enumerate(range(start, start + count), start=1):
+        values, names = question.trial(plan, option, seed_state(trial_seed(seed, index)))
+        rows.append(values)
+        labels.append(names)
+        if progress is not None and (done % every == 0 or done == count):
+            progress(done)
+    sample = Sample()
+    sample.add_rows(question.metrics(plan), rows, question.categories(plan), labels)
+    return sample
+
+
+def ask(plan: Plan, trials: int, *, seed: int = 0) -> dict[str, Any]:
+    """The whole question in this process (the CLI, tests): `trials` per option, answered."""
+    return answer(plan, {c.key: run_chunk(plan, c.key, 0, trials, seed=seed) for c in plan.options}, trials=trials)
+
+
+def answer(plan: Plan, samples: Mapping[str, Sample], *, trials: int) -> dict[str, Any]:
+    """The answer document: per option its expected figures (every figure the question measures that is not one
+    hero's own) and chances with 95% intervals and the trials behind each, each hero's figures and chances,
+    histograms to draw, and `comparison`: the headline figures option against option. `samples` may hold
+    fewer trials than asked (a partial answer while chunks arrive); `complete` says whether all are in."""
+    options = [_option(plan, choice, samples.get(choice.key) or Sample()) for choice in plan.options]
+    done = {c.key: (samples.get(c.key) or Sample()).trials for c in plan.options}
+    return {
+        "version": ANSWER_VERSION,
+        "question": plan.question,
+        "title": QUESTIONS[plan.question].title,
+        "trials": trials,
+        "done": done,
+        "complete": all(n >= trials for n in done.values()),
+        "heroes": [{"id": hero.id, "name": hero.name} for hero in plan.state.heroes],
+        "options": options,
+        "comparison": _comparison(options),
+    }
+
+
+def _option(plan: Plan, choice: Choice, sample: Sample) -> dict[str, Any]:
+    n = sample.trials
+
+    def hist(name: str) -> dict[int, int]:
+        return sample.values.get(name, {})
+
+    measured = QUESTIONS[plan.question].metrics(plan)
+    own = tuple(f"{hero.id}." for hero in plan.state.heroes)  # a hero's figures go under `heroes`
+    heroes = []
+    for hero in plan.state.heroes:
+        heroes.append({
+            "id": hero.id, "name": hero.name,
+            "expected": {m: mean_figure(hist(f"{hero.id}.{m}")) for m in HEADLINE if f"{hero.id}.{m}" in measured},
+            "chances": {key: chance_above(hist(f"{hero.id}.{m}"), n) for key, m in HERO_CHANCES.items()
+                        if f"{hero.id}.{m}" in measured},
+        })
+    towns = sample.categories.get("town_type", {})
+    return {
+        "key": choice.key,
+        "label": choice.label,
+        "trials": n,
+        "expected": {name: mean_figure(hist(name)) for name in measured if not name.startswith(own)},
+        "chances": {key: chance_above(hist(name), n) for key, name in POSSE_CHANCES.items() if name in measured},
+        "heroes": heroes,
+        "town_types": {name: chance_figure(count, n) for name, count in sorted(towns.items(), key=lambda kv: -kv[1])},
+        "histograms": {f"posse.{m}": histogram_bars(hist(f"posse.{m}")) for m in HISTOGRAMS},
+    }
+
+
+def _comparison(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """For each headline figure: every option's expected value with its interval, the best for the table, and
+    whether the best is clear (its interval does not overlap the next best's)."""
+    rows = []
+    for metric in HEADLINE:
+        key = f"posse.{metric}"
+        higher = metric in HIGHER_IS_BETTER
+        means = {o["key"]: o["expected"][key] for o in options
+                 if key in o["expected"] and o["expected"][key]["mean"] is not None}
+        ranked = sorted(means, key=lambda k: means[k]["mean"], reverse=higher)
+        clear = False
+        if len(ranked) >= 2:
+            best, second = means[ranked[0]]["ci"], means[ranked[1]]["ci"]
+            clear = best[0] > second[1] if higher else best[1] < second[0]
+        rows.append({"figure": key, "label": WORDS[metric], "better": "higher" if higher else "lower",
+                     "values": {k: {"mean": f["mean"], "ci": f["ci"], "trials": f["trials"]} for k, f in means.items()},
+                     "best": ranked[0] if ranked else None, "clear": clear})
+    for chance in ("anyone_killed", "buildings_destroyed"):
+        values = {o["key"]: o["chances"][chance] for o in options
+                  if chance in o["chances"] and o["chances"][chance]["p"] is not None}
+        if not values:
+            continue
+        ranked = sorted(values, key=lambda k: values[k]["p"])
+        clear = len(ranked) >= 2 and values[ranked[0]]["ci"][1] < values[ranked[1]]["ci"][0]
+        rows.append({"figure": f"chance.{chance}", "label": CHANCE_WORDS[chance], "better": "lower",
+                     "values": {k: {"p": f["p"], "ci": f["ci"], "trials": f["trials"]} for k, f in values.items()},
+                     "best": ranked[0] if ranked else None, "clear": clear})
+    return rows

@@ -1,0 +1,239 @@
+"""Questions a table asks ("which Town size?", "help the Plague Church or not?"), played from its actual state.
+
+A question names the options it compares and plays one trial of an option from the table's state with a
+seeded RNG; every trial is measured the same way (each hero's XP, Gold, Wounds ... after minus before, and what
+the posse came to), so answers compare like with like. Trial i of every option uses the same seed (common random
+numbers), so the options are compared on the same dice as far as their paths agree.
+
+A new question plugs in with `register(MyQuestion())`; a rule area whose prompts can come up mid-way adds how
+play carries on from its phase to `CARRY_ON` (the journey carries on to town; the Town Stay and the Adventure
+drivers add theirs), and the choice question then plays the rest of that stage too. For instance "the chance the
+Darkness escapes within N turns", once the Adventure driver (autoplay/adventure.py) lands:
+
+    class DarknessEscapes(Question):
+        name, title, params = "darkness_escapes", "Will the Darkness escape?", frozenset({"turns"})
+        def options(self, state, params): ...       # e.g. the choice waiting, or a single "as we play" option
+        def metrics(self, plan): return (*travel_metrics(plan.state), "adventure.escaped", "adventure.turns")
+        def trial(self, plan, option, rng): ...     # play N turns with the driver; measure(...) + the two figures
+    register(DarknessEscapes())
+
+`odds.answer` shows every figure a question measures under `expected` (a hero's own, `<hero id>.*`, under that
+hero); a posse figure the screens should compare option against option goes into `odds.HEADLINE`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from ..commands import Arrive, Choose, RollHazard
+from ..engine import apply, autoplay
+from ..errors import IllegalCommand, InvalidCommand
+from ..flow import Ctx
+from ..prompts import PromptKind
+from ..simulate import HERO_METRICS, NO_TOWN, GritCounter, autoplay_journey, hero_values
+from ..state import Phase, Session, TownSize
+
+JOURNEY_FIGURES = ("hazards", "buildings_destroyed", "turned_back")
+CATEGORIES = ("town_type", "town_size")
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One option a question compares: its key (what the request and the answer name) and its words."""
+
+    key: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A question ready to run: the table's state (dice rolled by the RNG), the options compared, the params."""
+
+    question: str
+    state: Session
+    options: tuple[Choice, ...]
+    params: Mapping[str, Any]
+
+    def choice(self, key: str) -> Choice:
+        return next(c for c in self.options if c.key == key)
+
+
+Row = tuple[tuple[int, ...], tuple[str, ...]]  # one trial: its metric values and its categories
+
+
+class Question:
+    """A question: which options it compares from a state, and one seeded trial of an option, measured."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""  # in the game's words, for the screen
+    params: ClassVar[frozenset[str]] = frozenset()  # what a request may add (beyond trials and seed)
+
+    def options(self, state: Session, params: Mapping[str, Any]) -> tuple[Choice, ...]:
+        """The options compared; raises InvalidCommand/IllegalCommand naming the field when the question does
+        not fit the table now (the refusal is mapped to a 4xx at the service's edge)."""
+        raise NotImplementedError
+
+    def trial(self, plan: Plan, option: str, rng: int) -> Row:
+        """Play one trial of `option` with RNG state `rng` and measure it."""
+        raise NotImplementedError
+
+    def metrics(self, plan: Plan) -> tuple[str, ...]:
+        """The names of a trial's values, in `trial`'s order."""
+        return travel_metrics(plan.state)
+
+    def categories(self, plan: Plan) -> tuple[str, ...]:
+        return CATEGORIES
+
+
+QUESTIONS: dict[str, Question] = {}
+
+
+def register(question: Question) -> Question:
+    """Make a question askable by its name (the API and the CLI list `QUESTIONS`)."""
+    if not question.name or question.name in QUESTIONS:
+        raise ValueError(f"question {question.name!r}: needs a name of its own")
+    QUESTIONS[question.name] = question
+    return question
+
+
+def plan(state: Session, question: str, params: Mapping[str, Any] | None = None) -> Plan:
+    """Check that `question` can be asked of the table now and fix the options it compares."""
+    asked = QUESTIONS.get(question)
+    if asked is None:
+        raise InvalidCommand(f"question: unknown question {question!r}; one of {sorted(QUESTIONS)}",
+                             field="question")
+    params = dict(params or {})
+    unknown = sorted(set(params) - asked.params)
+    if unknown:
+        raise InvalidCommand(f"params.{unknown[0]}: {question!r} takes no {unknown[0]!r}; it takes "
+                             f"{sorted(asked.params) or 'nothing more'}", field=f"params.{unknown[0]}")
+    state = _rolled_by_rng(state)
+    return Plan(question, state, asked.options(state, params), params)
+
+
+def _rolled_by_rng(state: Session) -> Session:
+    """The state with every die rolled by the RNG (dice option "server"), the pending rule's checkpoint too."""
+    options = replace(state.options, dice="server")
+    pending = state.pending
+    if pending is not None:
+        pending = replace(pending, checkpoint=replace(pending.checkpoint, options=options))
+    return replace(state, options=options, pending=pending)
+
+
+def _keys(params: Mapping[str, Any], name: str, offered: Sequence[Choice]) -> tuple[Choice, ...]:
+    """The options a request picked out of those offered (all by default), each at most once."""
+    picked = params.get(name)
+    if picked is None:
+        return tuple(offered)
+    keys = [c.key for c in offered]
+    if not isinstance(picked, list) or not picked or not all(isinstance(k, str) for k in picked):
+        raise InvalidCommand(f"params.{name}: a non-empty list of option keys out of {keys}", field=f"params.{name}")
+    for index, key in enumerate(picked):
+        if key not in keys:
+            raise InvalidCommand(f"params.{name}[{index}]: {key!r} is not one of {keys}", field=f"params.{name}")
+        if picked.index(key) != index:
+            raise InvalidCommand(f"params.{name}[{index}]: {key!r} named twice", field=f"params.{name}")
+    return tuple(c for c in offered if c.key in picked)
+
+
+# ---- measuring a trial ------------------------------------------------------------------------------------------
+def travel_metrics(state: Session) -> tuple[str, ...]:
+    """`<hero id>.<metric>` for each hero, `posse.<metric>` (their sum), then `journey.<figure>`."""
+    names = [f"{hero.id}.{metric}" for hero in state.heroes for metric in HERO_METRICS]
+    names += [f"posse.{metric}" for metric in HERO_METRICS]
+    return (*names, *(f"journey.{figure}" for figure in JOURNEY_FIGURES))
+
+
+def measure(start: Session, end: Session, spent: Sequence[int]) -> Row:
+    """A trial's figures: each hero's change from `start` to `end`, the posse's sum, the road and the town."""
+    per_hero = [hero_values(before, after, grit)
+                for before, after, grit in zip(start.heroes, end.heroes, spent, strict=True)]
+    posse = tuple(map(sum, zip(*per_hero, strict=True)))
+    travel, town = end.travel, end.town
+    start_hazards = len(start.travel.hazards) if start.travel else 0
+    road = (len(travel.hazards) - start_hazards if travel else 0,
+            sum(1 for slot in town.slots if slot.destroyed) if town else 0,
+            int(travel.turned_back) if travel else 0)
+    values = tuple(v for row in per_hero for v in row) + posse + road
+    return values, (town.town_type if town else NO_TOWN, town.size.value if town else NO_TOWN)
+
+
+# ---- carrying on after a decision ---------------------------------------------------------------------------------
+def _to_town(ctx: Ctx) -> None:
+    """The rest of the journey: every hazard left, then arriving (FT-TRAVEL-03/04)."""
+    while ctx.state.phase is Phase.TRAVEL:
+        autoplay(ctx, RollHazard())
+    if ctx.state.phase is Phase.ARRIVAL and ctx.state.active_heroes:
+        autoplay(ctx, Arrive())
+
+
+CARRY_ON: dict[Phase, Callable[[Ctx], None]] = {Phase.TRAVEL: _to_town, Phase.ARRIVAL: _to_town}
+
+
+# ---- the questions --------------------------------------------------------------------------------------------------
+class WhichTownSize(Question):
+    """Which Town size: Small, Medium and Large side by side, each a whole journey from the posse as it is now
+    (FT-TRAVEL-01..04): what each hero gains and suffers on the road, and the town it comes to."""
+
+    name = "town_size"
+    title = "Which Town size?"
+    params = frozenset({"sizes"})
+
+    def options(self, state: Session, params: Mapping[str, Any]) -> tuple[Choice, ...]:
+        if state.pending is not None or state.phase is not Phase.BETWEEN_ADVENTURES:
+            raise IllegalCommand(
+                f"question: 'town_size' is asked when the posse chooses a Town size after an Adventure; the table "
+                f"is {'waiting on a prompt' if state.pending is not None else f'in phase {state.phase.value!r}'}",
+                field="question", rule="FT-TRAVEL-01")
+        offered = tuple(Choice(size.value, f"{size.value.capitalize()} Town") for size in TownSize)
+        return _keys(params, "sizes", offered)
+
+    def trial(self, plan: Plan, option: str, rng: int) -> Row:
+        start = replace(plan.state, rng=rng)
+        journey = autoplay_journey(start, option)
+        return measure(start, journey.state, journey.grit_spent)
+
+
+class PendingChoice(Question):
+    """At a choice prompt, each option taken in turn: the rest of the rule plays out with the option forced and
+    the default policy answering after it, then the stage carries on (the journey on to town)."""
+
+    name = "choice"
+    title = "What are the odds of each choice?"
+    params = frozenset({"prompt", "options"})
+
+    def options(self, state: Session, params: Mapping[str, Any]) -> tuple[Choice, ...]:
+        pending = state.pending
+        if pending is None or pending.prompt.kind is not PromptKind.CHOICE:
+            waiting = "no prompt is waiting" if pending is None else f"prompt {pending.prompt.id} asks for a " \
+                                                                      f"{pending.prompt.kind.value}, not a choice"
+            raise IllegalCommand(f"prompt: no choice is pending ({waiting})", field="prompt")
+        asked = params.get("prompt")
+        if asked is not None and asked != pending.prompt.id:
+            raise IllegalCommand(f"prompt: {asked!r} is not the prompt waiting ({pending.prompt.id}: "
+                                 f"{pending.prompt.question})", field="prompt", rule=pending.prompt.rule)
+        offered = tuple(Choice(option.key, option.label) for option in pending.prompt.options)
+        return _keys(params, "options", offered)
+
+    def trial(self, plan: Plan, option: str, rng: int) -> Row:
+        start = replace(plan.state, rng=rng)
+        assert start.pending is not None
+        prompt = start.pending.prompt
+        counter = GritCounter(start.heroes)
+        chosen = next(o for o in prompt.options if o.key == option)
+        if prompt.hero is not None and any(cost.field == "grit" for cost in chosen.costs):
+            counter.spent[counter.index[prompt.hero]] += 1  # the forced answer spends it by choice
+        outcome = apply(start, Choose(option, prompt=prompt.id), policy=counter, quiet=True)
+        if outcome.pending is not None:  # the policy answers everything and the RNG rolls: a prompt is a bug
+            raise RuntimeError(f"odds: stopped at prompt {outcome.pending.question!r} after choosing {option!r}")
+        ctx = Ctx(outcome.state, outcome.state.rng, quiet=True, auto=counter)
+        carry_on = CARRY_ON.get(ctx.state.phase)
+        if carry_on is not None:
+            carry_on(ctx)
+        return measure(start, ctx.state, counter.spent)
+
+
+register(WhichTownSize())
+register(PendingChoice())

@@ -1,0 +1,36 @@
+"""`brimstone odds`: the comparison printed as a table, and the histograms written as a PNG."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from services.cli import main
+
+
+def test_odds_prints_the_sizes_side_by_side_and_plots_them(tmp_path: Path) -> None:
+    out = io.StringIO()
+    picture = tmp_path / "odds.png"
+    code = main(["odds", "--heroes", "2", "--trials", "60", "--seed", "3", "--workers", "1", "--plot", str(picture)],
+                out=out)
+    text = out.getvalue()
+    assert code == 0, text
+    header = text.splitlines()[1]
+    assert "Small Town (n=60)" in header and "Large Town (n=60)" in header
+    for row in ("XP", "Wounds", "Buildings destroyed", "Hanzo", "Kasumi", "Loses a Transport", "Town reached"):
+        assert row in text
+    assert "±" in text and "*" in text  # intervals, and the best option marked
+    data = picture.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+def test_odds_on_two_processes_gives_the_answer_of_one(tmp_path: Path) -> None:
+    one, two = io.StringIO(), io.StringIO()
+    args = ["odds", "--heroes", "1", "--trials", "1200", "--seed", "5", "--sizes", "small", "medium"]
+    assert main([*args, "--workers", "1"], out=one) == 0
+    assert main([*args, "--workers", "2"], out=two) == 0
+    assert one.getvalue() == two.getvalue() and "Large" not in one.getvalue()
+
+
+def test_odds_refuses_a_question_that_does_not_fit(capsys: object) -> None:
+    assert main(["odds", "--heroes", "2", "--question", "choice", "--trials", "5"], out=io.StringIO()) == 2
