@@ -53,8 +53,9 @@ def sdl() -> str:
 def graphql_controller(allowed_origins: tuple[str, ...] = ("*",), extensions: list[Any] | None = None) -> Any:
     """The /graphql controller: queries and mutations over HTTP, subscriptions over both websocket protocols;
     `extensions` (the abuse limits) are added to the schema it serves."""
-    served = schema if not extensions else Schema(query=Query, mutation=Mutation, subscription=Subscription,
-                                                  config=StrawberryConfig(scalar_map=SCALARS), extensions=extensions)
+    served = schema if not extensions else Schema(query=schema.query, mutation=schema.mutation,
+                                                  subscription=schema.subscription, config=schema.config,
+                                                  extensions=extensions)
     controller = make_graphql_controller(
         served,
         path="/graphql",
