@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
+from .state.adventure import ExplorationToken, Place, TrackSpace
 from .state.stay import DieLie
 
 Faces = tuple[int, ...]
@@ -225,8 +226,9 @@ class WheelStop(Command):
 @command
 @dataclass(frozen=True, slots=True)
 class UseToken(Command):
-    """Discard a Side Bag token for its effect out of a fight: Exotic Herbs (FT-BAG-05), Tequila (FT-BAG-06), or a
-    token whose effect the pack or the table gives (`effects`); fight-only tokens are kept for the Adventure."""
+    """Discard a Side Bag token for its effect: Exotic Herbs (FT-BAG-05), Tequila (FT-BAG-06), in an Adventure Fire
+    Sake (D3 Fury, FF-SAM-03), or a token whose effect the pack or the table gives (`effects`); tokens used in a
+    fight (Spice, Hatchet ...) are kept for the Adventure's rules."""
 
     type: ClassVar[str] = "use_token"
     hero: str
@@ -305,3 +307,343 @@ class EnterCard(Command):
     prompt: str = ""
 
 
+
+
+# ---- adventure (rules/adventure) --------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class SheetEntry:
+    """A hero's sheet numbers typed in at the start of an Adventure, over the content pack's (None: the pack's)."""
+
+    hero: str
+    initiative: int | None = None
+    max_fury: int | None = None
+    max_ki: int | None = None
+    ki_damage: int | None = None
+    ki_heal: int | None = None
+    mana: int | None = None
+    blast_cost: int | None = None
+    focus: str | None = None
+    deadly_bonus: int | None = None
+    combat: int | None = None
+    melee_to_hit: int | None = None
+    ranged_to_hit: int | None = None
+    shots: int | None = None
+    damage_bonus: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HeroHit:
+    """One Hit a hero's attack landed, as resolved at the table: its target and its damage before the target's
+    Defense (the damage die plus the weapon's bonus); the engine adds the class bonuses and takes the Defense off."""
+
+    target: str
+    damage: int
+
+
+@dataclass(frozen=True, slots=True)
+class EnemyStrike:
+    """Hits an enemy lands on one hero: how many (None: roll them, house combat) and the Damage of each (None: the
+    enemy's sheet). `kind` wound (Defense saves), horror (Willpower, Sanity Damage) or corruption (Willpower)."""
+
+    hero: str
+    hits: int | None = None
+    damage: int | None = None
+    kind: str = "wound"
+    ignore_defense: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class NewEnemy:
+    """Enemies put on the board (a Threat card, a Darkness card, an Ambush): a pack's Enemy Record Sheet by `kind`
+    and/or the sheet's numbers typed in (typed numbers win)."""
+
+    name: str = ""
+    kind: str = ""
+    count: int = 1
+    health: int | None = None
+    initiative: int | None = None
+    defense: int | None = None
+    armor: int | None = None
+    combat: int | None = None
+    to_hit: int | None = None
+    damage: int | None = None
+    size: str | None = None
+    place: Place | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SpellCard:
+    """What a Spell card says, typed in when the content pack lacks it (FF-SORC-02..06)."""
+
+    cost: int
+    casting: int
+    element: str = ""
+    dangerous: bool = False
+    xp: int = 0
+    xp_once: bool = False  # XP only the first time it is Cast in an Adventure
+    ranged_attack: bool = False  # a Spell that is a Ranged Attack: cast as the Sorceress's Attack
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class StartAdventure(Command):
+    """Set up an Adventure (FF-SETUP-01): the Old Lantern holder, the mission, the Depth Track (a pack's by `track`
+    or the `layout` typed in, FF-DEPTH-01), and sheet numbers the pack lacks; scaling by posse size (FF-SCALE-01),
+    Grit reset to 1 (A6), class resources at their start (§20)."""
+
+    type: ClassVar[str] = "start_adventure"
+    lantern: str
+    mission: str = "lost_contact"
+    track: str = ""
+    layout: tuple[TrackSpace, ...] = ()
+    sheets: tuple[SheetEntry, ...] = ()
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class Flee(Command):
+    """Run away at the start of a turn, before anything else: every hero not KO'd must agree (FF-END-04)."""
+
+    type: ClassVar[str] = "flee"
+    heroes: tuple[str, ...]
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class HoldBackTheDarkness(Command):
+    """The Old Lantern holder rolls 2D6 against the Stage target (FF-DEPTH-04/05); no Grit, Lantern Oil may re-roll a
+    die (FF-DEPTH-06, FT-GRIT-03). Then the models activate."""
+
+    type: ClassVar[str] = "hold_back_the_darkness"
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class Activate(Command):
+    """Activate a hero, in Initiative order (FF-TURN-03): the Move roll (FF-MOVE-01), Grit on a 1 (FF-GRIT-06/07).
+    `in_the_dark`: the hero starts outside the Old Lantern's light and takes D6 Horror Hits (FF-MOVE-07)."""
+
+    type: ClassVar[str] = "activate"
+    hero: str
+    in_the_dark: bool = False
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class BoostMove(Command):
+    """Spend 1 Grit to add a D6 to this activation's movement; a 1 on it Recovers nothing (FF-MOVE-03, FF-GRIT-06)."""
+
+    type: ClassVar[str] = "boost_move"
+    hero: str
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class RerollWithGrit(Command):
+    """Spend 1 Grit to re-roll dice the hero just rolled and still may (the Move roll, `roll` "move"); never the Hold
+    Back the Darkness roll or a chart, never a die twice (FF-GRIT-01..04, FF-DEPTH-06)."""
+
+    type: ClassVar[str] = "reroll_with_grit"
+    hero: str
+    roll: str = "move"
+    indices: tuple[int, ...] = (0,)
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class Move(Command):
+    """Move up to the Move roll (FF-MOVE-01): `spaces` used, where the hero ends (`to`, optional), and what the move
+    passes (`through`: model, barrier, wall, window), checked against FF-MOVE-02/05/06, FF-ASN-01, FT-GRIT-01."""
+
+    type: ClassVar[str] = "move"
+    hero: str
+    spaces: int
+    to: Place | None = None
+    through: tuple[str, ...] = ()
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class Search(Command):
+    """End the move with a Search, never in a Fight (FF-TURN-05, FF-SRCH-01): `scavenge` (FF-SCAV-01..03) or `door`,
+    Look Through a Door (FF-EXPL-01); `placed` says what the Map card showed (room, passage, none) if the engine
+    does not draw it."""
+
+    type: ClassVar[str] = "search"
+    hero: str
+    kind: str
+    placed: str = ""
+    name: str = ""
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class Attack(Command):
+    """The hero's one Attack after moving (FF-TURN-05): Melee, or `ranged`, or the Elemental Blast (`blast`,
+    FF-SORC-01). With combat "typed" the Hits come from the table (`hits`); with "house" they are rolled against
+    `target`. `ki` adds Damage to the first Combat Hit (FF-MONK-01); `isolated` is Deadly's no-other-Enemy-adjacent
+    (FF-ASN-02)."""
+
+    type: ClassVar[str] = "attack"
+    hero: str
+    target: str = ""
+    ranged: bool = False
+    blast: bool = False
+    hits: tuple[HeroHit, ...] = ()
+    ki: int = 0
+    isolated: bool = False
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class ThrowShuriken(Command):
+    """The Assassin's free Ranged Attack, once per Fight, thrown during her move (FF-ASN-03)."""
+
+    type: ClassVar[str] = "throw_shuriken"
+    hero: str
+    target: str = ""
+    hits: tuple[HeroHit, ...] = ()
+    isolated: bool = False
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class EndActivation(Command):
+    """End the hero's activation without a Search or an Attack."""
+
+    type: ClassVar[str] = "end_activation"
+    hero: str
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class ActivateEnemy(Command):
+    """An enemy's activation in Initiative order, played at the table (no Enemy AI is in the rulebooks): where it
+    moved and the Hits it landed; each hero saves with Cover then Defense or Willpower (FF-HERO-04/05)."""
+
+    type: ClassVar[str] = "activate_enemy"
+    enemy: str
+    to: Place | None = None
+    strikes: tuple[EnemyStrike, ...] = ()
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class AddEnemies(Command):
+    """Put enemies on the board (a Threat card, a Darkness card, an Encounter); `ambush`: +2 Initiative on their
+    first turn (A13). A Fight is on while any enemy is on the board (FF-TURN-05)."""
+
+    type: ClassVar[str] = "add_enemies"
+    enemies: tuple[NewEnemy, ...]
+    ambush: bool = False
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class WoundEnemy(Command):
+    """Wounds done to an enemy outside an Attack (a Bomb, a Battle Tactic, a card); `combat` if they were a Combat
+    Hit of `hero` (Fury, FF-SAM-01)."""
+
+    type: ClassVar[str] = "wound_enemy"
+    enemy: str
+    wounds: int
+    hero: str = ""
+    combat: bool = False
+    reason: str = ""
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class RevealToken(Command):
+    """Room Exploration: reveal the face-down Exploration Token of `tile` (FF-EXPL-02..06); `token` is the face the
+    table turned up, or none to draw it from the pack's stack."""
+
+    type: ClassVar[str] = "reveal_token"
+    tile: str
+    token: ExplorationToken | None = None
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class CastSpell(Command):
+    """A Sorceress casts a Spell, any time unless the card says otherwise, each Spell once per turn (FF-SORC-04):
+    Mana Cost, then the Casting Roll with extra Mana dice, Focus and Arcane Powder (FF-SORC-05/06/08). `card` is
+    the Spell card's numbers when the pack lacks them; `extra_mana` buys dice before the roll."""
+
+    type: ClassVar[str] = "cast_spell"
+    hero: str
+    spell: str
+    card: SpellCard | None = None
+    extra_mana: int = 0
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class UseTactic(Command):
+    """A Samurai uses a Battle Tactic: discard its Fury cost, once per turn, during his own activation unless the
+    card says otherwise (`any_time`), FF-SAM-02. The card's text is resolved at the table."""
+
+    type: ClassVar[str] = "use_tactic"
+    hero: str
+    tactic: str
+    cost: int | None = None
+    any_time: bool = False
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class RingBell(Command):
+    """The Traveling Monk rings the Sacred Bell, once per Adventure: Cover 3+ until the end of the turn for every
+    hero on his Map Tile (FF-MONK-02); `heroes` names them when the board does not say."""
+
+    type: ClassVar[str] = "ring_bell"
+    hero: str
+    heroes: tuple[str, ...] = ()
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class SpendKi(Command):
+    """The Traveling Monk spends Ki on Healing he does (FF-MONK-01): `base` Healing plus `ki_heal` per Ki, on
+    `target`'s Wounds or Sanity Damage (`heal`)."""
+
+    type: ClassVar[str] = "spend_ki"
+    hero: str
+    ki: int
+    target: str
+    heal: str = "wounds"
+    base: int = 0
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class StopBleeding(Command):
+    """Spend 1 Grit to remove 1 Bleeding marker (FF-HERO-11)."""
+
+    type: ClassVar[str] = "stop_bleeding"
+    hero: str
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class MoveMarker(Command):
+    """Move a Depth Track marker as a card says (`darkness` or `party`, steps toward the Entrance for the Darkness,
+    deeper for the party); spaces the Darkness enters trigger as usual (A5)."""
+
+    type: ClassVar[str] = "move_marker"
+    marker: str
+    steps: int
+    reason: str = ""
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class AdjustResource(Command):
+    """Record what a card or ability did to a hero's Ability Tokens (`fury`, `ki`, `mana`, `arcane_powder`, FF-HERO-09),
+    kept within 0 and the sheet's maximum."""
+
+    type: ClassVar[str] = "adjust_resource"
+    hero: str
+    resource: str
+    amount: int
+    reason: str = ""

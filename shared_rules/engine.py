@@ -12,19 +12,27 @@ from .events import Event
 from .flow import Ctx, Policy, run_rule
 from .legal import LegalCommand
 from .prompts import Prompt
-from .rules import adjust, stay, town, travel
+from .rules import adjust, adventure, stay, town, travel
 from .rules.area import Area, CommandRule
 from .rules.stay.days import TOWN_EVENT_MODES
-from .state import Hero, RuleOptions, Session
+from .state import Hero, Phase, RuleOptions, Session
 
 # The rule areas in campaign order; `legal_commands` lists theirs in this order, manual adjustments last.
-AREAS: tuple[Area, ...] = (travel.AREA, town.AREA, stay.AREA, adjust.AREA)
-RULES: dict[str, CommandRule] = {}
+AREAS: tuple[Area, ...] = (travel.AREA, town.AREA, stay.AREA, adventure.AREA, adjust.AREA)
+RULES: dict[str, tuple[CommandRule, ...]] = {}  # a command may mean its thing in several areas, one per phase
 for _area in AREAS:
     for _type, _rule in _area.commands.items():
-        if _type in RULES or _type not in COMMAND_TYPES or _type in ANSWERS:
-            raise TypeError(f"area {_area.name}: command {_type!r} is unknown, an answer, or claimed twice")
-        RULES[_type] = _rule
+        _claimed = RULES.get(_type, ())
+        if _type not in COMMAND_TYPES or _type in ANSWERS or any(
+            not other.phases or not _rule.phases or set(other.phases) & set(_rule.phases) for other in _claimed
+        ):
+            raise TypeError(f"area {_area.name}: command {_type!r} is unknown, an answer, or claimed twice in a phase")
+        RULES[_type] = (*_claimed, _rule)
+
+
+def _rule_for(command_type: str, phase: Phase) -> CommandRule | None:
+    """The rule a command runs in `phase` (use_token means one thing in town, another in an Adventure)."""
+    return next((r for r in RULES.get(command_type, ()) if not r.phases or phase in r.phases), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +68,14 @@ def new_session(
         raise InvalidCommand(f"options.town_events: one of {list(TOWN_EVENT_MODES)}", field="options.town_events")
     if not 1 <= options.wheel_rounds_per_visit <= 9:
         raise InvalidCommand("options.wheel_rounds_per_visit: 1-9", field="options.wheel_rounds_per_visit")
+    if options.combat not in ("typed", "house"):
+        raise InvalidCommand("options.combat: 'typed' or 'house'", field="options.combat")
+    if options.initiative_ties not in ("heroes_first", "enemies_first"):
+        raise InvalidCommand("options.initiative_ties: 'heroes_first' or 'enemies_first'", field="options.initiative_ties",
+                             rule="A45")  # fmt: skip
+    for name, low, high in (("move_boosts", 0, 6), ("ko_back_up_with", 1, 99), ("horror_hit_sanity", 0, 99)):
+        if not low <= getattr(options, name) <= high:
+            raise InvalidCommand(f"options.{name}: {low}..{high}", field=f"options.{name}")
     return Session(heroes=tuple(heroes), options=options, rng=seed_state(seed), pack=pack)
 
 
@@ -69,8 +85,10 @@ def apply(state: Session, command: Command, *, policy: Policy | None = None, qui
     Raises InvalidCommand (malformed) or IllegalCommand (not allowed now); the given state is never changed.
     """
     _check_legal(state, command)
-    origin = state.pending.command.type if state.pending is not None else command.type
-    run = run_rule(state, command, RULES[origin].procedure, policy=policy, quiet=quiet)
+    started = state.pending.checkpoint if state.pending is not None else state
+    origin = _rule_for(state.pending.command.type if state.pending is not None else command.type, started.phase)
+    assert origin is not None  # _check_legal found it
+    run = run_rule(state, command, origin.procedure, policy=policy, quiet=quiet)
     new_state = replace(run.ctx.state, rng=run.ctx.rng, step=state.step + 1, pending=run.pending)
     prompt = run.pending.prompt if run.pending is not None else None
     return Outcome(new_state, tuple(run.ctx.events[run.new_events :]), prompt)
@@ -87,7 +105,9 @@ def autoplay(ctx: Ctx, command: Command) -> None:
     if ctx.auto is None:
         raise ValueError("autoplay: the context needs a policy (Ctx(..., auto=policy))")
     _check_legal(ctx.state, command)
-    steps = RULES[command.type].procedure(ctx, command)
+    rule = _rule_for(command.type, ctx.state.phase)
+    assert rule is not None  # _check_legal found it
+    steps = rule.procedure(ctx, command)
     if steps is not None:
         for request in steps:
             raise RuntimeError(f"autoplay: {command.type!r} asked {request!r} outside the context")
@@ -116,14 +136,14 @@ def _check_legal(state: Session, command: Command) -> None:
         raise IllegalCommand(f"{command.type!r} answers a prompt, and no prompt is waiting", field="type")
     if not state.active_heroes:
         raise IllegalCommand("no hero is left in the posse", field="type")
-    rule = RULES.get(command.type)
-    if rule is None:
+    rules = RULES.get(command.type, ())
+    if not rules:
         raise IllegalCommand(f"{command.type!r} is not a command any rule area runs", field="type")
-    if rule.phases and state.phase not in rule.phases:
+    rule = _rule_for(command.type, state.phase)
+    if rule is None:
+        why = "; ".join(f"{r.why} ({r.rule})" for r in rules)
         raise IllegalCommand(
-            f"{command.type!r} is not allowed in phase {state.phase.value!r}: {rule.why} ({rule.rule})",
-            field="type",
-            rule=rule.rule,
+            f"{command.type!r} is not allowed in phase {state.phase.value!r}: {why}", field="type", rule=rules[0].rule
         )
     if rule.check is not None:
         rule.check(state, command)

@@ -63,6 +63,35 @@ class EventType(str, Enum):
     TOWN_EVENT = "town_event"  # the end-of-Day Town Event check
     DAY_ENDED = "day_ended"
     LOCATION_CLOSED = "location_closed"  # a Location that can no longer be visited this Stay
+    # the adventure (rules/adventure)
+    ADVENTURE_STARTED = "adventure_started"  # set up: mission, track, scaling (FF-SETUP-01, FF-SCALE-01)
+    TURN_STARTED = "turn_started"  # a new game turn and its start-of-turn effects (FF-TURN-01)
+    DARKNESS_HELD = "darkness_held"  # Hold Back the Darkness passed (FF-DEPTH-04)
+    DARKNESS_MOVED = "darkness_moved"  # the Darkness marker moved (FF-DEPTH-04, A5)
+    PARTY_MOVED = "party_moved"  # the Hero Party marker moved (FF-DEPTH-03)
+    DEPTH_EVENT = "depth_event"  # natural doubles (FF-DEPTH-05)
+    DARKNESS_CARD = "darkness_card"  # a Blood Spatter space (FF-DEPTH-07)
+    GROWING_DREAD = "growing_dread"  # a Growing Dread card added (FF-DEPTH-08, FF-EXPL-05, FT-DEPTH-01)
+    ACTIVATED = "activated"  # a figure's activation began or ended (FF-TURN-03)
+    MOVED = "moved"  # a hero moved, or bought more Move (FF-MOVE-01/03)
+    TILE_PLACED = "tile_placed"  # Look Through a Door placed a Map Tile (FF-EXPL-01)
+    SCAVENGED = "scavenged"  # a Scavenge succeeded (FF-SCAV-01)
+    TOKEN_REVEALED = "token_revealed"  # Room Exploration (FF-EXPL-02..06)
+    ENCOUNTER = "encounter"  # an Encounter or Attack! to resolve (FF-EXPL-04)
+    OBJECTIVE = "objective"  # the mission's Objective found (FF-EXPL-06)
+    ENEMIES_ARRIVED = "enemies_arrived"  # enemies put on the board: a Fight is on
+    HIT = "hit"  # a Hit and the Wounds it did, or a save
+    KILLED = "killed"  # an enemy's Wounds reached its Health
+    FIGHT_OVER = "fight_over"  # no enemy is left on the board
+    RESOURCE = "resource"  # Fury, Ki, Mana, Arcane Powder moved (§20)
+    SPELL = "spell"  # a Spell cast or failed (FF-SORC-04/05)
+    TACTIC = "tactic"  # a Battle Tactic used (FF-SAM-02)
+    BELL = "bell"  # the Sacred Bell rung (FF-MONK-02)
+    REVIVED = "revived"  # a Revive Token used, or a KO'd hero back up (FF-HERO-13)
+    END_OF_TURN = "end_of_turn"  # an End of the Turn effect resolved (FF-TURN-04)
+    FLED = "fled"  # the posse ran away (FF-END-04)
+    ADVENTURE_ENDED = "adventure_ended"  # won or failed, and what the end of an Adventure clears (FF-END-01..05)
+    MISSION = "mission"  # a mission's own rule resolved
     # the service (not rules): a table opened, steps undone
     SESSION_CREATED = "session_created"
     UNDONE = "undone"

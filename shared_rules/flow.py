@@ -76,7 +76,7 @@ Policy = Callable[["Ctx", Request], Answer | None]
 HERO_FIELDS = (
     "xp", "gold", "wounds", "sanity_damage", "grit", "max_grit", "corruption", "dark_stone",
     "health_mod", "sanity_mod", "health_base", "sanity_base", "unwanted_attention", "wanted", "level",
-    "defense", "willpower",
+    "defense", "willpower", "bleeding",
 )  # fmt: skip
 
 
@@ -451,7 +451,7 @@ def _with(hero: Hero, field: str, value: Any) -> Hero:
 
 # Counters that become dice pools ("a D6 for each ...") get a ceiling no table reaches, so no pool explodes.
 _CEILINGS = {"dark_stone": 99, "corruption": 99, "unwanted_attention": 99, "max_grit": 12, "level": 99,
-             "health_base": 99, "sanity_base": 99, "health_mod": 99, "sanity_mod": 99}  # fmt: skip
+             "health_base": 99, "sanity_base": 99, "health_mod": 99, "sanity_mod": 99, "bleeding": 99}  # fmt: skip
 
 
 def _bounded(hero: Hero, field: str, value: int) -> int:
@@ -512,12 +512,7 @@ def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
 
 def _ko(state: Session, hero_id: str, before: int, field: str) -> bool:
     """Whether the hero was already KO'd before this change (so KO is announced once)."""
-    hero = state.hero(hero_id)
-    if field == "wounds":
-        return hero.max_health - before <= 0 or hero.sanity_left <= 0
-    if field == "sanity_damage":
-        return hero.max_sanity - before <= 0 or hero.health_left <= 0
-    return True
+    return _with(state.hero(hero_id), field, before).knocked_out
 
 
 _WORDS = {
@@ -525,6 +520,7 @@ _WORDS = {
     "max_grit": "Max Grit", "corruption": "Corruption Points", "dark_stone": "Dark Stone",
     "health_mod": "Health (permanent)", "sanity_mod": "Sanity (permanent)", "unwanted_attention": "Unwanted Attention",
     "wanted": "Wanted! level",
+    "bleeding": "Bleeding markers",
 }  # fmt: skip
 
 

@@ -17,6 +17,7 @@ from ..commands import Effect
 from ..dice import DieKind, face_range
 from ..errors import ContentError, RulesError
 from ..state import SKILLS, Hero, Skills, TownSize
+from .adventure import AdventureContent, load_adventure
 from .stay import PackCheck, StayContent, load_stay
 
 
@@ -70,6 +71,7 @@ class ContentPack:
     hero_classes: dict[str, dict[str, Any]] = field(default_factory=dict)
     charts: dict[str, Chart] = field(default_factory=dict)
     stay: StayContent = StayContent()  # the Town Stay's cards and charts (content/stay.py)
+    adventure: AdventureContent = AdventureContent()  # tracks, charts, tokens, decks, sheets (content/adventure.py)
 
     def building_pool(self) -> list[str]:
         """Every Building token, one entry per token (FT-TOWN-03)."""
@@ -191,7 +193,13 @@ def _chart_range(die: DieKind) -> tuple[int, int]:
 
 
 _CLASS_NUMBERS = {"health": (1, None), "sanity": (1, None), "max_grit": (0, None), "defense": (1, 7),
-                  "willpower": (1, 7)}  # fmt: skip
+                  "willpower": (1, 7),
+                  # what an Adventure reads from the sheet (FF-HERO-01, §20; state.adventure.ClassSheet)
+                  "initiative": (0, 20), "max_fury": (0, 20), "max_ki": (0, 20), "ki_damage": (0, 20),
+                  "ki_heal": (0, 20), "mana": (0, 20), "blast_cost": (0, 20), "deadly_bonus": (0, 20),
+                  "combat": (0, 20), "melee_to_hit": (0, 6), "ranged_to_hit": (0, 6), "shots": (0, 20),
+                  "damage_bonus": (0, 20)}  # fmt: skip
+ELEMENTS = ("fire", "wind", "water", "earth")  # a Sorceress's Elemental Focus (FF-SORC-02)
 
 
 def load_pack(raw: Any) -> ContentPack:
@@ -202,7 +210,7 @@ def load_pack(raw: Any) -> ContentPack:
         if key not in raw:
             raise ContentError(f"content pack lacks {key!r}")
     unknown = set(raw) - {"name", "version", "description", "buildings", "town_types", "hero_classes", "charts",
-                          "town", "locations", "tokens", "low_threats"}
+                          "town", "locations", "tokens", "low_threats", "adventure"}
     if unknown:
         raise ContentError(f"content pack: unknown keys {sorted(unknown)}")
     name = raw["name"]
@@ -247,7 +255,7 @@ def load_pack(raw: Any) -> ContentPack:
         where = f"hero_classes.{class_name}"
         if not isinstance(stats, dict):
             raise ContentError(f"{where}: an object of starting stats")
-        unknown = set(stats) - {"skills", "keywords", *_CLASS_NUMBERS}
+        unknown = set(stats) - {"skills", "keywords", "focus", *_CLASS_NUMBERS}
         if unknown:
             raise ContentError(f"{where}: unknown keys {sorted(unknown)}")
         skills = _object(stats.get("skills", {}), f"{where}.skills")
@@ -260,6 +268,8 @@ def load_pack(raw: Any) -> ContentPack:
             if key in stats:
                 _int(stats[key], f"{where}.{key}", low, high)
         _strings(stats.get("keywords", []), f"{where}.keywords")
+        if "focus" in stats and stats["focus"] not in ELEMENTS:
+            raise ContentError(f"{where}.focus: one of {list(ELEMENTS)} (FF-SORC-02)")
         classes[class_name] = stats
     charts: dict[str, Chart] = {}
     for chart_name, chart in _object(raw.get("charts", {}), "charts").items():
@@ -292,7 +302,8 @@ def load_pack(raw: Any) -> ContentPack:
             raise ContentError(f"{where}: entries must cover each result {low}..{high} exactly once")
         charts[chart_name] = Chart(die, tuple(entries))
     stay = load_stay(raw, frozenset(tokens_of), set(types), PackCheck(_int, _strings, _object, _effect))
-    return ContentPack(name, version, tuple(tokens_of.items()), types, classes, charts, stay)
+    adventure = load_adventure(raw["adventure"], _effect) if "adventure" in raw else AdventureContent()
+    return ContentPack(name, version, tuple(tokens_of.items()), types, classes, charts, stay, adventure)
 
 
 TRAVEL_HAZARDS: dict[int, HazardEntry] = _load_hazards(_read("travel_hazards.json"))

@@ -5,7 +5,24 @@ Every change makes a new value (`dataclasses.replace`); the caller keeps the old
 """
 
 from . import adventure, hero, road, session, stay
-from .adventure import Adventure
+from .adventure import (
+    STAGE_TARGETS,
+    Activation,
+    Adventure,
+    ClassSheet,
+    DepthTrack,
+    ExplorationToken,
+    Figure,
+    MapTile,
+    MissionCounter,
+    PartyHero,
+    Place,
+    Side,
+    SpaceMark,
+    TileKind,
+    TrackSpace,
+    TurnStep,
+)
 from .hero import HERO_CLASSES, SIDE_BAG_CAPACITY, SKILLS, TORN_BAG_PENALTY, Hero, Item, ItemTag, Skills
 from .road import Carry, Slot, Town, TownSize, Travel
 from .session import Phase, RuleOptions, Session
@@ -14,7 +31,9 @@ from .stay import Bounty, DailyEvent, DieLie, Lodger, Lodging, Stay, StayStage, 
 MODULES = (hero, road, stay, adventure, session)  # the codec and the schema generators read every dataclass here
 
 __all__ = [
-    "HERO_CLASSES", "MODULES", "SIDE_BAG_CAPACITY", "SKILLS", "TORN_BAG_PENALTY", "Adventure", "Carry", "Hero", "Item",
-    "ItemTag", "Phase", "RuleOptions", "Session", "Skills", "Slot", "Stay", "Town", "TownSize", "Travel", "Bounty",
-    "DailyEvent", "DieLie", "Lodger", "Lodging", "StayStage", "Visit", "Wheel", "WheelDie",
+    "Activation", "Adventure", "Bounty", "Carry", "ClassSheet", "DailyEvent", "DepthTrack", "DieLie",
+    "ExplorationToken", "Figure", "HERO_CLASSES", "Hero", "Item", "ItemTag", "Lodger", "Lodging", "MODULES",
+    "MapTile", "MissionCounter", "PartyHero", "Phase", "Place", "RuleOptions", "SIDE_BAG_CAPACITY", "SKILLS",
+    "STAGE_TARGETS", "Session", "Side", "Skills", "Slot", "SpaceMark", "Stay", "StayStage", "TORN_BAG_PENALTY",
+    "TileKind", "Town", "TownSize", "TrackSpace", "Travel", "TurnStep", "Visit", "Wheel", "WheelDie",
 ]  # fmt: skip

@@ -9,6 +9,7 @@ SKILLS = ("agility", "cunning", "spirit", "strength", "lore", "luck")
 HERO_CLASSES = ("Samurai Warrior", "Assassin", "Traveling Monk", "Sorceress")  # the four FF classes
 SIDE_BAG_CAPACITY = 5  # FF-HERO-08
 TORN_BAG_PENALTY = 2  # FT-TRAVEL-D12
+BLEEDING_HEALTH = 3  # each Bleeding marker lowers total Health by 3 (FF-HERO-11)
 
 
 class ItemTag(str, Enum):
@@ -80,10 +81,11 @@ class Hero:
     wanted: int = 0  # 0 none, 1 Wanted!, 2 Most Wanted! (FT-WANTED-01)
     scratch_deal: bool = False  # accepted Mr. Scratch's deal (FT-TRAVEL-D66, A50)
     removed: bool = False  # taken from the game for good
+    bleeding: int = 0  # Bleeding markers: -3 total Health each until removed with Grit (FF-HERO-11)
 
     @property
     def max_health(self) -> int:
-        return max(0, self.health_base + self.health_mod)
+        return max(0, self.health_base + self.health_mod - BLEEDING_HEALTH * self.bleeding)
 
     @property
     def max_sanity(self) -> int:

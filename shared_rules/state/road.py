@@ -26,6 +26,7 @@ class Carry:
     extra_revive_tokens: int = 0  # 16 Shadows Out of Time (next Adventure)
     blood_moon: bool = False  # 25: +1 Spirit, Depth Events add Growing Dread (until end of next Adventure)
     bounties: tuple[Bounty, ...] = ()  # posted in town, open until the next Adventure settles them (FT-BOUNTY)
+    no_grit_next_adventure: bool = False  # a failed Bank Robbery or High Noon Duel: start with 0 Grit (A6, A42)
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,11 @@ class RuleOptions:
     town_events: str = "darkness"  # end of each Day: "darkness" (D6 vs the Town Darkness marker), "every_day", "off"
     trouble_first: bool = True  # a rolled 7: the trouble check (FT-UA-04) before the Location Event's result
     wheel_rounds_per_visit: int = 1  # Devil's Wheel rounds a hero may play on one Gambling Hall visit
+    combat: str = "typed"  # Fights: "typed" (each Hit's damage comes from the table) or "house" (rolled), docs/rules.md
+    initiative_ties: str = "heroes_first"  # a Hero and an Enemy on the same Initiative (A45): "heroes_first"/"enemies_first"
+    move_boosts: int = 1  # +D6 Move bought with Grit per activation (FF-MOVE-03; the count is a reading)
+    ko_back_up_with: int = 1  # a Revive Token or a Recovery leaves the KO'd Hero this much Health/Sanity (FF-HERO-13)
+    recover_after_fight: bool = True  # KO'd Heroes Recover when the Fight ends (Injury/Madness, then back up)
 
 
 def _no_pending() -> Pending | None:

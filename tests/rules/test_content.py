@@ -170,7 +170,7 @@ def test_a_good_pack_loads() -> None:
         (lambda p: p["hero_classes"]["Assassin"].update(defense=9), "hero_classes.Assassin.defense"),
         (lambda p: p["hero_classes"]["Assassin"]["skills"].update(agility=-1), "skills.agility"),
         (lambda p: p["hero_classes"]["Assassin"].update(keywords="Outlaw"), "keywords"),
-        (lambda p: p["hero_classes"]["Assassin"].update(mana=3), "mana"),
+        (lambda p: p["hero_classes"]["Assassin"].update(mojo=3), "mojo"),
         (lambda p: p.update(charts={"injury": []}), "charts.injury"),
         (lambda p: p["charts"]["injury"].update(die="d7"), "charts.injury.die"),
         (lambda p: p["charts"]["injury"].pop("die"), "charts.injury.die"),

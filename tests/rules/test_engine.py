@@ -36,25 +36,49 @@ from shared_rules import (
 )
 from shared_rules.commands import (
     COMMAND_TYPES,
+    Activate,
+    ActivateEnemy,
+    AddEnemies,
+    AdjustResource,
+    Attack,
+    BoostMove,
     BountyTarget,
     Buy,
+    CastSpell,
     Command,
+    EndActivation,
     EndDay,
     EndVisit,
+    Flee,
+    HoldBackTheDarkness,
+    Move,
+    MoveMarker,
+    NewEnemy,
     PayOffWarrants,
     PlayDevilsWheel,
+    RerollWithGrit,
+    RevealToken,
+    RingBell,
+    Search,
     Sell,
     SetBounty,
+    SheetEntry,
+    SpendKi,
+    StartAdventure,
     StartDay,
+    StopBleeding,
+    ThrowShuriken,
+    UseTactic,
     UseToken,
     VisitLocation,
     WheelRoll,
     WheelStop,
+    WoundEnemy,
 )
 from shared_rules.dice import DieKind
 from shared_rules.flow import Ctx, Procedure
 from shared_rules.rules.travel.hazards import HAZARDS
-from shared_rules.state import Phase, Slot, Stay, Town, TownSize, Travel
+from shared_rules.state import Phase, Slot, Stay, Town, TownSize, TrackSpace, Travel
 from tests.rules.table import Table, hero, item
 
 TEST_HAZARD = 11  # the D36 result whose rule the tests below replace with their own
@@ -85,6 +109,8 @@ def in_phase(phase: Phase, *, heroes: int = 2, **options: Any) -> Session:
         heroes = (replace(state.heroes[0], side_bag=("Tequila",)), *state.heroes[1:])
         town = Town(TownSize.SMALL, "Standard Frontier Town", 7, (Slot(1, "Saloon"), Slot(2, "Gambling Hall")))
         return replace(state, phase=phase, town=town, stay=Stay(), heroes=heroes)
+    if phase is Phase.ADVENTURE:  # the phase without an Adventure: every adventure command is refused
+        return replace(state, phase=phase)
     return state
 
 
@@ -112,14 +138,36 @@ def sample(type_name: str) -> Command:
         "wheel_stop": WheelStop("a"),
         "use_token": UseToken("a", "Tequila"),
         "end_day": EndDay(),
+        **ADVENTURE_SAMPLES,
     }[type_name]
+
+
+def _layout() -> tuple[TrackSpace, ...]:
+    return (TrackSpace(0, 3), TrackSpace(1, 2), TrackSpace(2, 1))
+
+
+# One well-formed command of each adventure type: legal only with an Adventure under way (rules/adventure).
+ADVENTURE_SAMPLES: dict[str, Command] = {
+    "start_adventure": StartAdventure("a", layout=_layout(), sheets=(SheetEntry("a", initiative=3),
+                                                                     SheetEntry("b", initiative=2))),
+    "flee": Flee(("a", "b")), "hold_back_the_darkness": HoldBackTheDarkness(), "activate": Activate("a"),
+    "boost_move": BoostMove("a"), "reroll_with_grit": RerollWithGrit("a"), "move": Move("a", 1),
+    "search": Search("a", "scavenge"), "attack": Attack("a"), "throw_shuriken": ThrowShuriken("a"),
+    "end_activation": EndActivation("a"), "activate_enemy": ActivateEnemy("oni-1"),
+    "add_enemies": AddEnemies((NewEnemy("Oni", health=3),)), "wound_enemy": WoundEnemy("oni-1", 1),
+    "reveal_token": RevealToken("tile-1"), "cast_spell": CastSpell("a", "Storm"), "use_tactic": UseTactic("a", "x"),
+    "ring_bell": RingBell("a"), "spend_ki": SpendKi("a", 1, "a"),  # use_token: the town sample serves both
+    "stop_bleeding": StopBleeding("a"), "move_marker": MoveMarker("darkness", 1),
+    "adjust_resource": AdjustResource("a", "fury", 1),
+}  # fmt: skip
 
 
 # ---- legal_commands and the phases --------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("phase", "expected"),
-    [(Phase.BETWEEN_ADVENTURES, ["choose_town_size", "adjust"]), (Phase.TRAVEL, ["roll_hazard", "adjust"]),
-     (Phase.ARRIVAL, ["arrive", "adjust"]), (Phase.TOWN, ["start_day", "use_token", "end_town_stay", "adjust"])],
+    [(Phase.BETWEEN_ADVENTURES, ["choose_town_size", "start_adventure", "adjust"]),
+     (Phase.TRAVEL, ["roll_hazard", "adjust"]), (Phase.ARRIVAL, ["arrive", "adjust"]),
+     (Phase.TOWN, ["start_day", "use_token", "end_town_stay", "adjust"]), (Phase.ADVENTURE, ["adjust"])],
 )  # fmt: skip
 def test_legal_commands_in_each_phase_FT_TRAVEL_01_04(phase: Phase, expected: list[str]) -> None:
     state = in_phase(phase)

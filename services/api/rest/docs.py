@@ -27,8 +27,19 @@ from litestar.openapi.spec import (
 from services.api.errors import PROBLEM_JSON, problem_for
 from services.api.rest.schemas import REF
 from shared_rules.codec import encode, encode_state
+from shared_rules.commands import (
+    Activate,
+    Attack,
+    CastSpell,
+    HeroHit,
+    HoldBackTheDarkness,
+    RollHazard,
+    SheetEntry,
+    SpellCard,
+    StartAdventure,
+)
 from shared_rules.engine import new_session
-from shared_rules.state import Hero, Skills
+from shared_rules.state import Hero, Skills, SpaceMark, TrackSpace
 
 JSON = "application/json"
 
@@ -51,6 +62,10 @@ def _nulls_kept(value: Any) -> Any:
 
 def _example(value: Any) -> dict[str, Example | Reference]:
     return {"example": Example(value=_nulls_kept(value))}
+
+
+def _examples(values: dict[str, Any]) -> dict[str, Example | Reference]:
+    return {name: Example(value=_nulls_kept(value)) for name, value in values.items()}
 
 ERROR_MEANINGS = {
     401: "No credentials: send `Authorization: Bearer <token>` (problem type `unauthenticated`).",
@@ -106,6 +121,7 @@ def documented(
     request: str | None = None,
     request_required: bool = True,
     request_example: Any = None,
+    request_examples: dict[str, Any] | None = None,
     example: Any = None,
     errors: tuple[int, ...] = (),
     location: bool = False,
@@ -119,8 +135,8 @@ def documented(
                 self.request_body = RequestBody(
                     content={JSON: OpenAPIMediaType(
                         schema=Reference(ref=REF + request),
-                        examples=_example(request_example) if request_example is not None
-                        else None,
+                        examples=_examples(request_examples) if request_examples is not None
+                        else _example(request_example) if request_example is not None else None,
                     )},
                     required=request_required,
                 )
@@ -170,6 +186,23 @@ EXAMPLE_LEGAL = [
     {"type": "adjust", "prompt": "", "hero": None, "options": ["hanzo"], "note": "record what the physical game "
      "changed"},
 ]
+
+
+@cache
+def example_commands() -> dict[str, Any]:
+    """One request per kind of table move, built from the engine's command values (they fit the schema)."""
+    layout = tuple(TrackSpace(n, 3 if n < 3 else 2 if n < 5 else 1, SpaceMark.BLOOD_SPATTER if n == 2 else
+                              SpaceMark.NONE) for n in range(8))  # fmt: skip
+    commands = {
+        "roll_hazard": RollHazard(dice=((3, 5),)),
+        "start_adventure": StartAdventure("hanzo", layout=layout, sheets=(SheetEntry("hanzo", initiative=4,
+                                                                                      max_fury=3),)),
+        "hold_back_the_darkness": HoldBackTheDarkness(dice=((4, 2),)),
+        "activate": Activate("hanzo", dice=((3,),)),
+        "attack": Attack("hanzo", hits=(HeroHit("oni-1", 5),)),
+        "cast_spell": CastSpell("akane", "Fire Lash", SpellCard(cost=1, casting=7, element="fire")),
+    }
+    return {name: encode(command) for name, command in commands.items()}
 
 
 def example_view(**extra: Any) -> dict[str, Any]:

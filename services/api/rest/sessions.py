@@ -13,7 +13,14 @@ from litestar.params import HeaderParameter, Parameter, QueryParameter
 
 from services import use_cases
 from services.api.rest.common import PUBLIC, SECURITY, answer, bearer, json_body, services
-from services.api.rest.docs import EXAMPLE_EVENT, EXAMPLE_LEGAL, documented, example_hero, example_view
+from services.api.rest.docs import (
+    EXAMPLE_EVENT,
+    EXAMPLE_LEGAL,
+    documented,
+    example_commands,
+    example_hero,
+    example_view,
+)
 from services.api.rest.operations import TableOwnerHandlers
 
 SessionId = Annotated[str, Parameter(description="the table's join code, e.g. K7QX2M", max_length=128)]
@@ -101,7 +108,7 @@ class SessionsController(TableOwnerHandlers, Controller):
             description="The version the command produced (`based_on` is the one it was applied to), its events "
                         "and the new state. A replayed Idempotency-Key answers the first response again, with the "
                         "header `Idempotent-Replayed: true`.",
-            request_example={"type": "roll_hazard", "dice": [[3, 5]]},
+            request_examples=example_commands(),
             example=example_view(based_on=0, events=[EXAMPLE_EVENT]) | {"version": 1},
         ),
     )

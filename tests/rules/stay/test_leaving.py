@@ -69,4 +69,4 @@ def test_a_day_can_be_left_at_dawn_and_the_next_adventure_follows() -> None:
     t.end_day()
     t.do(EndTownStay())
     assert t.state.phase is Phase.BETWEEN_ADVENTURES
-    assert [c.type for c in legal_commands(t.state)] == ["choose_town_size", "adjust"]
+    assert [c.type for c in legal_commands(t.state)] == ["choose_town_size", "start_adventure", "adjust"]

@@ -1,0 +1,62 @@
+"""Simulated Adventures per core-second, and the odds they give: `autoplay.adventure` playing the turn loop through
+`apply()` with the default policy and the session RNG.
+
+Two set-ups: the default pack with a typed 12-space Depth Track and typed sheets (Hold Back the Darkness, exploring,
+scavenging; Attack! tokens bring no enemies without Threat cards), and the tests' pack (tests/rules/adventure/pack.py:
+invented enemies, Threat cards and tokens, so Fights happen).
+
+    .venv/bin/python bench/adventure.py --trials 300 --turns 15
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from shared_rules.autoplay.adventure import darkness_odds  # noqa: E402
+from shared_rules.commands import SheetEntry  # noqa: E402
+from shared_rules.simulate import sample_heroes  # noqa: E402
+from shared_rules.state import SpaceMark, TrackSpace  # noqa: E402
+from tests.rules.adventure import pack  # noqa: E402
+
+SHEETS = (SheetEntry("h1", initiative=4, max_fury=3), SheetEntry("h2", initiative=6, deadly_bonus=2),
+          SheetEntry("h3", initiative=5, max_ki=3), SheetEntry("h4", initiative=3, mana=3, blast_cost=1))  # fmt: skip
+
+
+def layout(length: int) -> tuple[TrackSpace, ...]:
+    spaces = []
+    for number in range(length):
+        stage = 3 if number < length // 3 else 2 if number < 2 * length // 3 else 1
+        mark = SpaceMark.BLOOD_SPATTER if number in (3, 7) else SpaceMark.GROWING_DREAD if number in (5, 9) \
+            else SpaceMark.NONE  # fmt: skip
+        spaces.append(TrackSpace(number, stage, SpaceMark.NONE if number in (0, length - 1) else mark))
+    return tuple(spaces)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--trials", type=int, default=300)
+    parser.add_argument("--turns", type=int, default=15)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    runs = [
+        ("default pack, typed 12-space track", dict(layout=layout(12), sheets=SHEETS)),
+        ("test pack (Fights), its 12-space track", dict(track="fortress", pack_name=pack.register())),
+    ]
+    for label, kwargs in runs:
+        wall, cpu = time.perf_counter(), time.process_time()
+        odds = darkness_odds(sample_heroes(4), turns=args.turns, trials=args.trials, seed=args.seed,
+                             **kwargs)  # type: ignore[arg-type]
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        print(f"{label}: {args.trials} Adventures of up to {args.turns} turns in {wall:.1f} s "
+              f"({args.trials / cpu:.1f} per core-second)")
+        print(f"  the Darkness escaped within {args.turns} turns: {odds['escaped_within']:.1%}; "
+              f"escape turns {odds['escape_turns']}; endings {odds['endings']}")
+
+
+if __name__ == "__main__":
+    main()

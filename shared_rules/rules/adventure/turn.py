@@ -1,0 +1,229 @@
+"""The game turn (FF-TURN-01): the flee window, Hold Back the Darkness, activations in Initiative order, Room
+Exploration, the End of the Turn in the order the heroes pick, then a new turn with its start-of-turn effects."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ...commands import Flee
+from ...errors import IllegalCommand, InvalidCommand
+from ...flow import Ctx, Procedure, Steps
+from ...prompts import Option
+from ...state import Session, Side, TurnStep
+from .common import (
+    MONK,
+    SORCERESS,
+    adventure,
+    change_resource,
+    hero_class,
+    member,
+    need_adventure,
+    party_ids,
+    put,
+    standing,
+    update,
+)
+from .end import ended, finish
+from .ko import recover_all
+from .missions import Ending, mission_of
+
+GET_UP = "get_up"  # the core End of the Turn effect: KO'd heroes outside a Fight Recover (a house procedure)
+
+
+# ---- Initiative order (FF-TURN-03) ------------------------------------------------------------------------------
+def initiative(state: Session, figure_id: str) -> int:
+    """A figure's Initiative this turn: its sheet, +2 on an Ambusher's first turn (A13), and the mission's."""
+    adv = state.adventure
+    assert adv is not None
+    if figure_id in {m.id for m in adv.heroes}:
+        base = adv.hero(figure_id).sheet.initiative
+    else:
+        figure = adv.figure(figure_id)
+        base = figure.initiative + (2 if figure.ambush and figure.arrived == adv.turn else 0)
+    return mission_of(state).initiative(state, figure_id, base)
+
+
+def waiting(state: Session) -> list[tuple[int, int, str]]:
+    """Figures still to activate this turn as (Initiative, side order, id): heroes not KO'd, enemies on the board
+    that have reached their first turn."""
+    adv = state.adventure
+    assert adv is not None
+    heroes_first = state.options.initiative_ties != "enemies_first"  # A45
+    out = []
+    for hero_id in standing(state):
+        if hero_id not in adv.activated:
+            out.append((initiative(state, hero_id), 0 if heroes_first else 1, hero_id))
+    for figure in adv.figures:
+        if figure.side is Side.ENEMY and figure.id not in adv.activated and figure.arrived <= adv.turn:
+            out.append((initiative(state, figure.id), 1 if heroes_first else 0, figure.id))
+    return out
+
+
+def up_next(state: Session) -> tuple[str, ...]:
+    """Who may activate now: the highest Initiative still waiting (FF-TURN-03). Heroes tied choose among
+    themselves; a Hero and an Enemy tied go by option `initiative_ties` (A45); Enemies tied, as the table likes."""
+    adv = state.adventure
+    if adv is None or adv.step is not TurnStep.ACTIVATIONS or adv.activation is not None:
+        return ()
+    ready = waiting(state)
+    if not ready:
+        return ()
+    best = max((init, -side) for init, side, _ in ready)
+    return tuple(fid for init, side, fid in ready if (init, -side) == best)
+
+
+def order(state: Session) -> tuple[str, ...]:
+    """The rest of this turn's activations, highest Initiative first (for presenters: the activation order)."""
+    adv = state.adventure
+    if adv is None:
+        return ()
+    return tuple(fid for _, _, fid in sorted(waiting(state), key=lambda w: (-w[0], w[1])))
+
+
+def check_in_turn_order(state: Session, figure_id: str, field: str) -> None:
+    """Refuse an activation out of Initiative order, or one already made this turn (FF-TURN-03)."""
+    adv = need_adventure(state)
+    if adv.step is not TurnStep.ACTIVATIONS:
+        raise IllegalCommand(f"{field}: models activate after Hold Back the Darkness and before Room Exploration; "
+                             f"the turn is at {adv.step.value!r} (FF-TURN-01)", field=field, rule="FF-TURN-01")  # fmt: skip
+    if adv.activation is not None:
+        raise IllegalCommand(f"{field}: {adv.activation.figure}'s activation is under way (FF-TURN-03)", field=field,
+                             rule="FF-TURN-03")  # fmt: skip
+    if figure_id in adv.activated:
+        raise IllegalCommand(f"{field}: {figure_id} has already activated this turn (FF-TURN-03)", field=field,
+                             rule="FF-TURN-03")  # fmt: skip
+    nxt = up_next(state)
+    if figure_id not in nxt:
+        raise IllegalCommand(f"{field}: {figure_id} is out of Initiative order; next: {', '.join(nxt) or 'nobody'} "
+                             "(FF-TURN-03)", field=field, rule="FF-TURN-03")  # fmt: skip
+
+
+# ---- moving the turn on -----------------------------------------------------------------------------------------
+def to_reveal(state: Session) -> tuple[str, ...]:
+    """Map Tiles whose face-down Exploration Token is revealed now: a hero stands on them (FF-EXPL-02)."""
+    adv = state.adventure
+    if adv is None:
+        return ()
+    places = [adv.hero(h).place for h in party_ids(state)]
+    return tuple(t.id for t in adv.tiles if t.face_down and any(p is not None and p.on(t.id) for p in places))
+
+
+def finish_activation(ctx: Ctx, *, why: str = "") -> None:
+    """The activation under way ends: the figure has activated this turn."""
+    adv = adventure(ctx)
+    if adv.activation is None:
+        return
+    figure = adv.activation.figure
+    put(ctx, replace(adv, activation=None, activated=(*adv.activated, figure)))
+    name = ctx.name(figure) if figure in {m.id for m in adv.heroes} else adv.figure(figure).name
+    ctx.emit("activated", f"{name}'s activation ends" + (f" ({why})" if why else ""),
+             hero=figure if figure in {m.id for m in adv.heroes} else None, rule="FF-TURN-05")  # fmt: skip
+
+
+def advance(ctx: Ctx) -> Steps[None]:
+    """Move the turn on as far as it goes without the table: end the Adventure if it is over, skip what nobody has
+    to do, run Room Exploration's end and the End of the Turn, and begin the next turn (FF-TURN-01)."""
+    while True:
+        if (yield from ended(ctx)):
+            return
+        adv = adventure(ctx)
+        mission = mission_of(ctx.state)
+        if adv.step is TurnStep.START:
+            if mission.may_flee or mission.hbtd_target(ctx.state) is not None:
+                return  # the flee window, then Hold Back the Darkness: the table's move
+            update(ctx, step=TurnStep.ACTIVATIONS)
+            yield from mission.after_hbtd(ctx, None)
+            continue
+        if adv.step is TurnStep.ACTIVATIONS:
+            if adv.activation is not None:
+                if adv.activation.figure in {m.id for m in adv.heroes} and ctx.hero(adv.activation.figure).knocked_out:
+                    finish_activation(ctx, why="KO'd")
+                    continue
+                return
+            if up_next(ctx.state):
+                return
+            update(ctx, step=TurnStep.EXPLORATION)  # FF-TURN-01 step 3
+            continue
+        if to_reveal(ctx.state):
+            return  # reveal_token, tile by tile
+        yield from end_of_turn(ctx)
+        if ctx.state.adventure is None or (yield from ended(ctx)):
+            return
+        yield from new_turn(ctx)
+
+
+def end_of_turn(ctx: Ctx) -> Steps[None]:
+    """Every End of the Turn effect, in the order the heroes choose (FF-TURN-04)."""
+    mission = mission_of(ctx.state)
+    done: set[str] = set()
+    while ctx.state.adventure is not None:
+        effects = [o for o in (*_core_effects(ctx.state), *mission.end_of_turn_effects(ctx.state)) if o.key not in done]
+        if not effects:
+            return
+        key = yield from ctx.choose("End of the Turn: which effect first?", effects, rule="FF-TURN-04")
+        done.add(key)
+        label = next(o.label for o in effects if o.key == key)
+        ctx.emit("end_of_turn", f"End of the Turn: {label}", rule="FF-TURN-04")
+        if key == GET_UP:
+            yield from recover_all(ctx, why="KO'd outside a Fight: Recovers at the End of the Turn")
+        else:
+            yield from mission.end_of_turn(ctx, key)
+        if (yield from ended(ctx)):
+            return
+
+
+def _core_effects(state: Session) -> tuple[Option, ...]:
+    adv = state.adventure
+    assert adv is not None
+    if state.options.recover_after_fight and not adv.in_fight and any(
+        state.hero(h).knocked_out for h in party_ids(state)
+    ):
+        return (Option(GET_UP, "KO'd Heroes Recover (no Fight is on)"),)
+    return ()
+
+
+def new_turn(ctx: Ctx) -> Steps[None]:
+    """A new game turn begins: per-turn limits reset, Cover ends, then the start-of-turn effects."""
+    adv = adventure(ctx)
+    heroes = tuple(replace(m, cover=0, spells_cast=(), tactics_used=()) for m in adv.heroes)
+    put(ctx, replace(adv, turn=adv.turn + 1, step=TurnStep.START, activated=(), activation=None, last_hbtd=None,
+                     heroes=heroes))  # fmt: skip
+    ctx.emit("turn_started", f"Turn {adv.turn + 1} begins", rule="FF-TURN-01")
+    start_of_turn(ctx)
+    yield from mission_of(ctx.state).start_of_turn(ctx)
+
+
+def start_of_turn(ctx: Ctx) -> None:
+    """Start of each turn: the Sorceress's Mana refills to full (FF-SORC-03), the Monk gains 1 Ki (FF-MONK-01)."""
+    for hero_id in party_ids(ctx.state):
+        sheet = member(ctx, hero_id).sheet
+        if hero_class(ctx, hero_id) == SORCERESS:
+            change_resource(ctx, hero_id, "mana", sheet.mana - member(ctx, hero_id).mana, rule="FF-SORC-03",
+                            why="Mana recovered at the start of the turn", cap=sheet.mana)  # fmt: skip
+        if hero_class(ctx, hero_id) == MONK:
+            change_resource(ctx, hero_id, "ki", 1, rule="FF-MONK-01", why="start of the turn", cap=sheet.max_ki)
+
+
+# ---- running away (FF-END-04) ------------------------------------------------------------------------------------
+def check_flee(state: Session, command: Flee) -> None:
+    adv = need_adventure(state)
+    if not mission_of(state).may_flee:
+        raise IllegalCommand(f"the Heroes may not Flee in {mission_of(state).title} (FF-END-04)", field="type",
+                             rule="FF-END-04")  # fmt: skip
+    if adv.step is not TurnStep.START:
+        raise IllegalCommand("Flee is declared at the start of a turn, before anything else, even Hold Back the "
+                             "Darkness (FF-TURN-02)", field="type", rule="FF-TURN-02")  # fmt: skip
+    up = standing(state)
+    unknown = [h for h in command.heroes if h not in party_ids(state)]
+    if unknown:
+        raise InvalidCommand(f"heroes: {unknown} are not in this Adventure", field="heroes", rule="FF-END-04")
+    missing = [h for h in up if h not in command.heroes]
+    if missing:
+        raise IllegalCommand(f"heroes: every Hero not KO'd must agree to Flee; {', '.join(missing)} did not "
+                             "(FF-END-04)", field="heroes", rule="FF-END-04")  # fmt: skip
+
+
+def flee(ctx: Ctx, command: Flee) -> Procedure:
+    """All heroes escape, the KO'd included; the Mission is failed; the KO'd roll Injury/Madness (FF-END-04)."""
+    ctx.emit("fled", "The Hero Party flees the Fortress", rule="FF-END-04")
+    yield from finish(ctx, Ending(False, "fled", "FF-END-04", "The Heroes ran away: the Mission is failed"))
