@@ -16,8 +16,12 @@ from typing import Any
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
-from services.store import StaleVersion
-from services.use_cases import Forbidden, IdempotencyKeyReused, NotFound, ServiceError, Unauthenticated
+from services.history import HistoryDiverged
+from services.jobs.runner import QueueFull, TooManySimulations
+from services.limits import RateLimited
+from services.observability import STORE_ERRORS, request_id
+from services.store import SessionArchived, StaleVersion, StoreUnavailable
+from services.use_cases import Archived, Forbidden, IdempotencyKeyReused, NotFound, ServiceError, Unauthenticated
 from shared_rules.errors import IllegalCommand, InvalidCommand, RulesError
 
 log = logging.getLogger("brimstone.api")
@@ -59,6 +63,10 @@ KINDS: dict[str, tuple[int, str]] = {
     "forbidden": (403, "Forbidden"),
     "not-found": (404, "Not found"),
     "idempotency-key-reused": (422, "Idempotency-Key reused"),
+    "archived": (409, "Archived"),
+    "unsupported-media-type": (415, "Unsupported Media Type"),
+    "rate-limited": (429, "Too Many Requests"),
+    "store-unavailable": (503, "Storage unavailable"),
     "internal-error": (500, "Internal error"),
 }
 
@@ -77,12 +85,27 @@ _REFUSALS: tuple[tuple[type[BaseException], str], ...] = (
     (Forbidden, "forbidden"),
     (NotFound, "not-found"),
     (IdempotencyKeyReused, "idempotency-key-reused"),
+    (Archived, "archived"),
+    (RateLimited, "rate-limited"),
     (ServiceError, "invalid-command"),
 )
 
 
 def problem_for(exc: BaseException) -> Problem:
     """Map any exception to the problem a client sees (the single mapping for REST and GraphQL)."""
+    if isinstance(exc, StoreUnavailable):
+        STORE_ERRORS.labels("unavailable").inc()
+        log.warning("store unavailable: %s", exc)
+        return _kind("store-unavailable", "the table storage cannot be reached right now; retry shortly",
+                     field="", headers={"Retry-After": str(exc.retry_after)})
+    if isinstance(exc, QueueFull):
+        return _kind("store-unavailable", str(exc), field="", headers={"Retry-After": str(exc.retry_after)})
+    if isinstance(exc, TooManySimulations):
+        return _kind("rate-limited", str(exc), field="client address",
+                     headers={"Retry-After": "10", "RateLimit-Policy": f'"simulations";q={exc.limit}',
+                              "RateLimit": '"simulations";r=0;t=10'})
+    if isinstance(exc, SessionArchived):
+        return _kind("archived", f"{exc}: it can be read, not changed", field="session_id")
     if isinstance(exc, StaleVersion):
         return _kind("stale-version", f"the session is at version {exc.current_version}, not {exc.expected}; "
                      "reload and send the command again", field="expected_version",
@@ -91,6 +114,8 @@ def problem_for(exc: BaseException) -> Problem:
         if isinstance(exc, cls):
             assert isinstance(exc, (RulesError, ServiceError))
             headers = {"WWW-Authenticate": 'Bearer realm="brimstone"'} if slug == "unauthenticated" else {}
+            if isinstance(exc, RateLimited):
+                headers = exc.headers()
             return _kind(slug, exc.message, field=exc.field, rule=exc.rule, headers=headers)
     if isinstance(exc, ValidationException):
         return _validation(exc)
@@ -100,9 +125,17 @@ def problem_for(exc: BaseException) -> Problem:
             log.error("HTTP %s: %s", status, exc.detail)
         title = HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else "Error"
         headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() in ("allow", "retry-after")}
+        if status == 415:
+            return _kind("unsupported-media-type", str(exc.detail or "send application/json"), field="Content-Type")
         return Problem(status, "about:blank", title, str(exc.detail or title), headers=headers)
-    log.error("unexpected error", exc_info=exc)
-    return _kind("internal-error", "the server failed to answer; the error was logged")
+    if isinstance(exc, HistoryDiverged):
+        STORE_ERRORS.labels("replay-diverged").inc()
+    if isinstance(exc, RecursionError):  # input nested past what any parser here can follow
+        return _kind("invalid-command", "the request is nested too deeply to read", field="body")
+    rid = request_id.get()
+    log.error("unexpected error (request %s)", rid, exc_info=exc)
+    return _kind("internal-error", f"the server failed to answer; the error was logged with request id {rid}",
+                 extra={"request_id": rid})
 
 
 _PARAMETER_NAMES = {"idempotency_key": "Idempotency-Key"}
@@ -132,7 +165,8 @@ def problem_response(request: Request[Any, Any, Any], exc: Exception) -> Respons
 def graphql_extensions(exc: BaseException) -> dict[str, Any]:
     """The same problem as GraphQL error extensions: the problem members, `kind` (its slug) and `code`, the slug
     in capitals (INVALID_COMMAND, ILLEGAL_COMMAND, STALE_VERSION, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND,
-    IDEMPOTENCY_KEY_REUSED, INTERNAL_ERROR); clients (mobile/client.py) branch on it."""
+    IDEMPOTENCY_KEY_REUSED, ARCHIVED, RATE_LIMITED, STORE_UNAVAILABLE, INTERNAL_ERROR); clients (mobile/client.py)
+    branch on it."""
     problem = problem_for(exc)
     return {"code": problem.slug.upper().replace("-", "_"), "kind": problem.slug, **problem.body()}
 
@@ -143,6 +177,9 @@ PROBLEM_RESPONSES = {
     404: "no such table or job (`not-found`)",
     409: "not allowed now (`illegal-command`), or a stale `expected_version` (`stale-version`, with current_version)",
     422: "malformed: bad JSON, wrong types, unknown fields or command types, impossible dice (`invalid-command`)",
+    415: "the body is not application/json (`unsupported-media-type`)",
+    429: "too many requests from this address or token (`rate-limited`; Retry-After, RateLimit headers)",
+    503: "the table storage is unreachable for now (`store-unavailable`; Retry-After)",
 }
 """What each error status means, for the OpenAPI document."""
 
