@@ -36,6 +36,27 @@ class Settings:
     allowed_origins: tuple[str, ...] = ("*",)  # websocket origins; auth is a bearer token, not a cookie
     max_body_bytes: int = 1_000_000
     log_level: str = "info"
+    # storage (docs/operations.md)
+    checkpoint_every: int = 32  # BRIMSTONE_CHECKPOINT_EVERY: a full snapshot every K versions; replay in between
+    retention: int = 14 * 24 * 3600  # BRIMSTONE_RETENTION: seconds a table is kept after its last write (0: forever)
+    archive_retention: int = 90 * 24 * 3600  # BRIMSTONE_ARCHIVE_RETENTION: seconds after archiving (0: forever)
+    # abuse limits: "N/second|minute|hour" or "" for none (limits' notation); counted in Redis when it is configured
+    rate_limit_address: str = "1200/minute"  # BRIMSTONE_RATE_LIMIT_ADDRESS: every request, per client address
+    rate_limit_token: str = "600/minute"  # BRIMSTONE_RATE_LIMIT_TOKEN: every request, per bearer token
+    rate_limit_create: str = "30/minute"  # BRIMSTONE_RATE_LIMIT_CREATE: tables opened per address
+    rate_limit_simulation: str = "10/minute"  # BRIMSTONE_RATE_LIMIT_SIMULATION: simulations started per address
+    rate_limit_auth_failures: str = "30/minute"  # BRIMSTONE_RATE_LIMIT_AUTH_FAILURES: wrong tokens per address
+    max_simulations_per_client: int = 2  # BRIMSTONE_MAX_SIMULATIONS_PER_CLIENT: unfinished jobs per address
+    max_queued_simulations: int = 16  # BRIMSTONE_MAX_QUEUED_SIMULATIONS: unfinished jobs in all (503 beyond)
+    graphql_max_depth: int = 12  # BRIMSTONE_GRAPHQL_MAX_DEPTH
+    graphql_max_aliases: int = 30  # BRIMSTONE_GRAPHQL_MAX_ALIASES
+    graphql_max_cost: int = 2000  # BRIMSTONE_GRAPHQL_MAX_COST: fields selected, fragments expanded
+    graphql_max_root_fields: int = 10  # BRIMSTONE_GRAPHQL_MAX_ROOT_FIELDS: mutations (or queries) in one request
+    # HTTP
+    cors_origins: tuple[str, ...] = ()  # BRIMSTONE_CORS_ORIGINS: comma-separated origins allowed by CORS (none)
+    hsts: bool = False  # BRIMSTONE_HSTS=1: send Strict-Transport-Security (only behind HTTPS)
+    metrics: bool = True  # BRIMSTONE_METRICS=0: no /metrics
+    jobs_db: str | None = None  # BRIMSTONE_JOBS_DB: embedded simulation jobs (default: beside the table file)
 
     @property
     def storage(self) -> str:
@@ -56,6 +77,12 @@ class Settings:
             "BRIMSTONE_RQ_QUEUE": "rq_queue",
             "BRIMSTONE_HOST": "host",
             "BRIMSTONE_LOG_LEVEL": "log_level",
+            "BRIMSTONE_RATE_LIMIT_ADDRESS": "rate_limit_address",
+            "BRIMSTONE_RATE_LIMIT_TOKEN": "rate_limit_token",
+            "BRIMSTONE_RATE_LIMIT_CREATE": "rate_limit_create",
+            "BRIMSTONE_RATE_LIMIT_SIMULATION": "rate_limit_simulation",
+            "BRIMSTONE_RATE_LIMIT_AUTH_FAILURES": "rate_limit_auth_failures",
+            "BRIMSTONE_JOBS_DB": "jobs_db",
         }
         numbers = {
             "BRIMSTONE_PORT": "port",
@@ -64,6 +91,15 @@ class Settings:
             "BRIMSTONE_ODDS_CHUNK_TRIALS": "odds_chunk_trials",
             "BRIMSTONE_SIMULATION_CHUNKS": "simulation_chunks",
             "BRIMSTONE_SIMULATION_WORKERS": "simulation_workers",
+            "BRIMSTONE_CHECKPOINT_EVERY": "checkpoint_every",
+            "BRIMSTONE_RETENTION": "retention",
+            "BRIMSTONE_ARCHIVE_RETENTION": "archive_retention",
+            "BRIMSTONE_MAX_SIMULATIONS_PER_CLIENT": "max_simulations_per_client",
+            "BRIMSTONE_MAX_QUEUED_SIMULATIONS": "max_queued_simulations",
+            "BRIMSTONE_GRAPHQL_MAX_DEPTH": "graphql_max_depth",
+            "BRIMSTONE_GRAPHQL_MAX_ALIASES": "graphql_max_aliases",
+            "BRIMSTONE_GRAPHQL_MAX_COST": "graphql_max_cost",
+            "BRIMSTONE_GRAPHQL_MAX_ROOT_FIELDS": "graphql_max_root_fields",
         }
         for name, attr in text.items():
             if env.get(name):
@@ -74,6 +110,11 @@ class Settings:
                     values[attr] = int(env[name])
                 except ValueError:
                     raise ValueError(f"{name}: {env[name]!r} is not a whole number") from None
+        if "BRIMSTONE_CORS_ORIGINS" in env:
+            values["cors_origins"] = tuple(o.strip() for o in env["BRIMSTONE_CORS_ORIGINS"].split(",") if o.strip())
+        for name, attr in (("BRIMSTONE_HSTS", "hsts"), ("BRIMSTONE_METRICS", "metrics")):
+            if env.get(name):
+                values[attr] = env[name].strip().lower() in ("1", "true", "yes", "on")
         values.update({key: value for key, value in overrides.items() if value is not None})
         return cls(**values).checked()
 
@@ -82,9 +123,23 @@ class Settings:
         if self.simulation_executor not in ("process", "thread"):
             raise ValueError(f"simulation_executor: {self.simulation_executor!r} is not 'process' or 'thread'")
         for name in ("max_trials", "simulation_chunks", "min_chunk_trials", "simulation_workers", "max_odds_trials",
-                     "odds_chunk_trials"):
+                     "odds_chunk_trials", "checkpoint_every", "max_simulations_per_client", "max_queued_simulations",
+                     "graphql_max_depth", "graphql_max_aliases", "graphql_max_cost", "graphql_max_root_fields"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name}: must be at least 1")
+        for name in ("retention", "archive_retention"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name}: must be 0 (keep) or more seconds")
+        for name in ("rate_limit_address", "rate_limit_token", "rate_limit_create", "rate_limit_simulation",
+                     "rate_limit_auth_failures"):
+            value = getattr(self, name)
+            if value:
+                from limits import parse_many
+
+                try:
+                    parse_many(value)
+                except ValueError:
+                    raise ValueError(f"{name}: {value!r} is not a rate such as '60/minute'") from None
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port: {self.port} is not a TCP port")
         return self

@@ -16,23 +16,26 @@ import logging
 import random
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from services.contract.public import public_state
 from services.contract.validation import check, check_command
+from services.history import History, StateEncoder, Table
+from services.observability import COMMANDS
 from services.settings import Settings
-from services.store import SessionExists, SessionNotFound, SessionStore, StaleVersion, StoredSession
+from services.store import SessionArchived, SessionExists, SessionNotFound, SessionStore, StaleVersion
 from shared_rules import codec as rules_codec
-from shared_rules.codec import decode_command, decode_hero, decode_state, encode, encode_event, encode_state
+from shared_rules.codec import decode_command, decode_hero, encode, encode_event, encode_state
 from shared_rules.engine import apply, legal_commands, new_session
-from shared_rules.errors import IllegalCommand, InvalidCommand
+from shared_rules.errors import IllegalCommand, InvalidCommand, RulesError
 from shared_rules.events import Event, EventType
 from shared_rules.state import RuleOptions, Session
 
 if TYPE_CHECKING:
     from services.jobs.odds import OddsRunner
     from services.jobs.runner import SimulationRunner
+    from services.limits import Guard
 
 log = logging.getLogger("brimstone.use_cases")
 T = TypeVar("T")
@@ -42,6 +45,7 @@ JOIN_CODE_LENGTH = 6
 MAX_SEED = 2**53 - 1  # exact in every JSON parser
 MAX_EVENTS_PAGE = 500
 MAX_WRITE_ATTEMPTS = 64  # retries on a stale version when the client did not name one
+INTERNAL_KEY_TTL = 600.0  # a write without an Idempotency-Key gets one of its own, so a retried commit stays one
 UNDO_RULE = "SVC-UNDO"  # not a rulebook rule: the service's exact undo from the log
 JSON = dict[str, Any]
 
@@ -83,14 +87,26 @@ class PreconditionFailed(ServiceError):
         self.current = current
 
 
+class Archived(ServiceError):
+    """The table was archived by its owner: it can be read, not changed (HTTP 409)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Services:
-    """What a use case needs: the session store, the settings, the simulation runner and the odds runner."""
+    """What a use case needs: the session store, the settings, the simulation and odds runners, the table history
+    and the rate limits."""
 
     store: SessionStore
     settings: Settings
     simulations: SimulationRunner | None = None
     odds: OddsRunner | None = None
+    history: History = field(default=None)  # type: ignore[assignment]  # built from the store when not given
+    guard: Guard | None = None
+    """The rate limits (services/limits.py); None: no limits (tests of the use cases alone)."""
+
+    def __post_init__(self) -> None:
+        if self.history is None:
+            object.__setattr__(self, "history", History(self.store, view_parts))
 
 
 # ---- strict reading of request envelopes (the command/hero bodies themselves go through the codec) -------
@@ -183,68 +199,56 @@ def is_host(services: Services, token: str | None) -> bool:
     return bool(host and token and hmac.compare_digest(token.encode(), host.encode()))
 
 
-async def _open(services: Services, session_id: str, token: str | None, *, host_may: bool) -> StoredSession:
+async def _open(services: Services, session_id: str, token: str | None, *, host_may: bool,
+                idempotency_key: str | None = None) -> Table:
     """Load a table the caller may open: its own table token, or (for reads) the event host's token."""
     if not token:
         raise Unauthenticated("Authorization: send 'Bearer <table token>'", field="Authorization")
-    stored = await services.store.load(session_id)
-    if stored is None:
+    if services.guard is not None:
+        await services.guard.check_failures()
+    table = await services.history.latest(session_id, idempotency_key=idempotency_key)
+    if table is None:
         raise NotFound(f"session {session_id!r} does not exist", field="session_id")
-    if hmac.compare_digest(token_hash(token), stored.token_hash):
-        return stored
+    if hmac.compare_digest(token_hash(token), table.token_hash):
+        return table
     if host_may and is_host(services, token):
-        return stored
+        return table
+    if services.guard is not None:
+        await services.guard.failed_token()  # guessing tokens is limited per address
     raise Forbidden(f"this token does not open session {session_id!r}", field="Authorization")
+
+
+def _state_of(table: Table) -> Session:
+    """The state of a table `_open` read (services/odds.py reads it this way)."""
+    return table.state
 
 
 # ---- views -----------------------------------------------------------------------------------------------
 
 
-def _pending(state: Session) -> JSON | None:
-    return None if state.pending is None else encode(state.pending.prompt)
+_encode_state = StateEncoder()  # encode_state, reusing the JSON of the parts a command left alone
 
 
-def _legal(state: Session) -> list[JSON]:
-    return [encode(item) for item in legal_commands(state)]
+def view_parts(state: Session, encoded: JSON | None = None) -> JSON:
+    """What clients see of a state besides its version: the public state (no RNG state, no prompt checkpoint: a
+    client could predict the dice), the pending prompt and the legal commands.
 
-
-def session_view(session_id: str, version: int, state: Session, encoded: JSON | None = None) -> JSON:
-    """A table as clients see it: version, public state (no RNG, no checkpoints), pending prompt, legal commands."""
+    `encoded` is encode_state(state) when the caller already has it."""
     return {
-        "session_id": session_id,
-        "version": version,
-        "state": public_state(encoded if encoded is not None else encode_state(state)),
-        "pending": _pending(state),
-        "legal_commands": _legal(state),
+        "state": public_state(encoded if encoded is not None else _encode_state(state)),
+        "pending": None if state.pending is None else encode(state.pending.prompt),
+        "legal_commands": [encode(item) for item in legal_commands(state)],
     }
 
 
-class _StateCache:
-    """Decoded snapshots by (session, version, text hash): a version's snapshot never changes once written."""
-
-    def __init__(self, size: int = 256) -> None:
-        self._size = size
-        self._items: dict[tuple[str, int, int], Session] = {}
-
-    def get(self, session_id: str, version: int, snapshot: str) -> Session:
-        state = self._items.get((session_id, version, hash(snapshot)))
-        if state is None:
-            state = decode_state(json.loads(snapshot))
-            self.put(session_id, version, snapshot, state)
-        return state
-
-    def put(self, session_id: str, version: int, snapshot: str, state: Session) -> None:
-        """Remember a state this process wrote, so the table's next command need not decode it again."""
-        if len(self._items) >= self._size:
-            self._items.pop(next(iter(self._items)))
-        self._items[(session_id, version, hash(snapshot))] = state
+def session_view(session_id: str, version: int, state: Session, encoded: JSON | None = None) -> JSON:
+    """A table as clients see it: version, state, pending prompt and what may be sent now."""
+    return {"session_id": session_id, "version": version, **view_parts(state, encoded)}
 
 
-_states = _StateCache()
-
-
-def _state_of(stored: StoredSession) -> Session:
-    return _states.get(stored.session_id, stored.version, stored.snapshot)
+def _table_view(services: Services, table: Table) -> JSON:
+    parts = services.history.view(table.session_id, table.token_hash, table.version, table.state)
+    return {"session_id": table.session_id, "version": table.version, **parts}
 
 
 # ---- sessions --------------------------------------------------------------------------------------------
@@ -265,6 +269,8 @@ async def create_session(services: Services, body: Any) -> JSON:
     seed = _int(data["seed"], "seed", 0, MAX_SEED) if data.get("seed") is not None else secrets.randbelow(MAX_SEED)
     pack = _str(data["pack"], "pack") if data.get("pack") is not None else "default"
     state = by_the_rules(new_session, heroes, options=options, seed=seed, pack=pack)
+    if services.guard is not None:
+        await services.guard.opening_table()
     encoded = encode_state(state)
     snapshot = rules_codec.dumps(encoded)
     command = rules_codec.dumps({"type": "create_session", "heroes": [encode(h) for h in heroes],
@@ -284,16 +290,14 @@ async def create_session(services: Services, body: Any) -> JSON:
 
 async def get_session(services: Services, session_id: str, token: str | None) -> JSON:
     """The latest version of a table."""
-    stored = await _open(services, session_id, token, host_may=True)
-    return session_view(session_id, stored.version, _state_of(stored), json.loads(stored.snapshot))
+    return _table_view(services, await _open(services, session_id, token, host_may=True))
 
 
 async def get_legal_commands(services: Services, session_id: str, token: str | None) -> JSON:
     """What the table may send now, and the prompt waiting for an answer (if any)."""
-    stored = await _open(services, session_id, token, host_may=True)
-    state = _state_of(stored)
-    return {"session_id": session_id, "version": stored.version, "pending": _pending(state),
-            "legal_commands": _legal(state)}
+    view = _table_view(services, await _open(services, session_id, token, host_may=True))
+    return {"session_id": session_id, "version": view["version"], "pending": view["pending"],
+            "legal_commands": view["legal_commands"]}
 
 
 async def list_sessions(services: Services, token: str | None, *, limit: int = 100, after: str | None = None) -> JSON:
@@ -301,6 +305,8 @@ async def list_sessions(services: Services, token: str | None, *, limit: int = 1
     if not token:
         raise Unauthenticated("Authorization: send 'Bearer <host token>'", field="Authorization")
     if not is_host(services, token):
+        if services.guard is not None:
+            await services.guard.failed_token()
         raise Forbidden("listing tables needs the event host's token", field="Authorization")
     limit = _int(limit, "limit", 1, 1000)
     ids = await services.store.list_sessions(limit=limit, after=after)
@@ -315,7 +321,7 @@ async def list_events(
     limit = _int(limit, "limit", 1, MAX_EVENTS_PAGE)
     stored = await _open(services, session_id, token, host_may=True)
     try:
-        entries = await services.store.log(session_id, after_version=after, limit=limit)
+        entries = await services.store.log(session_id, after_version=after, limit=max(0, min(limit, stored.version - after)))
     except SessionNotFound:
         raise NotFound(f"session {session_id!r} does not exist", field="session_id") from None
     page = [{"version": e.version, "command": public_command(json.loads(e.command)), "events": json.loads(e.events),
@@ -333,6 +339,31 @@ def public_command(command: JSON) -> JSON:
     return command
 
 
+async def archive_session(services: Services, session_id: str, token: str | None) -> JSON:
+    """The owner freezes a table: read-only from now on, kept for the archive retention."""
+    await _open(services, session_id, token, host_may=False)
+    try:
+        archived_at = await services.store.archive(session_id)
+    except SessionNotFound:
+        raise NotFound(f"session {session_id!r} does not exist", field="session_id") from None
+    services.history.forget(session_id)  # the next write reads the archive mark
+    keep = services.settings.archive_retention
+    return {"session_id": session_id, "archived_at": archived_at, "expires_at": archived_at + keep if keep else None}
+
+
+async def delete_session(services: Services, session_id: str, token: str | None) -> None:
+    """The owner removes a table and everything stored for it."""
+    await _open(services, session_id, token, host_may=False)
+    await services.store.delete(session_id)
+    services.history.forget(session_id)
+
+
+async def readiness(services: Services) -> JSON:
+    """Touch the store (StoreUnavailable when it does not answer)."""
+    await services.store.ping()
+    return {"status": "ready", "storage": services.settings.storage}
+
+
 # ---- writes ----------------------------------------------------------------------------------------------
 
 
@@ -341,13 +372,19 @@ def _fingerprint(kind: str, payload: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _replayed(record: str, fingerprint: str, key: str) -> JSON:
+async def _replayed(services: Services, table: Table, record: str, fingerprint: str, key: str) -> JSON:
+    """The first answer to a request, rebuilt from the version it wrote (the record keeps only which version)."""
     stored = json.loads(record)
     if stored.get("fingerprint") != fingerprint:
         raise IdempotencyKeyReused(f"Idempotency-Key {key!r} was already used for a different request",
                                    field="Idempotency-Key")
-    body: JSON = stored["body"]
-    return body
+    version = int(stored["version"])
+    change = await services.history.change(table.session_id, table.token_hash, version)
+    if change is None:
+        raise NotFound(f"session {table.session_id!r} has no version {version} any more", field="session_id")
+    return {"based_on": version - 1, "events": change["events"], "session_id": table.session_id,
+            "version": version, "state": change["state"], "pending": change["pending"],
+            "legal_commands": change["legal_commands"]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,6 +395,17 @@ class Written:
     replayed: bool
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What a write produces from the table it read: the new state, the log's command and the events."""
+
+    state: Session
+    command: JSON
+    events: list[JSON]
+    checkpoint: bool = False
+    """Keep a full snapshot of the new version (an undo always does: the log cannot replay it)."""
+
+
 async def _write(
     services: Services,
     session_id: str,
@@ -365,15 +413,44 @@ async def _write(
     *,
     kind: str,
     payload: Any,
-    step: Callable[[StoredSession], Awaitable[tuple[JSON, Session, JSON, list[JSON]]]],
+    step: Callable[[Table], Awaitable[Step]],
+    expected_version: int | None,
+    idempotency_key: str | None,
+    if_match: tuple[int, ...] | None = None,
+) -> Written:
+    """_written, counted in the metrics by outcome (applied, replayed, refused, error)."""
+    operation = "postCommand" if kind == "command" else "undoCommands"
+    try:
+        written = await _written(services, session_id, token, kind=kind, payload=payload, step=step,
+                                 expected_version=expected_version, idempotency_key=idempotency_key,
+                                 if_match=if_match)
+    except (RulesError, ServiceError, StaleVersion):
+        COMMANDS.labels(operation, "refused").inc()
+        raise
+    except Exception:
+        COMMANDS.labels(operation, "error").inc()
+        raise
+    COMMANDS.labels(operation, "replayed" if written.replayed else "applied").inc()
+    return written
+
+
+async def _written(
+    services: Services,
+    session_id: str,
+    token: str | None,
+    *,
+    kind: str,
+    payload: Any,
+    step: Callable[[Table], Awaitable[Step]],
     expected_version: int | None,
     idempotency_key: str | None,
     if_match: tuple[int, ...] | None = None,
 ) -> Written:
     """Load -> step -> compare-and-set; retried on a stale version unless the client named the version.
 
-    `step(stored)` returns (snapshot dict, state, log command dict, events list) or raises a RulesError.
-    `if_match` (the versions of the If-Match header) is a precondition like `expected_version`, answered with 412.
+    `step(table)` returns the Step or raises a RulesError. Every commit carries an idempotency key (the client's,
+    or one of our own), so a commit retried after a lost connection is applied once. `if_match` (the versions of
+    the If-Match header) is a precondition like `expected_version`, answered with 412.
     """
     if idempotency_key is not None:
         _str(idempotency_key, "Idempotency-Key", 256)
@@ -382,48 +459,63 @@ async def _write(
     # The request is the command itself; expected_version is a precondition, so a client that lost an answer
     # may re-read the version and resend: it still gets the first answer, never a second write.
     fingerprint = _fingerprint(kind, payload)
-    stored = await _open(services, session_id, token, host_may=False)
-    if idempotency_key is not None:
-        record = await services.store.get_idempotent(session_id, idempotency_key)
-        if record is not None:
-            return Written(_replayed(record, fingerprint, idempotency_key), True)
-    pinned = expected_version is not None or if_match is not None
+    # The version this process wrote or read last is tried first, without a read: the commit is a compare-and-set
+    # (and checks the idempotency key and the archive mark itself), so a stale guess only costs a retry.
+    table = services.history.fresh(session_id, token_hash(token)) if token else None
+    if (table is None or (expected_version is not None and table.version != expected_version)
+            or (if_match is not None and table.version not in if_match)):
+        table = await _open(services, session_id, token, host_may=False, idempotency_key=idempotency_key)
+    key = idempotency_key or "~" + secrets.token_urlsafe(9)
+    if table.idempotent is not None:
+        return Written(await _replayed(services, table, table.idempotent, fingerprint, key), True)
+    if table.archived_at is not None:
+        raise Archived(f"session {session_id!r} is archived: it can be read, not changed", field="session_id")
+    every = services.settings.checkpoint_every
     for _attempt in range(MAX_WRITE_ATTEMPTS):
-        if expected_version is not None and stored.version != expected_version:
-            raise StaleVersion(stored.version, expected_version, session_id)
-        if if_match is not None and stored.version not in if_match:
+        if expected_version is not None and table.version != expected_version:
+            raise StaleVersion(table.version, expected_version, session_id)
+        if if_match is not None and table.version not in if_match:
             tags = ", ".join(f'"{v}"' for v in if_match)
-            raise PreconditionFailed(f'If-Match: the session is at version {stored.version} (ETag "{stored.version}"),'
-                                     f" not {tags}", current=stored.version)
-        encoded, state, command, events = await step(stored)
-        new_version = stored.version + 1
-        body = {"based_on": stored.version, "events": events, **session_view(session_id, new_version, state, encoded)}
-        response = json.dumps({"fingerprint": fingerprint, "body": body}, separators=(",", ":"))
-        snapshot = rules_codec.dumps(encoded)
+            raise PreconditionFailed(f'If-Match: the session is at version {table.version} (ETag "{table.version}"),'
+                                     f" not {tags}", current=table.version)
+        step_ = await step(table)
+        new_version = table.version + 1
+        encoded = _encode_state(step_.state)
+        body = {"based_on": table.version, "events": step_.events,
+                **session_view(session_id, new_version, step_.state, encoded)}
+        record = json.dumps({"fingerprint": fingerprint, "version": new_version}, separators=(",", ":"))
+        checkpoint = rules_codec.dumps(encoded) if step_.checkpoint or new_version % every == 0 else None
         try:
             result = await services.store.commit(
-                session_id, stored.version, snapshot, rules_codec.dumps(command), rules_codec.dumps(events),
-                response, idempotency_key,
+                session_id, table.version, rules_codec.dumps(step_.command), rules_codec.dumps(step_.events),
+                record, key, checkpoint=checkpoint,
+                idempotency_ttl=None if idempotency_key is not None else INTERNAL_KEY_TTL,
             )
         except StaleVersion as exc:
             if if_match is not None:
                 raise PreconditionFailed(f"If-Match: the session moved on to version {exc.current_version}",
                                          current=exc.current_version) from None
-            if pinned:
+            if expected_version is not None:
                 raise
-            latest = await services.store.load(session_id)
+            latest = await services.history.latest(session_id)
             if latest is None:
                 raise NotFound(f"session {session_id!r} does not exist", field="session_id") from None
-            stored = latest
+            table = latest
             await asyncio.sleep(random.uniform(0, 0.001 * min(_attempt, 20)))  # spread out a crowd of writers
             continue
         except SessionNotFound:
+            services.history.forget(session_id)
             raise NotFound(f"session {session_id!r} does not exist", field="session_id") from None
+        except SessionArchived:
+            raise Archived(f"session {session_id!r} is archived: it can be read, not changed",
+                           field="session_id") from None
         if result.replayed:
-            return Written(_replayed(result.response, fingerprint, idempotency_key or ""), True)
-        _states.put(session_id, result.version, snapshot, state)
+            return Written(await _replayed(services, table, result.response, fingerprint, key), True)
+        parts = {"state": body["state"], "pending": body["pending"], "legal_commands": body["legal_commands"]}
+        services.history.remember_change(session_id, table.token_hash, result.version, step_.command,
+                                         step_.events, step_.state, parts)
         return Written(body, False)
-    raise StaleVersion(stored.version, stored.version, session_id)
+    raise StaleVersion(table.version, table.version, session_id)
 
 
 async def submit_command(
@@ -440,10 +532,9 @@ async def submit_command(
     command = parse_command(body)
     expected_version = parse_expected_version(expected_version)
 
-    async def step(stored: StoredSession) -> tuple[JSON, Session, JSON, list[JSON]]:
-        outcome = by_the_rules(apply, _state_of(stored), command)
-        return (encode_state(outcome.state), outcome.state, encode(command),
-                [encode_event(event) for event in outcome.events])
+    async def step(table: Table) -> Step:
+        outcome = by_the_rules(apply, table.state, command)
+        return Step(outcome.state, encode(command), [encode_event(event) for event in outcome.events])
 
     return await _write(services, session_id, token, kind="command", payload=encode(command), step=step,
                         expected_version=expected_version, idempotency_key=idempotency_key, if_match=if_match)
@@ -467,18 +558,18 @@ async def undo(
     steps = _int(data.get("steps", 1), "steps", 1, 2**53)
     expected_version = parse_expected_version(expected_version)
 
-    async def step(stored: StoredSession) -> tuple[JSON, Session, JSON, list[JSON]]:
-        target = stored.version - steps
+    async def step(table: Table) -> Step:
+        target = table.version - steps
         if target < 0:
-            raise IllegalCommand(f"steps: version {stored.version} has only {stored.version} command(s) to undo, "
+            raise IllegalCommand(f"steps: version {table.version} has only {table.version} command(s) to undo, "
                                  f"not {steps}", field="steps", rule=UNDO_RULE)
-        text = await services.store.snapshot_at(session_id, target)
-        if text is None:
+        state = await services.history.at(session_id, table.token_hash, target)
+        if state is None:
             raise NotFound(f"session {session_id!r} has no version {target}", field="steps")
         event = Event(EventType.UNDONE, f"Undid {steps} command{'s' if steps != 1 else ''}: back to version {target}",
                       rule=UNDO_RULE)
-        state = _states.get(session_id, target, text)
-        return json.loads(text), state, {"type": "undo", "steps": steps, "to_version": target}, [encode_event(event)]
+        return Step(state, {"type": "undo", "steps": steps, "to_version": target}, [encode_event(event)],
+                    checkpoint=True)
 
     return await _write(services, session_id, token, kind="undo", payload={"steps": steps}, step=step,
                         expected_version=expected_version, idempotency_key=idempotency_key, if_match=if_match)
@@ -501,47 +592,52 @@ async def watch_session(
     """Every version written after `after_version` (default: the current one), in order, with events and state.
 
     Subscribes before reading, so nothing slips between; a notification for version v yields every version
-    up to v not yet sent, so a subscriber never sees a gap even if notifications were coalesced or lost.
+    up to v not yet sent, so a subscriber never sees a gap even if notifications were coalesced or lost, and after
+    the store lost its notification channel (a resync message) the latest version is read again. Ends when the
+    table is deleted.
     """
     await _open(services, session_id, token, host_may=True)
     store = services.store
     async with store.subscribe(session_id) as subscription:
-        stored = await store.load(session_id)
-        if stored is None:
+        table = await services.history.latest(session_id)
+        if table is None:
             raise NotFound(f"session {session_id!r} does not exist", field="session_id")
-        last = stored.version if after_version is None else min(_int(after_version, "after_version", -1, 2**53),
-                                                                  stored.version)
-        if last < stored.version:
-            async for change in _versions(services, session_id, last, stored.version):
+        incarnation = table.token_hash
+        last = table.version if after_version is None else min(_int(after_version, "after_version", -1, 2**53),
+                                                                 table.version)
+        if last < table.version:
+            async for change in _versions(services, session_id, incarnation, last, table.version):
                 yield change
-            last = stored.version
+            last = table.version
         async for message in subscription:
             try:
-                version = int(json.loads(message)["version"])
-            except (ValueError, KeyError, TypeError):
+                notice = json.loads(message)
+            except ValueError:
                 continue
-            if version <= last:
+            if not isinstance(notice, dict):
                 continue
-            async for change in _versions(services, session_id, last, version):
+            if notice.get("deleted"):
+                return
+            version = notice.get("version")
+            if notice.get("resync"):
+                latest = await services.history.latest(session_id)
+                if latest is None or latest.token_hash != incarnation:
+                    return
+                version = latest.version
+            if not isinstance(version, int) or version <= last:
+                continue
+            async for change in _versions(services, session_id, incarnation, last, version):
                 yield change
             last = version
 
 
-async def _versions(services: Services, session_id: str, after: int, upto: int) -> AsyncIterator[JSON]:
-    store = services.store
-    while after < upto:
-        entries = await store.log(session_id, after_version=after, limit=min(100, upto - after))
-        if not entries:
+async def _versions(services: Services, session_id: str, incarnation: str, after: int, upto: int
+                    ) -> AsyncIterator[JSON]:
+    for version in range(after + 1, upto + 1):
+        change = await services.history.change(session_id, incarnation, version)
+        if change is None:
             return
-        for entry in entries:
-            snapshot = await store.snapshot_at(session_id, entry.version)
-            if snapshot is None:
-                return
-            state = _states.get(session_id, entry.version, snapshot)
-            yield {"session_id": session_id, "version": entry.version, "events": json.loads(entry.events),
-                   "command": public_command(json.loads(entry.command)), "state": public_state(json.loads(snapshot)),
-                   "pending": _pending(state), "legal_commands": _legal(state)}
-            after = entry.version
+        yield {**change, "command": public_command(change["command"])}
 
 
 # ---- simulations -----------------------------------------------------------------------------------------
@@ -564,7 +660,7 @@ def parse_simulation(services: Services, body: Any) -> JSON:
     if all(hero.removed for hero in heroes):  # the journey would refuse its first command; refuse it before queueing
         raise IllegalCommand("heroes: every hero has been taken from the game; a journey needs one left",
                              field="heroes")
-    by_the_rules(new_session, heroes, options=options)  # the posse must make a table (names, unique ids) before it is queued
+    by_the_rules(new_session, heroes, options=options)  # the posse must make a table before it is queued
     return {"heroes": [encode(h) for h in heroes], "size": size, "trials": trials, "seed": seed,
             "options": encode(options)}
 
@@ -578,7 +674,11 @@ def _runner(services: Services) -> SimulationRunner:
 async def start_simulation(services: Services, body: Any) -> JSON:
     """Queue a bulk simulation; it runs in chunks (rq workers, or the embedded pool) and is polled by id."""
     spec = parse_simulation(services, body)
-    return await _runner(services).start(spec)
+    if services.guard is not None:
+        await services.guard.starting_simulation()
+    from services.limits import client_address
+
+    return await _runner(services).start(spec, client_address.get())
 
 
 async def get_simulation(services: Services, job_id: str) -> JSON:

@@ -5,6 +5,7 @@ The process keeps no game state: sessions live in the store (Redis or SQLite), s
 
 from __future__ import annotations
 
+import gc
 import logging
 import warnings
 from collections.abc import AsyncIterator
@@ -12,21 +13,31 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from litestar import Litestar
+from litestar.config.cors import CORSConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, Contact, License, SecurityScheme, Server, ServerVariable, Tag
 from litestar.routes import HTTPRoute
 
 from services.api.errors import problem_response
+from services.api.graphql.limits import graphql_limits
 from services.api.graphql.schema import graphql_controller
+from services.api.middleware import install_edge
 from services.api.rest.docs import HEADERS, nulls_kept, response_components
 from services.api.rest.odds import OddsController
+from services.api.rest.operations import (
+    MetricsController,
+    ReadinessController,
+    operations_components,
+)
 from services.api.rest.problems import ProblemsController
 from services.api.rest.schemas import all_components
 from services.api.rest.sessions import SessionsController
 from services.api.rest.simulations import HealthController, SimulationsController
 from services.jobs.odds import open_odds_runner
 from services.jobs.runner import open_runner
+from services.limits import Guard
+from services.observability import LIVE, watch_gc
 from services.settings import Settings
 from services.store import open_store
 from services.use_cases import Services
@@ -34,6 +45,9 @@ from services.use_cases import Services
 API_VERSION = "1.1.0"  # semantic versioning of the API, see docs/api.md "Versioning" and CHANGELOG.md
 CONTACT = Contact(name="Brimstone Table maintainers", email="maintainers@brimstone-table.invalid")
 LICENSE = License(name="Proprietary (all rights reserved)", identifier="LicenseRef-Proprietary")
+GC_THRESHOLDS = (7000, 20, 1000)
+"""Collector thresholds of a serving process: young passes every 7,000 allocations, a full pass after 1,000 middle
+ones at the most (minutes apart; Python's default of 10 gave one every second or two under load, ~70 ms each)."""
 DESCRIPTION = """\
 Game-state service for Shadows of Brimstone tables (Frontier Town): one session per table, every write a new
 version, an append-only log, exact undo, live changes over GraphQL subscriptions and bulk simulations.
@@ -95,13 +109,25 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
             yield
             return
         store = open_store(settings.redis_url, _db_path(settings), idempotency_ttl=settings.idempotency_ttl,
-                           redis_prefix=settings.redis_prefix)
-        runner = open_runner(settings)
+                           redis_prefix=settings.redis_prefix, retention=settings.retention,
+                           archive_retention=settings.archive_retention)
+        runner = open_runner(settings, None if settings.redis_url else _jobs_path(settings))
         odds = open_odds_runner(settings, runner)
-        app.state.services = Services(store, settings, runner, odds)
+        guard = Guard(settings)
+        app.state.services = Services(store, settings, runner, odds, guard=guard)
+        LIVE.subscribers = store.subscriber_count
+        LIVE.queue_depth = getattr(runner, "queue_depth", None)
+        # Everything imported and built so far lives as long as the process: keep it out of the collector's full
+        # passes, which otherwise walk it all and stall every request for tens of milliseconds. The caches of recent
+        # versions churn (almost all acyclic: freed by reference counting), so full passes are made rare too.
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(GC_THRESHOLDS[0], GC_THRESHOLDS[1], GC_THRESHOLDS[2])
+        watch_gc()
         try:
             yield
         finally:
+            await guard.close()
             await odds.close()
             await runner.close()
             await store.close()
@@ -110,10 +136,19 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
         # strawberry's controller relies on litestar inferring its dependencies (a deprecation in litestar 2.x).
         warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"litestar\..*")
         warnings.filterwarnings("ignore", message=r".*[Dd]ependenc.*", category=DeprecationWarning)
+        cors = CORSConfig(allow_origins=list(settings.cors_origins), allow_credentials=False,
+                          allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "X-Request-ID",
+                                         "If-Match", "If-None-Match", "Last-Event-ID"],
+                          expose_headers=["Location", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-ID",
+                                          "Idempotent-Replayed", "ETag", "Link"]) if settings.cors_origins else None
+        handlers: list[Any] = [SessionsController, SimulationsController, OddsController, HealthController,
+                               ProblemsController, ReadinessController, graphql_controller(settings.allowed_origins,
+                                                                       graphql_limits(settings))]
+        if settings.metrics:
+            handlers.append(MetricsController)
         app = Litestar(
-            route_handlers=[SessionsController, SimulationsController, OddsController, HealthController,
-                            ProblemsController,
-                            graphql_controller(settings.allowed_origins)],
+            route_handlers=handlers,
+            cors_config=cors,
             lifespan=[lifespan],
             exception_handlers={Exception: problem_response},
             openapi_config=openapi_config(),
@@ -121,11 +156,13 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
             debug=False,
         )
         _fix_options_allow(app)
+        install_edge(app, settings, lambda: getattr(getattr(app.state, "services", None), "guard", None))
         # litestar replaces `components.schemas` with the schemas it generated itself (none: every handler is
         # documented with our components), so ours are put back into the cached document before it is served.
         document = app.openapi_schema
         components = document.components
-        components.schemas = nulls_kept({**all_components(), **(components.schemas or {})})
+        components.schemas = nulls_kept({**all_components(), **operations_components(),
+                                          **(components.schemas or {})})
         components.responses = nulls_kept(response_components())
         components.headers = nulls_kept(HEADERS)
     return app
@@ -144,6 +181,16 @@ def _fix_options_allow(app: Litestar) -> None:
                 target = cell.cell_contents
                 if isinstance(target, HTTPRoute) and target is not route and handler.http_methods == {"OPTIONS"}:
                     target.methods = route.methods
+
+
+def _jobs_path(settings: Settings) -> str:
+    """Where embedded simulation jobs are kept: BRIMSTONE_JOBS_DB, else beside the tables' file."""
+    from pathlib import Path
+
+    if settings.jobs_db:
+        return settings.jobs_db
+    db = Path(_db_path(settings))
+    return str(db.with_name(db.stem + "-jobs" + db.suffix))
 
 
 def _db_path(settings: Settings) -> str:

@@ -1,9 +1,9 @@
 """The one place that turns refusals into answers: RFC 9457 problem details for REST, extensions for GraphQL.
 
 RulesError -> 422 (InvalidCommand, malformed) or 409 (IllegalCommand, refused by the rules); StaleVersion -> 409
-with `current_version` (412 when it came from If-Match); missing credentials 401, wrong ones 403; unknown table 404.
-Every problem names the `field` and the `rule` (empty when no rule applies) and its `type` is the URL of its entry
-in the catalogue (services/contract/problems.py). Anything unexpected is a 500 without internals in the body.
+with `current_version` (412 when it came from If-Match); missing credentials 401, wrong ones 403; unknown table
+404. Every problem names the `field` and the `rule` (empty when no rule applies) and its `type` is the URL of its
+entry in the catalogue (services/contract/problems.py). Anything unexpected is a 500 without internals in the body.
 """
 
 from __future__ import annotations
@@ -18,8 +18,13 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
 from services.contract.problems import BY_SLUG, BY_STATUS_DEFAULT
-from services.store import StaleVersion
+from services.history import HistoryDiverged
+from services.jobs.runner import QueueFull, TooManySimulations
+from services.limits import RateLimited
+from services.observability import STORE_ERRORS, request_id
+from services.store import SessionArchived, StaleVersion, StoreUnavailable
 from services.use_cases import (
+    Archived,
     Forbidden,
     IdempotencyKeyReused,
     NotFound,
@@ -76,6 +81,8 @@ _REFUSALS: tuple[tuple[type[BaseException], str], ...] = (
     (Forbidden, "forbidden"),
     (NotFound, "not-found"),
     (IdempotencyKeyReused, "idempotency-key-reused"),
+    (Archived, "archived"),
+    (RateLimited, "rate-limited"),
     (ServiceError, "invalid-command"),
 )
 
@@ -85,6 +92,19 @@ def problem_for(exc: BaseException) -> Problem:
     if isinstance(exc, PreconditionFailed):
         return _kind("precondition-failed", exc.message, field=exc.field, extra={"current_version": exc.current},
                      headers={"ETag": f'"{exc.current}"'})
+    if isinstance(exc, StoreUnavailable):
+        STORE_ERRORS.labels("unavailable").inc()
+        log.warning("store unavailable: %s", exc)
+        return _kind("store-unavailable", "the table storage cannot be reached right now; retry shortly",
+                     field="", headers={"Retry-After": str(exc.retry_after)})
+    if isinstance(exc, QueueFull):
+        return _kind("store-unavailable", str(exc), field="", headers={"Retry-After": str(exc.retry_after)})
+    if isinstance(exc, TooManySimulations):
+        return _kind("rate-limited", str(exc), field="client address",
+                     headers={"Retry-After": "10", "RateLimit-Policy": f'"simulations";q={exc.limit}',
+                              "RateLimit": '"simulations";r=0;t=10'})
+    if isinstance(exc, SessionArchived):
+        return _kind("archived", f"{exc}: it can be read, not changed", field="session_id")
     if isinstance(exc, StaleVersion):
         return _kind("stale-version", f"the session is at version {exc.current_version}, not {exc.expected}; "
                      "reload and send the command again", field="expected_version",
@@ -93,6 +113,8 @@ def problem_for(exc: BaseException) -> Problem:
         if isinstance(exc, cls):
             assert isinstance(exc, (RulesError, ServiceError))
             headers = {"WWW-Authenticate": 'Bearer realm="brimstone"'} if slug == "unauthenticated" else {}
+            if isinstance(exc, RateLimited):
+                headers = exc.headers()
             return _kind(slug, exc.message, field=exc.field, rule=exc.rule, headers=headers)
     if isinstance(exc, ValidationException):
         return _validation(exc)
@@ -102,12 +124,20 @@ def problem_for(exc: BaseException) -> Problem:
             log.error("HTTP %s: %s", status, exc.detail)
         title = HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else "Error"
         headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() in ("allow", "retry-after")}
+        if status == 415:
+            return _kind("unsupported-media-type", str(exc.detail or "send application/json"), field="Content-Type")
         default = BY_STATUS_DEFAULT.get(status)
         if default is None:
             return Problem(status, "about:blank", title, str(exc.detail or title), headers=headers)
         return _kind(default, str(exc.detail or title), field="body" if status == 413 else "", headers=headers)
-    log.error("unexpected error", exc_info=exc)
-    return _kind("internal-error", "the server failed to answer; the error was logged")
+    if isinstance(exc, HistoryDiverged):
+        STORE_ERRORS.labels("replay-diverged").inc()
+    if isinstance(exc, RecursionError):  # input nested past what any parser here can follow
+        return _kind("invalid-command", "the request is nested too deeply to read", field="body")
+    rid = request_id.get()
+    log.error("unexpected error (request %s)", rid, exc_info=exc)
+    return _kind("internal-error", f"the server failed to answer; the error was logged with request id {rid}",
+                 extra={"request_id": rid})
 
 
 _PARAMETER_NAMES = {"idempotency_key": "Idempotency-Key", "if_match": "If-Match", "if_none_match": "If-None-Match",
@@ -138,6 +168,7 @@ def problem_response(request: Request[Any, Any, Any], exc: Exception) -> Respons
 def graphql_extensions(exc: BaseException) -> dict[str, Any]:
     """The same problem as GraphQL error extensions: the problem members, `kind` (its slug) and `code`, the slug
     in capitals (INVALID_COMMAND, ILLEGAL_COMMAND, STALE_VERSION, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND,
-    IDEMPOTENCY_KEY_REUSED, INTERNAL_ERROR, ...); clients (mobile/client.py) branch on it."""
+    IDEMPOTENCY_KEY_REUSED, PRECONDITION_FAILED, ARCHIVED, RATE_LIMITED, STORE_UNAVAILABLE, INTERNAL_ERROR ...);
+    clients (mobile/client.py) branch on it."""
     problem = problem_for(exc)
     return {"code": problem.slug.upper().replace("-", "_"), "kind": problem.slug, **problem.body()}

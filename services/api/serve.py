@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import logging.config
 import sys
 
+from services.observability import log_config
 from services.settings import DEFAULT_DB, Settings
 
 
@@ -42,11 +44,12 @@ def main(argv: list[str] | None = None) -> None:
     from services.api.app import create_app
 
     settings = settings_from(sys.argv[1:] if argv is None else argv)
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    config = log_config(settings.log_level)
+    logging.config.dictConfig(config)
     where = settings.redis_url if settings.redis_url else settings.db_path
     logging.getLogger("brimstone").info("storage: %s (%s)", settings.storage, where)
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level=settings.log_level,
-                ws="websockets-sansio", lifespan="on", timeout_graceful_shutdown=5)
+                ws="websockets-sansio", lifespan="on", timeout_graceful_shutdown=5, log_config=config)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ PROBLEM: Schema = {
         "rule": {"type": "string", "description": "rules-reference id of the rule that refused it, or ''"},
         "current_version": {"type": "integer", "minimum": 0,
                             "description": "the session's version (stale writes and failed If-Match only)"},
+        "request_id": {"type": "string", "description": "the request's id in the server's logs (internal errors)"},
     },
     "required": ["type", "title", "status", "detail", "field", "rule"],
     "additionalProperties": False,

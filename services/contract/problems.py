@@ -64,6 +64,11 @@ CATALOGUE: tuple[ProblemType, ...] = (
         "Read the table again (its ETag is the current version), decide again, and send with the new If-Match.",
         "If-Match: the session is at version 5 (ETag \"5\"), not \"3\"", "If-Match"),
     ProblemType(
+        "archived", 409, "Archived",
+        "The table's owner archived it: it can be read and its log paged, not changed.",
+        "Open a new table to play on; read this one for its history.",
+        "session 'K7QX2M' is archived: it can be read, not changed", "session_id"),
+    ProblemType(
         "idempotency-key-reused", 422, "Idempotency-Key reused",
         "An Idempotency-Key was sent again with a different request; a key stands for one request for 24 hours.",
         "Use a new key for every new request; resend a key only with exactly the request it was first sent with.",
@@ -110,16 +115,16 @@ CATALOGUE: tuple[ProblemType, ...] = (
         "Retry later with the same Idempotency-Key; report it if it persists.",
         "the server failed to answer; the error was logged"),
     ProblemType(
-        "unavailable", 503, "Service unavailable",
-        "The server cannot reach its storage for now (Redis restarting, a failover); nothing was written. "
-        "`Retry-After` says when to try again.",
+        "store-unavailable", 503, "Storage unavailable",
+        "The server cannot reach its storage for now (Redis restarting, a failover) or its job queue is full; "
+        "nothing was written. `Retry-After` says when to try again.",
         "Wait `Retry-After` seconds and retry (with the same Idempotency-Key for a write).",
         "the table store is not reachable; retry in 1 s"),
 )
 BY_SLUG = {problem.slug: problem for problem in CATALOGUE}
 BY_STATUS_DEFAULT = {401: "unauthenticated", 403: "forbidden", 404: "not-found", 405: "method-not-allowed",
                      412: "precondition-failed", 413: "body-too-large", 415: "unsupported-media-type",
-                     422: "invalid-command", 429: "rate-limited", 500: "internal-error", 503: "unavailable"}
+                     422: "invalid-command", 429: "rate-limited", 500: "internal-error", 503: "store-unavailable"}
 """The problem type of an HTTP error the framework raises itself (an unknown path, a method, a body too large)."""
 
 

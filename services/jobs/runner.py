@@ -11,6 +11,7 @@ import json
 import logging
 import math
 import multiprocessing
+import os
 import secrets
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -29,11 +30,37 @@ MAX_LOCAL_JOBS = 200
 class SimulationRunner(Protocol):
     backend: str
 
-    async def start(self, spec: JSON) -> JSON: ...
+    async def start(self, spec: JSON, client: str = "unknown") -> JSON: ...
 
     async def status(self, job_id: str) -> JSON | None: ...
 
+    def queue_depth(self) -> int: ...
+
     async def close(self) -> None: ...
+
+
+class QueueFull(Exception):
+    """Too many simulations are waiting or running (all clients together): retry later (HTTP 503)."""
+
+    retry_after = 30
+
+
+class TooManySimulations(Exception):
+    """This client already has its share of unfinished simulations (HTTP 429)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"at most {limit} unfinished simulation(s) per client address; wait for one to finish")
+        self.limit = limit
+
+
+def check_caps(settings: Settings, unfinished: list[str], client: str) -> None:
+    """Refuse a new job when the queue is full or the client has its share (`unfinished`: the clients of the
+    unfinished jobs, one entry per job)."""
+    if len(unfinished) >= settings.max_queued_simulations:
+        raise QueueFull(f"{len(unfinished)} simulations are queued or running (at most "
+                        f"{settings.max_queued_simulations}); retry later")
+    if unfinished.count(client) >= settings.max_simulations_per_client:
+        raise TooManySimulations(settings.max_simulations_per_client)
 
 
 def plan_chunks(settings: Settings, trials: int) -> list[tuple[int, int]]:
@@ -69,13 +96,49 @@ class RqRunner:
         self.settings = settings
         self.redis = Redis.from_url(settings.redis_url)
         self.queue = Queue(settings.rq_queue, connection=self.redis)
+        self._depth = 0
 
     def _meta_key(self, job_id: str) -> str:
         return f"{self.settings.redis_prefix}:simulation:{job_id}"
 
-    def _start(self, spec: JSON) -> JSON:
+    def _active_key(self) -> str:
+        return f"{self.settings.redis_prefix}:simulations:active"
+
+    def _unfinished(self) -> list[str]:
+        """Clients of the jobs not finished yet (finished and failed ones are dropped from the active set)."""
+        from rq.job import Job, JobStatus
+
+        active = {k.decode(): v.decode() for k, v in self.redis.hgetall(self._active_key()).items()}
+        if not active:
+            return []
+        finals = Job.fetch_many([f"sim-{job_id}-final" for job_id in active], connection=self.redis)
+        clients = []
+        for (job_id, client), final in zip(active.items(), finals, strict=True):
+            done = final is None or final.get_status(refresh=False) in (JobStatus.FINISHED, JobStatus.FAILED,
+                                                                         JobStatus.CANCELED)
+            if done or self._chunk_failed(job_id):
+                self.redis.hdel(self._active_key(), job_id)
+            else:
+                clients.append(client)
+        self._depth = len(clients)
+        return clients
+
+    def _chunk_failed(self, job_id: str) -> bool:
+        raw = self.redis.get(self._meta_key(job_id))
+        if raw is None:
+            return True
+        from rq.job import Job, JobStatus
+
+        chunks = Job.fetch_many(json.loads(raw)["chunks"], connection=self.redis)
+        return any(job is None or job.get_status(refresh=False) == JobStatus.FAILED for job in chunks)
+
+    def queue_depth(self) -> int:
+        return self._depth
+
+    def _start(self, spec: JSON, client: str) -> JSON:
         from rq import Queue
 
+        check_caps(self.settings, self._unfinished(), client)
         job_id = new_job_id()
         pieces = plan_chunks(self.settings, spec["trials"])
         ttl = self.settings.result_ttl
@@ -91,10 +154,12 @@ class RqRunner:
         record = {"spec": {k: spec[k] for k in ("trials", "seed", "size")}, "chunks": chunk_ids,
                   "created_at": time.time()}
         self.redis.set(self._meta_key(job_id), json.dumps(record), ex=ttl)
+        self.redis.hset(self._active_key(), job_id, client)
+        self._depth += 1
         return _view(job_id, spec, len(pieces), self.backend, status="queued", progress=0.0)
 
-    async def start(self, spec: JSON) -> JSON:
-        return await asyncio.to_thread(self._start, spec)
+    async def start(self, spec: JSON, client: str = "unknown") -> JSON:
+        return await asyncio.to_thread(self._start, spec, client)
 
     def _status(self, job_id: str) -> JSON | None:
         from rq.job import Job, JobStatus
@@ -149,6 +214,95 @@ def _last_line(text: str | None) -> str:
 # ---- embedded ----------------------------------------------------------------------------------------------
 
 
+def _die_with_parent(parent: int) -> None:
+    """Pool process initializer: the kernel kills this process when the API process dies, even by SIGKILL
+    (Linux prctl PR_SET_PDEATHSIG), so a killed server leaves no simulation burning CPU. A parent that died before
+    this ran (the process was just starting) ends it here."""
+    import ctypes
+    import os
+    import signal
+
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except OSError:  # not Linux: the pool still ends with a clean shutdown
+        pass
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+_JOBS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS jobs (
+    id TEXT PRIMARY KEY,
+    spec TEXT NOT NULL,
+    pieces TEXT NOT NULL,
+    client TEXT NOT NULL,
+    status TEXT NOT NULL,
+    result TEXT,
+    error TEXT,
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    job_id TEXT NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    tally TEXT NOT NULL,
+    PRIMARY KEY (job_id, idx)
+);
+"""
+
+
+class JobStore:
+    """Embedded simulation jobs in a SQLite file: the request, each finished chunk's tally and the result, so a
+    restarted server resumes unfinished jobs from their last finished chunk."""
+
+    def __init__(self, path: str) -> None:
+        import sqlite3
+
+        self.path = path
+        self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA foreign_keys=ON")
+        for statement in _JOBS_SCHEMA.split(";"):
+            if statement.strip():
+                self.conn.execute(statement)
+
+    def add(self, job: _LocalJob) -> None:
+        self.conn.execute("INSERT INTO jobs (id, spec, pieces, client, status, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                          (job.job_id, json.dumps(job.spec), json.dumps(job.pieces), job.client, job.status,
+                           job.created_at))
+
+    def chunk_done(self, job_id: str, index: int, tally: JSON) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO chunks (job_id, idx, tally) VALUES (?, ?, ?)",
+                          (job_id, index, json.dumps(tally)))
+
+    def finish(self, job: _LocalJob) -> None:
+        self.conn.execute("UPDATE jobs SET status = ?, result = ?, error = ? WHERE id = ?",
+                          (job.status, None if job.result is None else json.dumps(job.result), job.error, job.job_id))
+        if job.status == "finished":
+            self.conn.execute("DELETE FROM chunks WHERE job_id = ?", (job.job_id,))
+
+    def load(self) -> list[tuple[_LocalJob, dict[int, JSON]]]:
+        jobs = []
+        for job_id, spec, pieces, client, status, result, error, created_at in self.conn.execute(
+                "SELECT id, spec, pieces, client, status, result, error, created_at FROM jobs ORDER BY created_at"):
+            job = _LocalJob(job_id, json.loads(spec), [tuple(p) for p in json.loads(pieces)], [], status=status,
+                            result=None if result is None else json.loads(result), error=error,
+                            created_at=created_at, client=client)
+            job.done = [0] * len(job.pieces)
+            tallies = {int(i): json.loads(t) for i, t in self.conn.execute(
+                "SELECT idx, tally FROM chunks WHERE job_id = ?", (job_id,))}
+            for index in tallies:
+                job.done[index] = job.pieces[index][1]
+            jobs.append((job, tallies))
+        return jobs
+
+    def forget(self, job_ids: list[str]) -> None:
+        self.conn.executemany("DELETE FROM jobs WHERE id = ?", [(j,) for j in job_ids])
+
+    def close(self) -> None:
+        self.conn.close()
+
+
 @dataclass
 class _LocalJob:
     job_id: str
@@ -160,17 +314,21 @@ class _LocalJob:
     error: str | None = None
     created_at: float = field(default_factory=time.time)
     task: asyncio.Task[None] | None = None
+    client: str = "unknown"
 
 
 class LocalRunner:
-    """Chunks in a process pool (or threads) of the API process; jobs live in memory, lost on a restart."""
+    """Chunks in a process pool (or threads) of the API process. Jobs are kept in a SQLite file (`jobs_path`) when
+    given: a restarted server resumes the unfinished ones. The pool's processes end with the server."""
 
     backend = "embedded"
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, jobs_path: str | None = None) -> None:
         self.settings = settings
         self._jobs: dict[str, _LocalJob] = {}
         self._pool: Executor | None = None
+        self._store = JobStore(jobs_path) if jobs_path else None
+        self._resumed = False
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -178,23 +336,46 @@ class LocalRunner:
             if self.settings.simulation_executor == "thread":
                 self._pool = ThreadPoolExecutor(workers, thread_name_prefix="brimstone-sim")
             else:  # spawn: a fork of a process running an event loop and threads is not safe
-                self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+                self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=_die_with_parent, initargs=(os.getpid(),))
         return self._pool
 
-    async def start(self, spec: JSON) -> JSON:
-        job = _LocalJob(new_job_id(), spec, plan_chunks(self.settings, spec["trials"]), [])
+    def _resume(self) -> None:
+        """Pick up the jobs a previous run of the server left unfinished (once, on first use)."""
+        if self._resumed or self._store is None:
+            return
+        self._resumed = True
+        for job, tallies in self._store.load():
+            self._jobs[job.job_id] = job
+            if job.status in ("queued", "running"):
+                log.info("resuming simulation %s (%d of %d chunks done)", job.job_id, len(tallies), len(job.pieces))
+                job.task = asyncio.get_running_loop().create_task(self._run(job, tallies))
+
+    def queue_depth(self) -> int:
+        return sum(1 for job in self._jobs.values() if job.status in ("queued", "running"))
+
+    async def start(self, spec: JSON, client: str = "unknown") -> JSON:
+        self._resume()
+        unfinished = [job.client for job in self._jobs.values() if job.status in ("queued", "running")]
+        check_caps(self.settings, unfinished, client)
+        job = _LocalJob(new_job_id(), spec, plan_chunks(self.settings, spec["trials"]), [], client=client)
         job.done = [0] * len(job.pieces)
         self._forget_old()
         self._jobs[job.job_id] = job
-        job.task = asyncio.get_running_loop().create_task(self._run(job))
+        if self._store is not None:
+            self._store.add(job)
+        job.task = asyncio.get_running_loop().create_task(self._run(job, {}))
         return self._view(job)
 
-    async def _run(self, job: _LocalJob) -> None:
+    async def _run(self, job: _LocalJob, finished: dict[int, JSON]) -> None:
         loop = asyncio.get_running_loop()
         pool = self._executor()
         threads = isinstance(pool, ThreadPoolExecutor)
 
         async def chunk(index: int, start: int, count: int) -> JSON:
+            if index in finished:
+                return finished[index]
+
             def progress(done: int) -> None:
                 job.done[index] = done  # one writer per slot; the reader tolerates a stale value
 
@@ -203,6 +384,8 @@ class LocalRunner:
             else:
                 result = await loop.run_in_executor(pool, tasks.run_chunk, job.spec, start, count)
             job.done[index] = count
+            if self._store is not None:
+                self._store.chunk_done(job.job_id, index, result)
             return result
 
         job.status = "running"
@@ -211,11 +394,14 @@ class LocalRunner:
             job.result = await asyncio.to_thread(tasks.merge_chunks, list(tallies))
             job.status = "finished"
         except asyncio.CancelledError:
-            job.status, job.error = "failed", "cancelled (the server stopped)"
-            raise
+            if self._store is None:
+                job.status, job.error = "failed", "cancelled (the server stopped)"
+            raise  # persisted jobs stay "running" and resume when the server starts again
         except Exception as exc:  # a failed chunk fails the job; the poller sees why
             log.exception("simulation %s failed", job.job_id)
             job.status, job.error = "failed", f"{type(exc).__name__}: {exc}"
+        if self._store is not None:
+            self._store.finish(job)
 
     def _view(self, job: _LocalJob) -> JSON:
         progress = 1.0 if job.status == "finished" else min(sum(job.done) / job.spec["trials"], 0.999)
@@ -223,23 +409,41 @@ class LocalRunner:
                      result=job.result, error=job.error)
 
     async def status(self, job_id: str) -> JSON | None:
+        self._resume()
         job = self._jobs.get(job_id)
         return None if job is None else self._view(job)
 
     def _forget_old(self) -> None:
         finished = [j for j in self._jobs.values() if j.status in ("finished", "failed")]
-        for job in sorted(finished, key=lambda j: j.created_at)[: max(0, len(self._jobs) - MAX_LOCAL_JOBS + 1)]:
+        old = sorted(finished, key=lambda j: j.created_at)[: max(0, len(self._jobs) - MAX_LOCAL_JOBS + 1)]
+        for job in old:
             del self._jobs[job.job_id]
+        if self._store is not None and old:
+            self._store.forget([job.job_id for job in old])
 
     async def close(self) -> None:
-        for job in self._jobs.values():
-            if job.task is not None and not job.task.done():
-                job.task.cancel()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop the jobs and the pool's processes now (a running chunk is not waited for; persisted jobs resume
+        on the next start)."""
+        tasks_ = [job.task for job in self._jobs.values() if job.task is not None and not job.task.done()]
+        for task in tasks_:
+            task.cancel()
+        if tasks_:
+            await asyncio.gather(*tasks_, return_exceptions=True)
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            processes = list(getattr(pool, "_processes", {}).values()) if isinstance(pool, ProcessPoolExecutor) \
+                else []
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:  # a chunk in progress would otherwise run to its end
+                if process.is_alive():
+                    process.terminate()
+            for process in processes:
+                process.join(timeout=5)
+        if self._store is not None:
+            self._store.close()
 
 
-def open_runner(settings: Settings) -> SimulationRunner:
-    """rq when Redis is configured (workers: `brimstone worker`), else the embedded pool."""
-    return RqRunner(settings) if settings.redis_url else LocalRunner(settings)
+def open_runner(settings: Settings, jobs_path: str | None = None) -> SimulationRunner:
+    """rq when Redis is configured (workers: `brimstone worker`), else the embedded pool with its jobs in the SQLite
+    file `jobs_path` (none: in memory)."""
+    return RqRunner(settings) if settings.redis_url else LocalRunner(settings, jobs_path)

@@ -11,12 +11,14 @@ from services.store.base import (
     DEFAULT_IDEMPOTENCY_TTL,
     CommitResult,
     LogEntry,
+    SessionArchived,
     SessionExists,
     SessionNotFound,
     SessionStore,
     StaleVersion,
     StoredSession,
     StoreError,
+    StoreUnavailable,
     Subscription,
     change_message,
     valid_session_id,
@@ -26,11 +28,13 @@ __all__ = [
     "DEFAULT_IDEMPOTENCY_TTL",
     "CommitResult",
     "LogEntry",
+    "SessionArchived",
     "SessionExists",
     "SessionNotFound",
     "SessionStore",
     "StaleVersion",
     "StoreError",
+    "StoreUnavailable",
     "StoredSession",
     "Subscription",
     "change_message",
@@ -45,12 +49,16 @@ def open_store(
     *,
     idempotency_ttl: float = DEFAULT_IDEMPOTENCY_TTL,
     redis_prefix: str = "brimstone",
+    retention: float = 0.0,
+    archive_retention: float = 0.0,
 ) -> SessionStore:
     """Return a RedisStore for `redis_url` if it is set, else a SqliteStore on `sqlite_path`."""
     if redis_url:
         from services.store.redis import RedisStore
 
-        return RedisStore(redis_url, prefix=redis_prefix, idempotency_ttl=idempotency_ttl)
+        return RedisStore(redis_url, prefix=redis_prefix, idempotency_ttl=idempotency_ttl, retention=retention,
+                          archive_retention=archive_retention)
     from services.store.sqlite import SqliteStore
 
-    return SqliteStore(sqlite_path, idempotency_ttl=idempotency_ttl)
+    return SqliteStore(sqlite_path, idempotency_ttl=idempotency_ttl, retention=retention,
+                       archive_retention=archive_retention)

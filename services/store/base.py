@@ -1,14 +1,19 @@
 """Session store interface shared by the SQLite and Redis backends.
 
-The store keeps, per game session, a version counter, the snapshot of every version, an append-only
-command log and short-lived idempotency records. Snapshots, commands, events and responses are opaque
-JSON text: the store knows nothing about game rules.
+The store keeps, per game session, a version counter, a checkpoint snapshot every few versions (the writer
+decides which), an append-only command log (each entry compressed) and short-lived idempotency records. Any
+version is rebuilt by the caller from its nearest checkpoint and the log entries after it. Snapshots, commands,
+events and responses are opaque JSON text: the store knows nothing about game rules.
+
+Tables expire `retention` seconds after their last write (0 keeps them), archived tables `archive_retention`
+seconds after they were archived.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import zlib
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -25,20 +30,6 @@ MAX_IDEMPOTENCY_KEY_LEN = 256
 
 
 @dataclass(frozen=True)
-class StoredSession:
-    """A session's current state as read from the store."""
-
-    session_id: str
-    version: int
-    """0 at creation, +1 per commit."""
-    snapshot: str
-    """JSON text of the game state at `version`."""
-    token_hash: str
-    """sha256 hex of the table token (the store never sees the raw token)."""
-    created_at: float
-
-
-@dataclass(frozen=True)
 class LogEntry:
     """One entry of a session's command log; entry N produced version N."""
 
@@ -51,6 +42,36 @@ class LogEntry:
     idempotency_key: str | None
     at: float
     """Unix time of the write."""
+
+
+@dataclass(frozen=True)
+class StoredSession:
+    """What the store holds to rebuild one version of a session: its nearest checkpoint and the log after it.
+
+    The state at `version` is `base_snapshot` (the checkpoint written at `base_version`) with `entries` replayed on
+    it; when the caller said it knows `base_version` already (`known_version`), `base_snapshot` is None and only the
+    entries after it come back.
+    """
+
+    session_id: str
+    version: int
+    """The version these parts rebuild (the latest, for load())."""
+    token_hash: str
+    """sha256 hex of the table token (the store never sees the raw token)."""
+    created_at: float
+    base_version: int
+    base_snapshot: str | None
+    entries: tuple[LogEntry, ...]
+    """Log entries base_version+1 .. version, ascending."""
+    archived_at: float | None = None
+    """Set once the owner archived the table: it is read-only from then on."""
+    idempotent: str | None = None
+    """The response recorded for the idempotency key load() was asked about, if any."""
+
+    @property
+    def snapshot(self) -> str | None:
+        """The snapshot of `version` itself when it is a checkpoint (no entries to replay), else None."""
+        return self.base_snapshot if not self.entries else None
 
 
 @dataclass(frozen=True)
@@ -90,6 +111,24 @@ class SessionExists(StoreError):
         return f"session {self.session_id!r} already exists"
 
 
+class SessionArchived(StoreError):
+    """The session was archived by its owner: it is read-only."""
+
+    def __init__(self, session_id: str) -> None:
+        super().__init__(session_id)
+        self.session_id = session_id
+
+    def __str__(self) -> str:
+        return f"session {self.session_id!r} is archived (read-only)"
+
+
+class StoreUnavailable(StoreError):
+    """The storage cannot be reached right now (Redis down or restarting); the request may be retried."""
+
+    retry_after = 2
+    """Seconds a client should wait before retrying."""
+
+
 class StaleVersion(StoreError):
     """The session moved on: `expected` was given, `current_version` is the stored version."""
 
@@ -125,6 +164,17 @@ def change_message(session_id: str, version: int) -> str:
     return json.dumps({"session_id": session_id, "version": version}, separators=(",", ":"))
 
 
+def resync_message(session_id: str) -> str:
+    """Sent to local subscribers after the notification channel was lost and found again: notifications may have
+    been missed, so the subscriber reads the latest version itself."""
+    return json.dumps({"session_id": session_id, "resync": True}, separators=(",", ":"))
+
+
+def deleted_message(session_id: str) -> str:
+    """The last message of a session that was deleted."""
+    return json.dumps({"session_id": session_id, "deleted": True}, separators=(",", ":"))
+
+
 class Subscription(AsyncIterator[str], ABC):
     """Async iterator of the messages published to one session after it was subscribed.
 
@@ -158,39 +208,74 @@ class Subscription(AsyncIterator[str], ABC):
         await self.aclose()
 
 
+def pack_entry(entry: LogEntry) -> bytes:
+    """A log entry as stored: its fields tab-separated, zlib-compressed (events are wordy and repeat themselves).
+
+    The command text is JSON (which escapes every control character), so it holds no tab; the events come last.
+    """
+    if "\t" in entry.command or "\n" in entry.command:
+        raise ValueError("command: must be compact JSON text (no raw tab or newline)")
+    key = json.dumps(entry.idempotency_key)
+    text = f"{entry.version}\t{entry.at!r}\t{key}\t{entry.command}\t{entry.events}"
+    return zlib.compress(text.encode(), 6)
+
+
+def unpack_entry(raw: bytes | str) -> LogEntry:
+    """The inverse of pack_entry()."""
+    data = raw if isinstance(raw, bytes) else raw.encode("latin-1")
+    version, at, key, command, events = zlib.decompress(data).decode().split("\t", 4)
+    return LogEntry(int(version), command, events, json.loads(key), float(at))
+
+
 class SessionStore(ABC):
     """Versioned, append-only storage of game sessions with compare-and-set commits."""
 
+    retention: float = 0.0
+    """Seconds a table is kept after its last write (0: forever)."""
+    archive_retention: float = 0.0
+    """Seconds an archived table is kept after it was archived (0: forever)."""
+
     @abstractmethod
     async def create(self, session_id: str, token_hash: str, snapshot: str, command: str, events: str) -> None:
-        """Create a session at version 0 with log entry 0; raise SessionExists if the id is taken.
+        """Create a session at version 0 (a checkpoint) with log entry 0; raise SessionExists if the id is taken.
 
         Raises ValueError if the id does not match SESSION_ID_RE.
         """
 
     @abstractmethod
-    async def load(self, session_id: str) -> StoredSession | None:
-        """Return the session's current version and snapshot, or None if it does not exist."""
+    async def load(
+        self, session_id: str, *, known_version: int | None = None, idempotency_key: str | None = None
+    ) -> StoredSession | None:
+        """The parts of the latest version, or None if the session does not exist (or expired).
+
+        With `known_version` (a version the caller holds in memory) the answer starts from it instead of a checkpoint
+        when no checkpoint lies between it and the latest version. With `idempotency_key` the answer carries that
+        key's recorded response (`idempotent`), saving a round trip.
+        """
 
     @abstractmethod
-    async def snapshot_at(self, session_id: str, version: int) -> str | None:
-        """Return the snapshot written as `version`, or None if there is no such session or version."""
+    async def read(self, session_id: str, version: int, *, known_version: int | None = None) -> StoredSession | None:
+        """The parts of `version` (nearest checkpoint at or before it, then the log up to it), or None if the
+        session or the version does not exist; `known_version` as for load()."""
 
     @abstractmethod
     async def commit(
         self,
         session_id: str,
         expected_version: int,
-        snapshot: str,
         command: str,
         events: str,
         response: str,
         idempotency_key: str | None = None,
+        *,
+        checkpoint: str | None = None,
+        idempotency_ttl: float | None = None,
     ) -> CommitResult:
-        """Atomically write `snapshot` as version expected_version+1, log the command and notify.
+        """Atomically write version expected_version+1 (log entry, and `checkpoint` when given) and notify.
 
         A known idempotency key returns its first response (replayed=True, nothing written) even when
-        expected_version is stale; otherwise raises StaleVersion or SessionNotFound.
+        expected_version is stale; otherwise raises StaleVersion, SessionNotFound or SessionArchived.
+        `idempotency_ttl` overrides the store's TTL for this key.
         """
 
     @abstractmethod
@@ -205,12 +290,30 @@ class SessionStore(ABC):
         """
 
     @abstractmethod
+    async def archive(self, session_id: str) -> float:
+        """Make the session read-only and start its archive retention; returns when it was archived (the first
+        time, if it already was). Raises SessionNotFound."""
+
+    @abstractmethod
+    async def delete(self, session_id: str) -> bool:
+        """Remove the session and everything it stored; False if there was nothing to delete. Subscribers get a
+        last message saying it was deleted."""
+
+    @abstractmethod
+    async def ping(self) -> None:
+        """Touch the storage; raise StoreUnavailable when it cannot be reached (the readiness check)."""
+
+    @abstractmethod
     async def publish(self, session_id: str, message: str) -> None:
         """Send `message` to the session's current subscribers (fire and forget)."""
 
     @abstractmethod
     def subscribe(self, session_id: str) -> Subscription:
         """Return a Subscription (an AsyncIterator[str]) of messages published to the session."""
+
+    @abstractmethod
+    def subscriber_count(self) -> int:
+        """Live subscriptions held by this store instance (this replica)."""
 
     @abstractmethod
     async def list_sessions(self, limit: int = 100, after: str | None = None) -> list[str]:

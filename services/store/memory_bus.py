@@ -78,12 +78,20 @@ class MemoryBus:
     """Fan-out of messages to the subscribers of each session within one process."""
 
     def __init__(self, max_queue: int = DEFAULT_MAX_QUEUE) -> None:
-        self._max_queue = max_queue
+        self.max_queue = max_queue
         self._subscribers: dict[str, set[MemorySubscription]] = {}
 
     def subscribe(self, session_id: str) -> MemorySubscription:
         """Register and return a new subscriber for `session_id`."""
-        return MemorySubscription(self, session_id, self._max_queue)
+        return MemorySubscription(self, session_id, self.max_queue)
+
+    def total(self) -> int:
+        """Live subscribers of every session."""
+        return sum(len(subs) for subs in self._subscribers.values())
+
+    def sessions(self) -> list[str]:
+        """Sessions that have at least one live subscriber."""
+        return list(self._subscribers)
 
     def publish(self, session_id: str, message: str) -> int:
         """Queue `message` for every subscriber of `session_id`; return how many received it."""

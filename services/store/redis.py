@@ -2,87 +2,174 @@
 
 Keys, with the default prefix ``brimstone``:
 
-- ``brimstone:<sid>:meta``       hash: version, token_hash, created_at
-- ``brimstone:<sid>:snapshots``  hash: version -> snapshot JSON text
-- ``brimstone:<sid>:log``        list: entry N (JSON) produced version N
-- ``brimstone:<sid>:idem:<key>`` string with a TTL: {"version", "response"}
-- ``brimstone:sessions``         sorted set (all scores 0) of session ids, for lexicographic paging
+- ``brimstone:<sid>:meta``        hash: version, token_hash, created_at[, archived_at]
+- ``brimstone:<sid>:snapshots``   hash: checkpoint version -> snapshot JSON text
+- ``brimstone:<sid>:checkpoints`` sorted set of the checkpoint versions (score = version)
+- ``brimstone:<sid>:log``         list: entry N (compressed, see base.pack_entry) produced version N
+- ``brimstone:<sid>:idem:<key>``  string with a TTL: {"version", "response"}
+- ``brimstone:sessions``          sorted set (all scores 0) of session ids, for lexicographic paging
 - channel ``brimstone:<sid>:changes`` carries the notifications
 
-create() and commit() are single Lua scripts, so they are atomic and take one round trip; commit()
-publishes its notification from inside the script.
+create(), load()/read(), commit(), archive() and delete() are single Lua scripts: atomic, one round trip each;
+commit() publishes its notification from inside the script. The four keys of a table get the retention as their
+TTL on every write, so an idle table disappears by itself.
+
+Subscriptions share one pub/sub connection per store (per replica): it listens to every table's channel with one
+pattern and fans the messages out in process. When that connection is lost, the store reconnects with backoff and
+tells every local subscriber to resynchronise (it may have missed notifications meanwhile).
+
+Connections retry a command on a connection error with exponential backoff (redis-py's Retry); when Redis stays
+unreachable every call raises StoreUnavailable (HTTP 503 with Retry-After at the edge).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
-from redis.asyncio import Redis
-from redis.asyncio.client import PubSub
+from redis import exceptions as redis_errors
+from redis.asyncio import ConnectionPool, Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
 
 from services.store.base import (
     DEFAULT_IDEMPOTENCY_TTL,
     CommitResult,
     LogEntry,
+    SessionArchived,
     SessionExists,
     SessionNotFound,
     SessionStore,
     StaleVersion,
     StoredSession,
+    StoreUnavailable,
     Subscription,
     change_message,
     check_idempotency_key,
     check_session_id,
+    deleted_message,
+    pack_entry,
+    resync_message,
+    unpack_entry,
     valid_session_id,
 )
+from services.store.memory_bus import MemoryBus, MemorySubscription
+
+log = logging.getLogger("brimstone.store")
 
 SUBSCRIBE_TIMEOUT = 10.0
-"""Seconds to wait for Redis to confirm a SUBSCRIBE."""
+"""Seconds a new subscription waits for the shared pub/sub connection to be listening."""
+MAX_CONNECTIONS = 1024
+"""Commands share a pool this big (subscriptions take none of it: they share one pub/sub connection)."""
+RETRYABLE = (redis_errors.ConnectionError, redis_errors.TimeoutError, redis_errors.BusyLoadingError)
 
-# KEYS: meta, snapshots, log, sessions.  ARGV: session_id, token_hash, created_at, snapshot, entry.
+# KEYS: meta, snapshots, checkpoints, log, sessions.  ARGV: session_id, token_hash, created_at, snapshot, entry, ttl_ms.
 _CREATE_LUA = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'version', '0', 'token_hash', ARGV[2], 'created_at', ARGV[3])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 redis.call('HSET', KEYS[2], '0', ARGV[4])
-redis.call('DEL', KEYS[3])
-redis.call('RPUSH', KEYS[3], ARGV[5])
-redis.call('ZADD', KEYS[4], 0, ARGV[1])
+redis.call('ZADD', KEYS[3], 0, '0')
+redis.call('RPUSH', KEYS[4], ARGV[5])
+redis.call('ZADD', KEYS[5], 0, ARGV[1])
+if tonumber(ARGV[6]) > 0 then
+  for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], ARGV[6]) end
+end
 return 1
 """
 
-# KEYS: meta, snapshots, log[, idem].
-# ARGV: expected, snapshot, entry, idem_value, ttl_ms, channel, notification.
+# KEYS: meta, snapshots, checkpoints, log[, idem].  ARGV: target (-1 = latest), known (-1 = none).
+# Returns {version, token_hash, created_at, archived_at, base, snapshot|false, entries, idem|false} or a status.
+_READ_LUA = """
+local m = redis.call('HMGET', KEYS[1], 'version', 'token_hash', 'created_at', 'archived_at')
+if not m[1] then return false end
+local latest = tonumber(m[1])
+local target = tonumber(ARGV[1])
+if target < 0 then target = latest end
+if target > latest then return 'no-version' end
+local cp = tonumber(redis.call('ZREVRANGEBYSCORE', KEYS[3], target, '-inf', 'LIMIT', 0, 1)[1])
+local idem = false
+if KEYS[5] then idem = redis.call('GET', KEYS[5]) end
+local known = tonumber(ARGV[2])
+local base = cp
+local snapshot = false
+if known >= 0 and known <= target and known >= cp then base = known else snapshot = redis.call('HGET', KEYS[2], tostring(cp)) end
+local entries = {}
+if base < target then entries = redis.call('LRANGE', KEYS[4], base + 1, target) end
+return {tostring(target), m[2], m[3], m[4] or false, tostring(base), snapshot, entries, idem}
+"""
+
+# KEYS: meta, snapshots, checkpoints, log[, idem].
+# ARGV: expected, entry, idem_value, idem_ttl_ms, channel, notification, checkpoint ('' = none), ttl_ms.
 _COMMIT_LUA = """
-if KEYS[4] then
-  local previous = redis.call('GET', KEYS[4])
+if KEYS[5] then
+  local previous = redis.call('GET', KEYS[5])
   if previous then return {'replay', previous} end
 end
-local current = redis.call('HGET', KEYS[1], 'version')
+local m = redis.call('HMGET', KEYS[1], 'version', 'archived_at')
+local current = m[1]
 if not current then return {'missing'} end
+if m[2] then return {'archived'} end
 if tonumber(current) ~= tonumber(ARGV[1]) then return {'stale', current} end
-local new = tostring(tonumber(current) + 1)
-redis.call('HSET', KEYS[1], 'version', new)
-redis.call('HSET', KEYS[2], new, ARGV[2])
-redis.call('RPUSH', KEYS[3], ARGV[3])
-if KEYS[4] then redis.call('SET', KEYS[4], ARGV[4], 'PX', ARGV[5]) end
-redis.call('PUBLISH', ARGV[6], ARGV[7])
-return {'ok', new}
+local new = tonumber(current) + 1
+redis.call('HSET', KEYS[1], 'version', tostring(new))
+redis.call('RPUSH', KEYS[4], ARGV[2])
+if ARGV[7] ~= '' then
+  redis.call('HSET', KEYS[2], tostring(new), ARGV[7])
+  redis.call('ZADD', KEYS[3], new, tostring(new))
+end
+if KEYS[5] then redis.call('SET', KEYS[5], ARGV[3], 'PX', ARGV[4]) end
+if tonumber(ARGV[8]) > 0 then
+  for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], ARGV[8]) end
+end
+redis.call('PUBLISH', ARGV[5], ARGV[6])
+return {'ok', tostring(new)}
 """
 
-# KEYS: meta, snapshots.  A snapshot is immutable once written; one script keeps it one round trip.
-_LOAD_LUA = """
-local m = redis.call('HMGET', KEYS[1], 'version', 'token_hash', 'created_at')
+# KEYS: meta, snapshots, checkpoints, log.  ARGV: archived_at, ttl_ms (0 = keep).
+_ARCHIVE_LUA = """
+local m = redis.call('HMGET', KEYS[1], 'version', 'archived_at')
 if not m[1] then return false end
-return {m[1], m[2], m[3], redis.call('HGET', KEYS[2], m[1])}
+if m[2] then return m[2] end
+redis.call('HSET', KEYS[1], 'archived_at', ARGV[1])
+for i = 1, 4 do
+  if tonumber(ARGV[2]) > 0 then redis.call('PEXPIRE', KEYS[i], ARGV[2]) else redis.call('PERSIST', KEYS[i]) end
+end
+return ARGV[1]
 """
 
-# KEYS: meta, log.  ARGV: start, stop.
-_LOG_LUA = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-return redis.call('LRANGE', KEYS[2], ARGV[1], ARGV[2])
+# KEYS: meta, snapshots, checkpoints, log, sessions.  ARGV: session_id, channel, notification.
+_DELETE_LUA = """
+local existed = redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+redis.call('ZREM', KEYS[5], ARGV[1])
+if existed == 1 then redis.call('PUBLISH', ARGV[2], ARGV[3]) end
+return existed
+"""
+
+# KEYS: sessions.  ARGV: key prefix, low bound, limit.  Ids whose table expired are dropped from the index here.
+_LIST_LUA = """
+local out = {}
+local low = ARGV[2]
+local limit = tonumber(ARGV[3])
+while #out < limit do
+  local ids = redis.call('ZRANGEBYLEX', KEYS[1], low, '+', 'LIMIT', 0, limit)
+  if #ids == 0 then break end
+  for _, id in ipairs(ids) do
+    if redis.call('EXISTS', ARGV[1] .. id .. ':meta') == 1 then
+      if #out < limit then table.insert(out, id) end
+    else
+      redis.call('ZREM', KEYS[1], id)
+    end
+  end
+  low = '(' .. ids[#ids]
+end
+return out
 """
 
 
@@ -93,88 +180,48 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def _entry_json(version: int, command: str, events: str, key: str | None, at: float) -> str:
-    return json.dumps({"version": version, "command": command, "events": events, "idempotency_key": key, "at": at})
+def _raw(value: Any) -> bytes:
+    return value if isinstance(value, bytes) else str(value).encode("latin-1")
 
 
-def _entry(raw: Any) -> LogEntry:
-    d = json.loads(_text(raw))
-    return LogEntry(int(d["version"]), d["command"], d["events"], d["idempotency_key"], float(d["at"]))
+def _glob_escape(text: str) -> str:
+    return "".join("\\" + c if c in "*?[]\\" else c for c in text)
 
 
-class RedisSubscription(Subscription):
-    """A session's change channel on a dedicated pub/sub connection."""
+@contextlib.contextmanager
+def _reachable() -> Any:
+    """Redis connection trouble that outlived the client's retries becomes StoreUnavailable."""
+    try:
+        yield
+    except RETRYABLE as exc:
+        raise StoreUnavailable(f"Redis is unreachable: {exc}") from exc
 
-    def __init__(self, store: RedisStore, channel: str) -> None:
+
+def make_client(url: str) -> Redis:
+    """A client that retries a command on connection errors (3 times, exponential backoff up to 0.5 s) and checks an
+    idle connection before reusing it.
+
+    No socket read timeout and no waiting pool: each would cost a timer per command on the hot path; a reply's wait
+    is bounded by the retry policy when the connection breaks."""
+    retry = Retry(ExponentialBackoff(cap=0.5, base=0.05), retries=3)
+    pool = ConnectionPool.from_url(
+        url, max_connections=MAX_CONNECTIONS, retry=retry, retry_on_error=list(RETRYABLE),
+        socket_connect_timeout=2.0, health_check_interval=15, decode_responses=False)
+    return Redis(connection_pool=pool)
+
+
+class RedisSubscription(MemorySubscription):
+    """One subscriber's queue on the store's shared pub/sub connection."""
+
+    def __init__(self, store: RedisStore, session_id: str) -> None:
         self._store = store
-        self.channel = channel
-        self._pubsub: PubSub = store.client.pubsub()
-        self._started = False
-        self._closed = False
-        self._start_lock = asyncio.Lock()
-        self._waiter: asyncio.Future[Any] | None = None
+        super().__init__(store.bus, session_id, store.bus.max_queue)
 
     async def start(self) -> None:
-        """Subscribe and wait until Redis confirms it, so later publishes are not missed."""
+        """Wait until the shared connection is listening, so no notification published from now on is missed."""
         if self._closed:
             raise RuntimeError("subscription is closed")
-        async with self._start_lock:
-            if self._started:
-                return
-            await self._pubsub.subscribe(self.channel)
-            deadline = time.monotonic() + SUBSCRIBE_TIMEOUT
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise TimeoutError(f"Redis did not confirm SUBSCRIBE {self.channel}")
-                msg = await self._pubsub.get_message(timeout=remaining)
-                if msg is not None and _text(msg["type"]) == "subscribe":
-                    break
-            self._started = True
-
-    async def __anext__(self) -> str:
-        if self._closed:
-            raise StopAsyncIteration
-        if not self._started:
-            try:
-                await self.start()
-            except BaseException:
-                await self.aclose()
-                raise
-        while True:
-            # Read in an inner task so that aclose() from another task can cancel the read cleanly
-            # (closing the connection under a pending read makes redis-py reconnect and leak it).
-            waiter = asyncio.ensure_future(self._pubsub.get_message(ignore_subscribe_messages=True, timeout=None))
-            self._waiter = waiter
-            try:
-                msg = await waiter
-            except asyncio.CancelledError:
-                task = asyncio.current_task()
-                if self._closed and (task is None or task.cancelling() == 0):
-                    raise StopAsyncIteration from None
-                raise
-            except Exception:
-                if self._closed:
-                    raise StopAsyncIteration from None
-                raise
-            finally:
-                self._waiter = None
-            if self._closed:
-                raise StopAsyncIteration
-            if msg is not None and _text(msg["type"]) == "message":
-                return _text(msg["data"])
-
-    async def aclose(self) -> None:
-        """Drop the pub/sub connection (which also unsubscribes)."""
-        if self._closed:
-            return
-        self._closed = True
-        self._store._subscriptions.discard(self)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.cancel()
-            await asyncio.wait([waiter])
-        await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        await self._store._listening(SUBSCRIBE_TIMEOUT)
 
 
 class RedisStore(SessionStore):
@@ -189,26 +236,38 @@ class RedisStore(SessionStore):
         *,
         prefix: str = "brimstone",
         idempotency_ttl: float = DEFAULT_IDEMPOTENCY_TTL,
+        retention: float = 0.0,
+        archive_retention: float = 0.0,
     ) -> None:
         if isinstance(client, str):
-            self.client: Redis = Redis.from_url(client, decode_responses=True)
+            self.client: Redis = make_client(client)
             self._owns_client = True
         else:
             self.client = client
             self._owns_client = False
         self.prefix = prefix
         self.idempotency_ttl = idempotency_ttl
-        self._subscriptions: set[RedisSubscription] = set()
+        self.retention = retention
+        self.archive_retention = archive_retention
+        self.bus = MemoryBus()
         self._closed = False
+        self._listener: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+        self.reconnects = 0
         self._create = self.client.register_script(_CREATE_LUA)
         self._commit = self.client.register_script(_COMMIT_LUA)
-        self._load = self.client.register_script(_LOAD_LUA)
-        self._log = self.client.register_script(_LOG_LUA)
+        self._read = self.client.register_script(_READ_LUA)
+        self._archive = self.client.register_script(_ARCHIVE_LUA)
+        self._delete = self.client.register_script(_DELETE_LUA)
+        self._list = self.client.register_script(_LIST_LUA)
 
     # -- key names ------------------------------------------------------------------------------------
 
     def _key(self, session_id: str, part: str) -> str:
         return f"{self.prefix}:{session_id}:{part}"
+
+    def _table_keys(self, session_id: str) -> list[str]:
+        return [self._key(session_id, part) for part in ("meta", "snapshots", "checkpoints", "log")]
 
     def idempotency_key_name(self, session_id: str, key: str) -> str:
         """The Redis key holding an idempotency record (exposed for inspection, e.g. PTTL)."""
@@ -223,76 +282,89 @@ class RedisStore(SessionStore):
         """The sorted set listing every session id."""
         return f"{self.prefix}:sessions"
 
+    def _ms(self, seconds: float) -> int:
+        return max(0, round(seconds * 1000))
+
     # -- SessionStore ---------------------------------------------------------------------------------
 
     async def create(self, session_id: str, token_hash: str, snapshot: str, command: str, events: str) -> None:
         """Create a session at version 0 with log entry 0; raise SessionExists if the id is taken."""
         check_session_id(session_id)
         now = time.time()
-        created = await self._create(
-            keys=[
-                self._key(session_id, "meta"),
-                self._key(session_id, "snapshots"),
-                self._key(session_id, "log"),
-                self.sessions_key,
-            ],
-            args=[session_id, token_hash, repr(now), snapshot, _entry_json(0, command, events, None, now)],
-        )
+        entry = pack_entry(LogEntry(0, command, events, None, now))
+        with _reachable():
+            created = await self._create(
+                keys=[*self._table_keys(session_id), self.sessions_key],
+                args=[session_id, token_hash, repr(now), snapshot, entry, self._ms(self.retention)],
+            )
         if int(created) != 1:
             raise SessionExists(session_id)
 
-    async def load(self, session_id: str) -> StoredSession | None:
-        """Return the session's current version and snapshot, or None if it does not exist."""
+    async def _parts(self, session_id: str, target: int, known: int | None, key: str | None) -> StoredSession | None:
         if not valid_session_id(session_id):
             return None
-        reply = await self._load(keys=[self._key(session_id, "meta"), self._key(session_id, "snapshots")])
-        if not reply:
+        keys = self._table_keys(session_id)
+        if key is not None:
+            keys.append(self.idempotency_key_name(session_id, key))
+        with _reachable():
+            reply = await self._read(keys=keys, args=[target, -1 if known is None else known])
+        if not reply or not isinstance(reply, list):
             return None
-        version, token_hash, created_at, snapshot = reply
-        return StoredSession(session_id, int(version), _text(snapshot), _text(token_hash), float(created_at))
+        version, token_hash, created_at, archived_at, base, snapshot, entries, idem = reply
+        return StoredSession(
+            session_id, int(version), _text(token_hash), float(created_at), int(base),
+            None if snapshot is None else _text(snapshot), tuple(unpack_entry(_raw(e)) for e in entries),
+            None if archived_at is None else float(archived_at),
+            None if idem is None else str(json.loads(idem)["response"]),
+        )
 
-    async def snapshot_at(self, session_id: str, version: int) -> str | None:
-        """Return the snapshot written as `version`, or None if there is no such session or version."""
-        if not valid_session_id(session_id):
+    async def load(
+        self, session_id: str, *, known_version: int | None = None, idempotency_key: str | None = None
+    ) -> StoredSession | None:
+        """The parts of the latest version (see SessionStore.load), or None."""
+        return await self._parts(session_id, -1, known_version, idempotency_key)
+
+    async def read(self, session_id: str, version: int, *, known_version: int | None = None) -> StoredSession | None:
+        """The parts of `version`, or None if the session or version does not exist."""
+        if version < 0:
             return None
-        raw = await self.client.hget(self._key(session_id, "snapshots"), str(int(version)))
-        return None if raw is None else _text(raw)
+        return await self._parts(session_id, int(version), known_version, None)
 
     async def commit(
         self,
         session_id: str,
         expected_version: int,
-        snapshot: str,
         command: str,
         events: str,
         response: str,
         idempotency_key: str | None = None,
+        *,
+        checkpoint: str | None = None,
+        idempotency_ttl: float | None = None,
     ) -> CommitResult:
         """Atomically write version expected_version+1 (or replay a known idempotency key) and notify."""
         check_idempotency_key(idempotency_key)
         if not valid_session_id(session_id):
             raise SessionNotFound(session_id)
         new = expected_version + 1
-        now = time.time()
-        keys = [
-            self._key(session_id, "meta"),
-            self._key(session_id, "snapshots"),
-            self._key(session_id, "log"),
-        ]
+        keys = self._table_keys(session_id)
         if idempotency_key is not None:
             keys.append(self.idempotency_key_name(session_id, idempotency_key))
-        reply = await self._commit(
-            keys=keys,
-            args=[
-                expected_version,
-                snapshot,
-                _entry_json(new, command, events, idempotency_key, now),
-                json.dumps({"version": new, "response": response}),
-                max(1, round(self.idempotency_ttl * 1000)),
-                self.channel(session_id),
-                change_message(session_id, new),
-            ],
-        )
+        ttl = self.idempotency_ttl if idempotency_ttl is None else idempotency_ttl
+        with _reachable():
+            reply = await self._commit(
+                keys=keys,
+                args=[
+                    expected_version,
+                    pack_entry(LogEntry(new, command, events, idempotency_key, time.time())),
+                    json.dumps({"version": new, "response": response}),
+                    max(1, self._ms(ttl)),
+                    self.channel(session_id),
+                    change_message(session_id, new),
+                    checkpoint or "",
+                    self._ms(self.retention),
+                ],
+            )
         status = _text(reply[0])
         if status == "ok":
             return CommitResult(int(reply[1]), response, False)
@@ -301,13 +373,16 @@ class RedisStore(SessionStore):
             return CommitResult(int(record["version"]), str(record["response"]), True)
         if status == "stale":
             raise StaleVersion(int(reply[1]), expected_version, session_id)
+        if status == "archived":
+            raise SessionArchived(session_id)
         raise SessionNotFound(session_id)
 
     async def get_idempotent(self, session_id: str, key: str) -> str | None:
         """Return the response stored for an unexpired idempotency key, or None."""
         if not valid_session_id(session_id):
             return None
-        raw = await self.client.get(self.idempotency_key_name(session_id, key))
+        with _reachable():
+            raw = await self.client.get(self.idempotency_key_name(session_id, key))
         if raw is None:
             return None
         return str(json.loads(_text(raw))["response"])
@@ -319,36 +394,116 @@ class RedisStore(SessionStore):
         if not valid_session_id(session_id):
             raise SessionNotFound(session_id)
         start = max(after_version + 1, 0)
-        if limit == 0:
-            if await self.client.exists(self._key(session_id, "meta")) == 0:
-                raise SessionNotFound(session_id)
-            return []
-        reply = await self._log(
-            keys=[self._key(session_id, "meta"), self._key(session_id, "log")],
-            args=[start, start + limit - 1],
-        )
-        if reply is None or reply is False:
+        with _reachable():
+            async with self.client.pipeline(transaction=True) as pipe:
+                pipe.exists(self._key(session_id, "meta"))
+                pipe.lrange(self._key(session_id, "log"), start, start + limit - 1)
+                exists, items = await pipe.execute()
+        if not exists:
             raise SessionNotFound(session_id)
-        return [_entry(item) for item in reply]
+        return [unpack_entry(_raw(item)) for item in items] if limit else []
+
+    async def archive(self, session_id: str) -> float:
+        """Mark the table read-only and give its keys the archive retention."""
+        if not valid_session_id(session_id):
+            raise SessionNotFound(session_id)
+        with _reachable():
+            reply = await self._archive(keys=self._table_keys(session_id),
+                                        args=[repr(time.time()), self._ms(self.archive_retention)])
+        if reply is None:
+            raise SessionNotFound(session_id)
+        return float(reply)
+
+    async def delete(self, session_id: str) -> bool:
+        """Remove every key of the table (idempotency records expire by themselves)."""
+        if not valid_session_id(session_id):
+            return False
+        with _reachable():
+            existed = await self._delete(keys=[*self._table_keys(session_id), self.sessions_key],
+                                         args=[session_id, self.channel(session_id), deleted_message(session_id)])
+        return int(existed) == 1
+
+    async def ping(self) -> None:
+        with _reachable():
+            await self.client.ping()
 
     async def publish(self, session_id: str, message: str) -> None:
         """Publish `message` on the session's channel (reaches subscribers on every replica)."""
-        await self.client.publish(self.channel(session_id), message)
+        with _reachable():
+            await self.client.publish(self.channel(session_id), message)
 
     def subscribe(self, session_id: str) -> Subscription:
-        """Return a subscription to the session's channel; `async with` it to subscribe eagerly."""
+        """A subscription to the session's channel, served by the shared pub/sub connection."""
         if self._closed:
             raise RuntimeError("store is closed")
-        sub = RedisSubscription(self, self.channel(session_id))
-        self._subscriptions.add(sub)
-        return sub
+        if self._listener is None:
+            self._listener = asyncio.get_running_loop().create_task(self._listen(), name="brimstone-pubsub")
+        return RedisSubscription(self, session_id)
+
+    def subscriber_count(self) -> int:
+        return self.bus.total()
+
+    async def _listening(self, timeout: float) -> None:
+        try:
+            await asyncio.wait_for(self._ready.wait(), timeout)
+        except TimeoutError:
+            raise StoreUnavailable("the notification channel is not connected (Redis unreachable)") from None
+
+    async def _listen(self) -> None:
+        """The shared pub/sub connection: one pattern for every table's channel, fanned out to local subscribers;
+        reconnects with backoff and then tells every subscriber to resynchronise."""
+        pattern = f"{_glob_escape(self.prefix)}:*:changes"
+        delay = 0.05
+        lost = False
+        while not self._closed:
+            pubsub = self.client.pubsub()
+            try:
+                await pubsub.psubscribe(pattern)
+                while True:  # wait for the confirmation before announcing we listen
+                    msg = await pubsub.get_message(ignore_subscribe_messages=False, timeout=SUBSCRIBE_TIMEOUT)
+                    if msg is not None and _text(msg["type"]) == "psubscribe":
+                        break
+                self._ready.set()
+                delay = 0.05
+                if lost:
+                    lost = False
+                    self.reconnects += 1
+                    log.warning("notification channel back after a Redis outage; subscribers resynchronise")
+                    for session_id in self.bus.sessions():
+                        self.bus.publish(session_id, resync_message(session_id))
+                async for msg in self._messages(pubsub):
+                    channel = _text(msg["channel"])
+                    session_id = channel[len(self.prefix) + 1: -len(":changes")]
+                    self.bus.publish(session_id, _text(msg["data"]))
+            except asyncio.CancelledError:
+                break
+            except Exception as exc:  # connection lost (or Redis loading after a restart): retry with backoff
+                if not lost:
+                    log.warning("notification channel lost (%s); reconnecting", exc)
+                lost = True
+                self._ready.clear()
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def _messages(self, pubsub: Any) -> AsyncIterator[dict[str, Any]]:
+        while True:
+            msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=30.0)
+            if msg is None:
+                await pubsub.ping()  # a quiet channel: make sure the connection is still there
+                continue
+            if _text(msg["type"]) == "pmessage":
+                yield msg
 
     async def list_sessions(self, limit: int = 100, after: str | None = None) -> list[str]:
-        """Return up to `limit` session ids greater than `after`, ascending (byte order)."""
+        """Return up to `limit` session ids greater than `after`, ascending (byte order); expired ones are skipped."""
         if limit <= 0:
             return []
         low = "-" if after is None else "(" + after
-        ids = await self.client.zrangebylex(self.sessions_key, low, "+", start=0, num=limit)
+        with _reachable():
+            ids = await self._list(keys=[self.sessions_key], args=[f"{self.prefix}:", low, limit])
         return [_text(i) for i in ids]
 
     async def close(self) -> None:
@@ -356,7 +511,10 @@ class RedisStore(SessionStore):
         if self._closed:
             return
         self._closed = True
-        for sub in list(self._subscriptions):
-            await sub.aclose()
+        self.bus.close()
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(BaseException):
+                await self._listener
         if self._owns_client:
             await self.client.aclose()

@@ -4,6 +4,9 @@ All database work runs on one dedicated worker thread that owns the connection, 
 asyncio tasks are serialized without blocking the event loop, and a cancelled caller can never leave
 the connection in the middle of a transaction. Each write is one ``BEGIN IMMEDIATE`` transaction, so
 several processes may share the file safely; notifications, however, stay within this process.
+
+Tables: sessions (version, token hash, archive mark, expiry), checkpoints (the snapshots the writer chose to
+keep), entries (the compressed log) and idempotency. Expired tables are swept every minute and never read.
 """
 
 from __future__ import annotations
@@ -21,15 +24,20 @@ from services.store.base import (
     DEFAULT_IDEMPOTENCY_TTL,
     CommitResult,
     LogEntry,
+    SessionArchived,
     SessionExists,
     SessionNotFound,
     SessionStore,
     StaleVersion,
     StoredSession,
+    StoreUnavailable,
     Subscription,
     change_message,
     check_idempotency_key,
     check_session_id,
+    deleted_message,
+    pack_entry,
+    unpack_entry,
 )
 from services.store.memory_bus import MemoryBus
 
@@ -40,25 +48,24 @@ CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY,
     version INTEGER NOT NULL,
     token_hash TEXT NOT NULL,
-    created_at REAL NOT NULL
+    created_at REAL NOT NULL,
+    archived_at REAL,
+    expires_at REAL
 );
-CREATE TABLE IF NOT EXISTS snapshots (
-    session_id TEXT NOT NULL REFERENCES sessions(id),
+CREATE TABLE IF NOT EXISTS checkpoints (
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
     version INTEGER NOT NULL,
     snapshot TEXT NOT NULL,
     PRIMARY KEY (session_id, version)
 );
-CREATE TABLE IF NOT EXISTS log (
-    session_id TEXT NOT NULL REFERENCES sessions(id),
+CREATE TABLE IF NOT EXISTS entries (
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
     version INTEGER NOT NULL,
-    command TEXT NOT NULL,
-    events TEXT NOT NULL,
-    idempotency_key TEXT,
-    at REAL NOT NULL,
+    entry BLOB NOT NULL,
     PRIMARY KEY (session_id, version)
 );
 CREATE TABLE IF NOT EXISTS idempotency (
-    session_id TEXT NOT NULL REFERENCES sessions(id),
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
     key TEXT NOT NULL,
     version INTEGER NOT NULL,
     response TEXT NOT NULL,
@@ -66,7 +73,38 @@ CREATE TABLE IF NOT EXISTS idempotency (
     PRIMARY KEY (session_id, key)
 );
 CREATE INDEX IF NOT EXISTS idempotency_expiry ON idempotency (expires_at);
+CREATE INDEX IF NOT EXISTS sessions_expiry ON sessions (expires_at);
 """
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring a file written by the first layout (a snapshot per version, plain log rows) to this one, in place."""
+    tables = {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "sessions" in tables:
+        columns = {str(r[1]) for r in conn.execute("PRAGMA table_info(sessions)")}
+        for column in ("archived_at", "expires_at"):
+            if column not in columns:
+                conn.execute(f"ALTER TABLE sessions ADD COLUMN {column} REAL")
+    if "log" in tables and "entries" not in tables:
+        conn.execute("CREATE TABLE entries (session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+                     " version INTEGER NOT NULL, entry BLOB NOT NULL, PRIMARY KEY (session_id, version))")
+        for sid, version, command, events, key, at in conn.execute(
+                "SELECT session_id, version, command, events, idempotency_key, at FROM log").fetchall():
+            entry = pack_entry(LogEntry(int(version), str(command), str(events), key, float(at)))
+            conn.execute("INSERT INTO entries VALUES (?, ?, ?)", (sid, version, entry))
+        conn.execute("DROP TABLE log")
+    if "snapshots" in tables and "checkpoints" not in tables:
+        conn.execute("ALTER TABLE snapshots RENAME TO checkpoints")  # every old version stays a checkpoint
+
+
+def _remove(conn: sqlite3.Connection, session_id: str) -> bool:
+    """Delete a table and its rows (children first: a file migrated from the first layout has no cascades)."""
+    for table in ("idempotency", "entries", "checkpoints"):
+        conn.execute(f"DELETE FROM {table} WHERE session_id = ?", (session_id,))
+    return conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount > 0
+
+
+PURGE_EVERY = 60.0
+"""Seconds between sweeps of expired tables and idempotency records."""
 
 
 class SqliteStore(SessionStore):
@@ -82,13 +120,18 @@ class SqliteStore(SessionStore):
         idempotency_ttl: float = DEFAULT_IDEMPOTENCY_TTL,
         bus: MemoryBus | None = None,
         clock: Callable[[], float] = time.time,
+        retention: float = 0.0,
+        archive_retention: float = 0.0,
     ) -> None:
         self.path = os.fspath(path)
         self.idempotency_ttl = idempotency_ttl
+        self.retention = retention
+        self.archive_retention = archive_retention
         self._clock = clock
         self._owns_bus = bus is None
         self.bus = bus if bus is not None else MemoryBus()
         self._closed = False
+        self._purged_at = 0.0
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="brimstone-sqlite")
         try:
             self._conn: sqlite3.Connection = self._executor.submit(self._open).result()
@@ -106,10 +149,10 @@ class SqliteStore(SessionStore):
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("BEGIN IMMEDIATE")
             try:
+                _migrate(conn)
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         conn.execute(statement)
-                conn.execute("DELETE FROM idempotency WHERE expires_at <= ?", (self._clock(),))
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -117,12 +160,30 @@ class SqliteStore(SessionStore):
         except BaseException:
             conn.close()
             raise
+        self._conn = conn
+        self._write(self._purge)
         return conn
+
+    def _purge(self, conn: sqlite3.Connection) -> None:
+        """Drop expired idempotency records and tables (worker thread, inside a write transaction)."""
+        now = self._clock()
+        conn.execute("DELETE FROM idempotency WHERE expires_at <= ?", (now,))
+        expired = [str(r[0]) for r in conn.execute(
+            "SELECT id FROM sessions WHERE expires_at IS NOT NULL AND expires_at <= ?", (now,))]
+        for session_id in expired:
+            _remove(conn, session_id)
+        self._purged_at = now
+
+    def _expiry(self, seconds: float, now: float) -> float | None:
+        return now + seconds if seconds > 0 else None
 
     async def _run(self, fn: Callable[[], T]) -> T:
         if self._closed:
             raise RuntimeError("store is closed")
-        return await asyncio.get_running_loop().run_in_executor(self._executor, fn)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, fn)
+        except sqlite3.OperationalError as exc:  # locked by another process for too long, disk trouble
+            raise StoreUnavailable(f"SQLite: {exc}") from exc
 
     def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run `fn` inside one BEGIN IMMEDIATE transaction (worker thread only)."""
@@ -136,74 +197,100 @@ class SqliteStore(SessionStore):
         conn.execute("COMMIT")
         return result
 
+    def _live(self, conn: sqlite3.Connection, session_id: str) -> tuple[int, str, float, float | None] | None:
+        row = conn.execute(
+            "SELECT version, token_hash, created_at, archived_at FROM sessions"
+            " WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)",
+            (session_id, self._clock()),
+        ).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]), float(row[2]), row[3])
+
     # -- SessionStore ---------------------------------------------------------------------------------
 
     async def create(self, session_id: str, token_hash: str, snapshot: str, command: str, events: str) -> None:
         """Create a session at version 0 with log entry 0; raise SessionExists if the id is taken."""
         check_session_id(session_id)
         now = self._clock()
+        entry = pack_entry(LogEntry(0, command, events, None, now))
 
         def tx(conn: sqlite3.Connection) -> None:
+            if now - self._purged_at > PURGE_EVERY:
+                self._purge(conn)
             try:
                 conn.execute(
-                    "INSERT INTO sessions (id, version, token_hash, created_at) VALUES (?, 0, ?, ?)",
-                    (session_id, token_hash, now),
+                    "INSERT INTO sessions (id, version, token_hash, created_at, expires_at) VALUES (?, 0, ?, ?, ?)",
+                    (session_id, token_hash, now, self._expiry(self.retention, now)),
                 )
             except sqlite3.IntegrityError:
                 raise SessionExists(session_id) from None
-            conn.execute(
-                "INSERT INTO snapshots (session_id, version, snapshot) VALUES (?, 0, ?)",
-                (session_id, snapshot),
-            )
-            conn.execute(
-                "INSERT INTO log (session_id, version, command, events, idempotency_key, at)"
-                " VALUES (?, 0, ?, ?, NULL, ?)",
-                (session_id, command, events, now),
-            )
+            conn.execute("INSERT INTO checkpoints (session_id, version, snapshot) VALUES (?, 0, ?)",
+                         (session_id, snapshot))
+            conn.execute("INSERT INTO entries (session_id, version, entry) VALUES (?, 0, ?)", (session_id, entry))
 
         await self._run(lambda: self._write(tx))
 
-    async def load(self, session_id: str) -> StoredSession | None:
-        """Return the session's current version and snapshot, or None if it does not exist."""
-
-        def read() -> StoredSession | None:
-            row = self._conn.execute(
-                "SELECT s.version, n.snapshot, s.token_hash, s.created_at FROM sessions s"
-                " JOIN snapshots n ON n.session_id = s.id AND n.version = s.version WHERE s.id = ?",
-                (session_id,),
-            ).fetchone()
-            if row is None:
+    def _parts(self, session_id: str, target: int, known: int | None, key: str | None) -> StoredSession | None:
+        conn = self._conn
+        conn.execute("BEGIN")  # one read transaction: the parts agree with each other
+        try:
+            live = self._live(conn, session_id)
+            if live is None:
                 return None
-            return StoredSession(session_id, int(row[0]), str(row[1]), str(row[2]), float(row[3]))
+            latest, token_hash, created_at, archived_at = live
+            target = latest if target < 0 else target
+            if target > latest:
+                return None
+            cp = int(conn.execute("SELECT MAX(version) FROM checkpoints WHERE session_id = ? AND version <= ?",
+                                  (session_id, target)).fetchone()[0])
+            snapshot: str | None = None
+            if known is not None and cp <= known <= target:
+                base = known
+            else:
+                base = cp
+                snapshot = str(conn.execute("SELECT snapshot FROM checkpoints WHERE session_id = ? AND version = ?",
+                                            (session_id, cp)).fetchone()[0])
+            rows = conn.execute("SELECT entry FROM entries WHERE session_id = ? AND version > ? AND version <= ?"
+                                " ORDER BY version", (session_id, base, target)).fetchall()
+            idem = None
+            if key is not None:
+                row = conn.execute("SELECT response FROM idempotency WHERE session_id = ? AND key = ?"
+                                   " AND expires_at > ?", (session_id, key, self._clock())).fetchone()
+                idem = None if row is None else str(row[0])
+        finally:
+            conn.execute("COMMIT")
+        return StoredSession(session_id, target, token_hash, created_at, base, snapshot,
+                             tuple(unpack_entry(bytes(r[0])) for r in rows), archived_at, idem)
 
-        return await self._run(read)
+    async def load(
+        self, session_id: str, *, known_version: int | None = None, idempotency_key: str | None = None
+    ) -> StoredSession | None:
+        """The parts of the latest version (see SessionStore.load), or None."""
+        return await self._run(lambda: self._parts(session_id, -1, known_version, idempotency_key))
 
-    async def snapshot_at(self, session_id: str, version: int) -> str | None:
-        """Return the snapshot written as `version`, or None if there is no such session or version."""
-
-        def read() -> str | None:
-            row = self._conn.execute(
-                "SELECT snapshot FROM snapshots WHERE session_id = ? AND version = ?",
-                (session_id, version),
-            ).fetchone()
-            return None if row is None else str(row[0])
-
-        return await self._run(read)
+    async def read(self, session_id: str, version: int, *, known_version: int | None = None) -> StoredSession | None:
+        """The parts of `version`, or None if the session or version does not exist."""
+        if version < 0:
+            return None
+        return await self._run(lambda: self._parts(session_id, int(version), known_version, None))
 
     async def commit(
         self,
         session_id: str,
         expected_version: int,
-        snapshot: str,
         command: str,
         events: str,
         response: str,
         idempotency_key: str | None = None,
+        *,
+        checkpoint: str | None = None,
+        idempotency_ttl: float | None = None,
     ) -> CommitResult:
         """Atomically write version expected_version+1 (or replay a known idempotency key) and notify."""
         check_idempotency_key(idempotency_key)
         loop = asyncio.get_running_loop()
         now = self._clock()
+        ttl = self.idempotency_ttl if idempotency_ttl is None else idempotency_ttl
+        entry = pack_entry(LogEntry(expected_version + 1, command, events, idempotency_key, now))
 
         def tx(conn: sqlite3.Connection) -> CommitResult:
             if idempotency_key is not None:
@@ -213,29 +300,29 @@ class SqliteStore(SessionStore):
                 ).fetchone()
                 if row is not None:
                     return CommitResult(int(row[0]), str(row[1]), True)
-            cur = conn.execute("SELECT version FROM sessions WHERE id = ?", (session_id,)).fetchone()
-            if cur is None:
+            live = self._live(conn, session_id)
+            if live is None:
                 raise SessionNotFound(session_id)
-            current = int(cur[0])
+            current, _, _, archived_at = live
+            if archived_at is not None:
+                raise SessionArchived(session_id)
             if current != expected_version:
                 raise StaleVersion(current, expected_version, session_id)
             new = current + 1
-            conn.execute("UPDATE sessions SET version = ? WHERE id = ?", (new, session_id))
-            conn.execute(
-                "INSERT INTO snapshots (session_id, version, snapshot) VALUES (?, ?, ?)",
-                (session_id, new, snapshot),
-            )
-            conn.execute(
-                "INSERT INTO log (session_id, version, command, events, idempotency_key, at) VALUES (?, ?, ?, ?, ?, ?)",
-                (session_id, new, command, events, idempotency_key, now),
-            )
+            conn.execute("UPDATE sessions SET version = ?, expires_at = ? WHERE id = ?",
+                         (new, self._expiry(self.retention, now), session_id))
+            conn.execute("INSERT INTO entries (session_id, version, entry) VALUES (?, ?, ?)", (session_id, new, entry))
+            if checkpoint is not None:
+                conn.execute("INSERT INTO checkpoints (session_id, version, snapshot) VALUES (?, ?, ?)",
+                             (session_id, new, checkpoint))
             if idempotency_key is not None:
-                conn.execute("DELETE FROM idempotency WHERE session_id = ? AND expires_at <= ?", (session_id, now))
                 conn.execute(
                     "INSERT OR REPLACE INTO idempotency (session_id, key, version, response, expires_at)"
                     " VALUES (?, ?, ?, ?, ?)",
-                    (session_id, idempotency_key, new, response, now + self.idempotency_ttl),
+                    (session_id, idempotency_key, new, response, now + ttl),
                 )
+            if now - self._purged_at > PURGE_EVERY:
+                self._purge(conn)
             return CommitResult(new, response, False)
 
         def run() -> CommitResult:
@@ -272,21 +359,52 @@ class SqliteStore(SessionStore):
             # One read transaction so the existence check and the page see the same state.
             conn.execute("BEGIN")
             try:
-                if conn.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is None:
+                if self._live(conn, session_id) is None:
                     raise SessionNotFound(session_id)
                 rows = conn.execute(
-                    "SELECT version, command, events, idempotency_key, at FROM log"
-                    " WHERE session_id = ? AND version > ? ORDER BY version LIMIT ?",
+                    "SELECT entry FROM entries WHERE session_id = ? AND version > ? ORDER BY version LIMIT ?",
                     (session_id, after_version, limit),
                 ).fetchall()
             finally:
                 conn.execute("COMMIT")
-            return [
-                LogEntry(int(r[0]), str(r[1]), str(r[2]), None if r[3] is None else str(r[3]), float(r[4]))
-                for r in rows
-            ]
+            return [unpack_entry(bytes(r[0])) for r in rows]
 
         return await self._run(read)
+
+    async def archive(self, session_id: str) -> float:
+        """Mark the table read-only; it is kept `archive_retention` seconds from now."""
+        now = self._clock()
+
+        def tx(conn: sqlite3.Connection) -> float:
+            live = self._live(conn, session_id)
+            if live is None:
+                raise SessionNotFound(session_id)
+            if live[3] is not None:
+                return float(live[3])
+            conn.execute("UPDATE sessions SET archived_at = ?, expires_at = ? WHERE id = ?",
+                         (now, self._expiry(self.archive_retention, now), session_id))
+            return now
+
+        return await self._run(lambda: self._write(tx))
+
+    async def delete(self, session_id: str) -> bool:
+        """Remove the table with its checkpoints, log and idempotency records."""
+        loop = asyncio.get_running_loop()
+
+        def tx(conn: sqlite3.Connection) -> bool:
+            return _remove(conn, session_id)
+
+        def run() -> bool:
+            existed = self._write(tx)
+            if existed:
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(self.bus.publish, session_id, deleted_message(session_id))
+            return existed
+
+        return await self._run(run)
+
+    async def ping(self) -> None:
+        await self._run(lambda: self._conn.execute("SELECT 1").fetchone())
 
     async def publish(self, session_id: str, message: str) -> None:
         """Send `message` to this process's subscribers of the session."""
@@ -298,6 +416,9 @@ class SqliteStore(SessionStore):
             raise RuntimeError("store is closed")
         return self.bus.subscribe(session_id)
 
+    def subscriber_count(self) -> int:
+        return self.bus.total()
+
     async def list_sessions(self, limit: int = 100, after: str | None = None) -> list[str]:
         """Return up to `limit` session ids greater than `after`, ascending."""
         if limit <= 0:
@@ -305,8 +426,8 @@ class SqliteStore(SessionStore):
 
         def read() -> list[str]:
             rows = self._conn.execute(
-                "SELECT id FROM sessions WHERE id > ? ORDER BY id LIMIT ?", (after or "", limit)
-            ).fetchall()
+                "SELECT id FROM sessions WHERE id > ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY id LIMIT ?",
+                (after or "", self._clock(), limit)).fetchall()
             return [str(r[0]) for r in rows]
 
         return await self._run(read)

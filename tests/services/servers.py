@@ -21,6 +21,11 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 30.0
+GENEROUS_LIMITS = {  # every test client is 127.0.0.1: limits high enough for any test but the limit tests
+    "BRIMSTONE_RATE_LIMIT_ADDRESS": "100000/minute", "BRIMSTONE_RATE_LIMIT_TOKEN": "100000/minute",
+    "BRIMSTONE_RATE_LIMIT_CREATE": "10000/minute", "BRIMSTONE_RATE_LIMIT_SIMULATION": "10000/minute",
+    "BRIMSTONE_RATE_LIMIT_AUTH_FAILURES": "10000/minute", "BRIMSTONE_MAX_SIMULATIONS_PER_CLIENT": "1000",
+    "BRIMSTONE_MAX_QUEUED_SIMULATIONS": "1000"}
 
 
 def free_port() -> int:
@@ -93,7 +98,8 @@ class ServerProcess:
     def start(self) -> ServerProcess:
         command = [sys.executable, "-m", "services.api.serve", "--port", str(self.port), "--log-level", "warning",
                    *self.storage.args()]
-        env = _env({"BRIMSTONE_HOST_TOKEN": self.host_token, **self.storage.env(), **self.extra_env})
+        env = _env({"BRIMSTONE_HOST_TOKEN": self.host_token, **self.storage.env(), **GENEROUS_LIMITS,
+                    **self.extra_env})
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         log.close()
@@ -128,9 +134,10 @@ class ServerProcess:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
-    def client(self, token: str | None = None, **kwargs: Any) -> httpx.Client:
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=30.0, **kwargs)
+    def client(self, token: str | None = None, *, headers: dict[str, str] | None = None, **kwargs: Any
+               ) -> httpx.Client:
+        sent = {"Authorization": f"Bearer {token}"} if token else {}
+        return httpx.Client(base_url=self.url, headers={**sent, **(headers or {})}, timeout=30.0, **kwargs)
 
     def __enter__(self) -> ServerProcess:
         return self.start()

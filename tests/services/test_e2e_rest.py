@@ -37,6 +37,9 @@ def server(storage: Storage, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         assert "Traceback" not in process.log(), process.log()
 
 
+JSON_TYPE = {"Content-Type": "application/json"}
+
+
 def problem(response: httpx.Response, status: int, *, field: str | None = None, rule: str | None = None) -> dict[str, Any]:
     """Assert an RFC 9457 problem with our members; return its body."""
     assert response.status_code == status, response.text
@@ -157,12 +160,12 @@ def test_every_error_is_problem_json_naming_field_and_rule(server: ServerProcess
         problem(client.get("/v1/sessions/ZZZZZZ"), 404, field="session_id")
         problem(client.post("/v1/sessions/ZZZZZZ/commands", json={"type": "arrive"}), 404)
         # 422: malformed input of every kind, never a 500
-        problem(client.post(url, content=b"{not json"), 422, field="body")
-        problem(client.post(url, content=b""), 422, field="body")
-        problem(client.post(url, content=b"\xff\xfe\x00"), 422, field="body")
-        problem(client.post(url, content=b"[" * 50_000), 422, field="body")
-        problem(client.post(url, content=b'{"type": "arrive", "destroyed_slots": ' + b"9" * 5000 + b"}"), 422)
-        problem(client.post(url, content=b'{"type": "arrive", "destroyed_slots": 1e999}'), 422,
+        problem(client.post(url, content=b"{not json", headers=JSON_TYPE), 422, field="body")
+        problem(client.post(url, content=b"", headers=JSON_TYPE), 422, field="body")
+        problem(client.post(url, content=b"\xff\xfe\x00", headers=JSON_TYPE), 422, field="body")
+        problem(client.post(url, content=b"[" * 50_000, headers=JSON_TYPE), 422, field="body")
+        problem(client.post(url, content=b'{"type": "arrive", "destroyed_slots": ' + b"9" * 5000 + b"}", headers=JSON_TYPE), 422)
+        problem(client.post(url, content=b'{"type": "arrive", "destroyed_slots": 1e999}', headers=JSON_TYPE), 422,
                 field="destroyed_slots")
         problem(client.post(url, json={"type": "arrive", "destroyed_slots": 2**70}), 422, field="destroyed_slots")
         problem(client.post(url, json={"type": "arrive", "destroyed_slots": "2"}), 422, field="destroyed_slots")
@@ -210,7 +213,7 @@ def test_every_error_is_problem_json_naming_field_and_rule(server: ServerProcess
         assert stale["current_version"] == 1
         assert client.get(f"/v1/sessions/{sid}").json()["version"] == 1  # nothing was written by the refusals
         # routing errors are problems too
-        problem(client.delete(f"/v1/sessions/{sid}"), 405)
+        problem(client.put(f"/v1/sessions/{sid}", json={}), 405)
         assert client.get("/v1/nothing-here").headers["content-type"].startswith(PROBLEM)
 
 
@@ -296,12 +299,12 @@ def test_openapi_is_served_without_the_graphql_controller(server: ServerProcess)
     assert not any(path.startswith("/graphql") for path in document["paths"])
     ids = [op["operationId"] for path in document["paths"].values() for op in path.values()]
     assert sorted(ids) == sorted(set(ids)) == [
-        "askOdds", "cancelOdds", "createSession", "getHealth", "getLegalCommands", "getOdds", "getProblemType",
-        "getSession", "getSimulation", "listEvents", "listProblemTypes", "listSessions", "postCommand",
-        "startSimulation", "streamChanges", "streamOdds", "undoCommands"]
+        "archiveSession", "askOdds", "cancelOdds", "createSession", "deleteSession", "getHealth", "getLegalCommands",
+        "getOdds", "getProblemType", "getReadiness", "getSession", "getSimulation", "listEvents", "listProblemTypes",
+        "listSessions", "postCommand", "startSimulation", "streamChanges", "streamOdds", "undoCommands"]
     assert "Problem" in document["components"]["schemas"]
     with server.client() as client:
         allow = client.options("/v1/sessions").headers["allow"]  # GET and POST share the path (litestar fix)
         assert {m.strip() for m in allow.split(",")} == {"GET", "OPTIONS", "POST"}
-        too_big = client.post("/v1/sessions", content=b"{" + b" " * 1_100_000 + b"}")
+        too_big = client.post("/v1/sessions", content=b"{" + b" " * 1_100_000 + b"}", headers=JSON_TYPE)
         problem(too_big, 413)

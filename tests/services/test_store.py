@@ -52,9 +52,11 @@ async def test_create_load_log_round_trip(store: SessionStore) -> None:
         snap(0),
         TOKEN_HASH,
     )
+    assert (loaded.base_version, loaded.entries, loaded.archived_at) == (0, (), None)
     assert before - 1 <= loaded.created_at <= time.time() + 1
-    assert await store.snapshot_at(SID, 0) == snap(0)
-    assert await store.snapshot_at(SID, 1) is None
+    zero = await store.read(SID, 0)
+    assert zero is not None and zero.snapshot == snap(0)
+    assert await store.read(SID, 1) is None
     [entry] = await store.log(SID)
     assert (entry.version, entry.command, entry.events, entry.idempotency_key) == (
         0,
@@ -65,7 +67,7 @@ async def test_create_load_log_round_trip(store: SessionStore) -> None:
     assert entry.at == pytest.approx(loaded.created_at, abs=1)
 
     assert await store.load("nope") is None
-    assert await store.snapshot_at("nope", 0) is None
+    assert await store.read("nope", 0) is None
     assert await store.load("bad:id") is None
 
 
@@ -81,15 +83,29 @@ async def test_create_refuses_taken_and_invalid_ids(store: SessionStore) -> None
             await store.create(bad, TOKEN_HASH, snap(0), "{}", "[]")
 
 
-async def test_commits_keep_every_snapshot_and_page_the_log(store: SessionStore) -> None:
+async def test_checkpoints_and_the_log_rebuild_any_version(store: SessionStore) -> None:
+    """Checkpoints only where the writer asked (here every 3rd version); any version comes back as its nearest
+    checkpoint plus the entries after it, or from a version the caller already holds."""
     await new_session(store)
-    for n in range(1, 6):
-        result = await store.commit(SID, n - 1, snap(n), f'{{"n":{n}}}', f"[{n}]", f'{{"ok":{n}}}')
+    for n in range(1, 8):
+        result = await store.commit(SID, n - 1, f'{{"n":{n}}}', f"[{n}]", f'{{"ok":{n}}}',
+                                    checkpoint=snap(n) if n % 3 == 0 else None)
         assert (result.version, result.response, result.replayed) == (n, f'{{"ok":{n}}}', False)
 
     loaded = await store.load(SID)
-    assert loaded is not None and (loaded.version, loaded.snapshot) == (5, snap(5))
-    assert [await store.snapshot_at(SID, v) for v in range(7)] == [snap(v) for v in range(6)] + [None]
+    assert loaded is not None and (loaded.version, loaded.base_version, loaded.base_snapshot) == (7, 6, snap(6))
+    assert [e.command for e in loaded.entries] == ['{"n":7}'] and loaded.snapshot is None
+    for version in range(8):
+        parts = await store.read(SID, version)
+        assert parts is not None and parts.version == version
+        assert parts.base_version == version // 3 * 3 and parts.base_snapshot == snap(parts.base_version)
+        assert [e.version for e in parts.entries] == list(range(parts.base_version + 1, version + 1))
+    assert await store.read(SID, 8) is None
+    known = await store.load(SID, known_version=6)
+    assert known is not None and (known.base_version, known.base_snapshot, len(known.entries)) == (6, None, 1)
+    before_checkpoint = await store.load(SID, known_version=4)  # a checkpoint lies between: start from it
+    assert before_checkpoint is not None and before_checkpoint.base_version == 6
+    assert before_checkpoint.base_snapshot == snap(6)
 
     page1 = await store.log(SID, limit=2)
     page2 = await store.log(SID, after_version=page1[-1].version, limit=2)
@@ -97,32 +113,32 @@ async def test_commits_keep_every_snapshot_and_page_the_log(store: SessionStore)
     assert [e.version for e in page1 + page2 + page3] == [0, 1, 2, 3, 4, 5]
     assert [e.events for e in page2] == ["[2]", "[3]"]
     assert page3[-1].command == '{"n":5}'
-    assert await store.log(SID, after_version=5) == []
+    assert await store.log(SID, after_version=7) == []
     assert await store.log(SID, limit=0) == []
-    assert [e.version for e in await store.log(SID, after_version=3)] == [4, 5]
+    assert [e.version for e in await store.log(SID, after_version=5)] == [6, 7]
 
 
 async def test_stale_version_carries_current_and_writes_nothing(store: SessionStore) -> None:
     await new_session(store)
-    await store.commit(SID, 0, snap(1), "{}", "[]", "{}")
-    await store.commit(SID, 1, snap(2), "{}", "[]", "{}")
+    await store.commit(SID, 0, "{}", "[]", "{}")
+    await store.commit(SID, 1, "{}", "[]", "{}")
 
     for expected in (0, 1, 7):
         with pytest.raises(StaleVersion) as info:
-            await store.commit(SID, expected, snap(666), "{}", "[]", "{}", idempotency_key=f"k{expected}")
+            await store.commit(SID, expected, "{}", "[]", "{}", idempotency_key=f"k{expected}")
         assert (info.value.current_version, info.value.expected) == (2, expected)
 
     loaded = await store.load(SID)
-    assert loaded is not None and (loaded.version, loaded.snapshot) == (2, snap(2))
+    assert loaded is not None and loaded.version == 2
     assert len(await store.log(SID)) == 3
     assert await store.get_idempotent(SID, "k0") is None
 
 
 async def test_missing_session(store: SessionStore) -> None:
     with pytest.raises(SessionNotFound):
-        await store.commit("ghost", 0, snap(1), "{}", "[]", "{}")
+        await store.commit("ghost", 0, "{}", "[]", "{}")
     with pytest.raises(SessionNotFound):
-        await store.commit("ghost", 0, snap(1), "{}", "[]", "{}", idempotency_key="k")
+        await store.commit("ghost", 0, "{}", "[]", "{}", idempotency_key="k")
     with pytest.raises(SessionNotFound):
         await store.log("ghost")
     assert await store.get_idempotent("ghost", "k") is None
@@ -130,15 +146,15 @@ async def test_missing_session(store: SessionStore) -> None:
 
 async def test_idempotent_replay_returns_first_response_and_writes_nothing(store: SessionStore) -> None:
     await new_session(store)
-    first = await store.commit(SID, 0, snap(1), '{"c":1}', "[1]", '{"first":true}', idempotency_key="k1")
+    first = await store.commit(SID, 0, '{"c":1}', "[1]", '{"first":true}', idempotency_key="k1")
     assert (first.version, first.replayed) == (1, False)
     log_before = await store.log(SID)
 
-    again = await store.commit(SID, 1, snap(2), '{"c":2}', "[2]", '{"first":false}', idempotency_key="k1")
+    again = await store.commit(SID, 1, '{"c":2}', "[2]", '{"first":false}', idempotency_key="k1")
     assert (again.version, again.response, again.replayed) == (1, '{"first":true}', True)
 
     loaded = await store.load(SID)
-    assert loaded is not None and (loaded.version, loaded.snapshot) == (1, snap(1))
+    assert loaded is not None and loaded.version == 1
     assert await store.log(SID) == log_before
     assert log_before[1].idempotency_key == "k1"
     assert await store.get_idempotent(SID, "k1") == '{"first":true}'
@@ -147,10 +163,10 @@ async def test_idempotent_replay_returns_first_response_and_writes_nothing(store
 
 async def test_replay_with_stale_expected_version_still_returns_first_response(store: SessionStore) -> None:
     await new_session(store)
-    await store.commit(SID, 0, snap(1), "{}", "[]", '"r1"', idempotency_key="retry-me")
-    await store.commit(SID, 1, snap(2), "{}", "[]", '"r2"', idempotency_key="other")
+    await store.commit(SID, 0, "{}", "[]", '"r1"', idempotency_key="retry-me")
+    await store.commit(SID, 1, "{}", "[]", '"r2"', idempotency_key="other")
 
-    retried = await store.commit(SID, 0, snap(1), "{}", "[]", '"r1-again"', idempotency_key="retry-me")
+    retried = await store.commit(SID, 0, "{}", "[]", '"r1-again"', idempotency_key="retry-me")
     assert (retried.version, retried.response, retried.replayed) == (1, '"r1"', True)
     loaded = await store.load(SID)
     assert loaded is not None and loaded.version == 2
@@ -159,8 +175,8 @@ async def test_replay_with_stale_expected_version_still_returns_first_response(s
 async def test_idempotency_keys_are_per_session(store: SessionStore) -> None:
     await new_session(store, "s1")
     await new_session(store, "s2")
-    a = await store.commit("s1", 0, snap(1), "{}", "[]", '"a"', idempotency_key="same")
-    b = await store.commit("s2", 0, snap(1), "{}", "[]", '"b"', idempotency_key="same")
+    a = await store.commit("s1", 0, "{}", "[]", '"a"', idempotency_key="same")
+    b = await store.commit("s2", 0, "{}", "[]", '"b"', idempotency_key="same")
     assert (a.replayed, b.replayed, a.response, b.response) == (False, False, '"a"', '"b"')
 
 
@@ -188,7 +204,6 @@ async def test_concurrent_commits_are_gap_free_and_each_key_applies_once(store: 
                 result = await store.commit(
                     SID,
                     current.version,
-                    snap(current.version + 1),
                     json.dumps({"task": i, "key": keys[i]}),
                     "[]",
                     json.dumps({"by": i}),
@@ -217,38 +232,37 @@ async def test_concurrent_commits_are_gap_free_and_each_key_applies_once(store: 
         by_key.setdefault(key, set()).add((version, response))
     assert all(len(v) == 1 for v in by_key.values())
     assert sum(1 for r in results if r[3]) == n_tasks - len(unique)
-    for entry in log[1:]:
-        assert await store.snapshot_at(SID, entry.version) == snap(entry.version)
 
 
 async def test_sessions_survive_reopen(store_factory: StoreFactory) -> None:
     first = store_factory()
     await new_session(first)
-    await first.commit(SID, 0, snap(1), '{"c":1}', "[1]", '"r1"', idempotency_key="k1")
+    await first.commit(SID, 0, '{"c":1}', "[1]", '"r1"', idempotency_key="k1")
     before = (await first.load(SID), await first.log(SID))
     await first.close()
 
     reopened = store_factory()
     assert (await reopened.load(SID), await reopened.log(SID)) == before
-    assert await reopened.snapshot_at(SID, 0) == snap(0)
+    zero = await reopened.read(SID, 0)
+    assert zero is not None and zero.snapshot == snap(0)
     assert await reopened.get_idempotent(SID, "k1") == '"r1"'
-    replay = await reopened.commit(SID, 0, snap(9), "{}", "[]", '"x"', idempotency_key="k1")
+    replay = await reopened.commit(SID, 0, "{}", "[]", '"x"', idempotency_key="k1")
     assert (replay.version, replay.response, replay.replayed) == (1, '"r1"', True)
-    assert (await reopened.commit(SID, 1, snap(2), "{}", "[]", '"r2"')).version == 2
+    assert (await reopened.commit(SID, 1, "{}", "[]", '"r2"')).version == 2
 
 
 async def test_subscribe_receives_commit_and_published_messages(store: SessionStore) -> None:
     await new_session(store)
     await new_session(store, "elsewhere")
     async with store.subscribe(SID) as sub:
-        await store.commit("elsewhere", 0, snap(1), "{}", "[]", "{}")  # not for this subscriber
-        await store.commit(SID, 0, snap(1), "{}", "[]", "{}")
+        await store.commit("elsewhere", 0, "{}", "[]", "{}")  # not for this subscriber
+        await store.commit(SID, 0, "{}", "[]", "{}")
         assert json.loads(await next_message(sub)) == {"session_id": SID, "version": 1}
         await store.publish(SID, '{"rich":"message"}')
         assert await next_message(sub) == '{"rich":"message"}'
         # A replay writes nothing and announces nothing.
-        await store.commit(SID, 1, snap(2), "{}", "[]", "{}", idempotency_key="k")
-        await store.commit(SID, 1, snap(2), "{}", "[]", "{}", idempotency_key="k")
+        await store.commit(SID, 1, "{}", "[]", "{}", idempotency_key="k")
+        await store.commit(SID, 1, "{}", "[]", "{}", idempotency_key="k")
         await store.publish(SID, "end")
         assert json.loads(await next_message(sub)) == {"session_id": SID, "version": 2}
         assert await next_message(sub) == "end"
@@ -270,11 +284,11 @@ async def test_closing_subscription_wakes_a_waiting_reader(store: SessionStore) 
 async def test_idempotency_keys_expire(store_factory: StoreFactory) -> None:
     store = store_factory(idempotency_ttl=0.3)
     await new_session(store)
-    await store.commit(SID, 0, snap(1), "{}", "[]", '"r1"', idempotency_key="k")
+    await store.commit(SID, 0, "{}", "[]", '"r1"', idempotency_key="k")
     assert await store.get_idempotent(SID, "k") == '"r1"'
     await asyncio.sleep(0.45)
     assert await store.get_idempotent(SID, "k") is None
-    again = await store.commit(SID, 1, snap(2), "{}", "[]", '"r2"', idempotency_key="k")
+    again = await store.commit(SID, 1, "{}", "[]", '"r2"', idempotency_key="k")
     assert (again.version, again.replayed) == (2, False)
     assert await store.get_idempotent(SID, "k") == '"r2"'
 
@@ -292,7 +306,7 @@ async def test_list_sessions_pages_in_id_order(store: SessionStore) -> None:
 async def test_bad_arguments(store: SessionStore) -> None:
     await new_session(store)
     with pytest.raises(ValueError):
-        await store.commit(SID, 0, snap(1), "{}", "[]", "{}", idempotency_key="")
+        await store.commit(SID, 0, "{}", "[]", "{}", idempotency_key="")
     with pytest.raises(ValueError):
         await store.log(SID, limit=-1)
     loaded = await store.load(SID)
@@ -307,7 +321,7 @@ async def test_redis_subscriber_on_another_instance_sees_commits(store_factory: 
     writer, replica = store_factory(), store_factory()
     await new_session(writer)
     async with replica.subscribe(SID) as sub:
-        await writer.commit(SID, 0, snap(1), "{}", "[]", "{}")
+        await writer.commit(SID, 0, "{}", "[]", "{}")
         await writer.publish(SID, "hello")
         assert json.loads(await next_message(sub)) == {"session_id": SID, "version": 1}
         assert await next_message(sub) == "hello"
@@ -318,17 +332,18 @@ async def test_redis_layout_ttl_and_cleanup(store_factory: StoreFactory) -> None
     store = store_factory()
     assert isinstance(store, RedisStore)
     await new_session(store)
-    await store.commit(SID, 0, snap(1), "{}", "[]", '"r"', idempotency_key="k")
+    await store.commit(SID, 0, "{}", "[]", '"r"', idempotency_key="k")
     pttl = await store.client.pttl(store.idempotency_key_name(SID, "k"))
     assert 0 < pttl <= 24 * 3600 * 1000
-    assert await store.client.hget(f"{store.prefix}:{SID}:meta", "version") == "1"
+    assert await store.client.hget(f"{store.prefix}:{SID}:meta", "version") == b"1"
     assert await store.client.llen(f"{store.prefix}:{SID}:log") == 2
 
-    channel = store.channel(SID)
-    assert channel == f"{store.prefix}:{SID}:changes"
-    async with store.subscribe(SID):
-        assert (await store.client.pubsub_numsub(channel))[0][1] == 1
-    assert (await store.client.pubsub_numsub(channel))[0][1] == 0
+    assert store.channel(SID) == f"{store.prefix}:{SID}:changes"
+    async with store.subscribe(SID), store.subscribe("other"), store.subscribe(SID):
+        # one shared pattern subscription per store, however many subscribers
+        assert await store.client.pubsub_numpat() == 1
+        assert store.subscriber_count() == 3
+    assert store.subscriber_count() == 0
 
 
 @pytest.mark.parametrize("store_backend", ["redis"], indirect=True)
@@ -337,10 +352,10 @@ async def test_redis_store_on_a_borrowed_client(store_target: tuple[str, str]) -
     try:
         store = RedisStore(client, prefix="borrowed-" + str(time.time_ns()))
         await new_session(store)
-        assert (await store.commit(SID, 0, snap(1), "{}", "[]", '"r"', idempotency_key="k")).version == 1
-        assert (await store.commit(SID, 0, snap(1), "{}", "[]", '"x"', idempotency_key="k")).response == '"r"'
+        assert (await store.commit(SID, 0, "{}", "[]", '"r"', idempotency_key="k")).version == 1
+        assert (await store.commit(SID, 0, "{}", "[]", '"x"', idempotency_key="k")).response == '"r"'
         loaded = await store.load(SID)
-        assert loaded is not None and loaded.snapshot == snap(1)
+        assert loaded is not None and loaded.version == 1
         assert [e.version for e in await store.log(SID)] == [0, 1]
         assert await store.list_sessions() == [SID]
         async with store.subscribe(SID) as sub:

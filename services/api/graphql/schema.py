@@ -50,10 +50,14 @@ def sdl() -> str:
     return schema.as_str() + "\n"
 
 
-def graphql_controller(allowed_origins: tuple[str, ...] = ("*",)) -> Any:
-    """The /graphql controller: queries and mutations over HTTP, subscriptions over both websocket protocols."""
+def graphql_controller(allowed_origins: tuple[str, ...] = ("*",), extensions: list[Any] | None = None) -> Any:
+    """The /graphql controller: queries and mutations over HTTP, subscriptions over both websocket protocols;
+    `extensions` (the abuse limits) are added to the schema it serves."""
+    served = schema if not extensions else Schema(query=schema.query, mutation=schema.mutation,
+                                                  subscription=schema.subscription, config=schema.config,
+                                                  extensions=extensions)
     controller = make_graphql_controller(
-        schema,
+        served,
         path="/graphql",
         context_getter=context_getter,
         subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL),

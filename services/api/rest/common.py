@@ -10,6 +10,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
+import msgspec
 from litestar import Request, Response
 from litestar.connection import ASGIConnection
 from litestar.datastructures import State
@@ -56,9 +57,12 @@ async def json_body(request: Request[Any, Any, Any], *, default: Any = ...) -> A
 
 
 def answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response[bytes]:
-    """JSON out with Python's encoder: the engine's integers may exceed 64 bits (msgspec would refuse them)."""
-    return Response(json.dumps(body, separators=(",", ":")).encode(), status_code=status,
-                    media_type="application/json", headers=headers)
+    """JSON out with msgspec (fast); Python's encoder for what msgspec refuses (a lone surrogate in a string)."""
+    try:
+        data = msgspec.json.encode(body)
+    except (OverflowError, TypeError, ValueError, msgspec.EncodeError):  # also lone surrogates (json escapes them)
+        data = json.dumps(body, separators=(",", ":")).encode()
+    return Response(data, status_code=status, media_type="application/json", headers=headers)
 
 
 def _tags(header: str) -> list[str]:

@@ -102,14 +102,14 @@ PROBLEM_RESPONSES: dict[int, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     403: ("Forbidden", ("forbidden",), ()),
     404: ("NotFound", ("not-found",), ()),
     405: ("MethodNotAllowed", ("method-not-allowed",), ("Allow",)),
-    409: ("Conflict", ("illegal-command", "stale-version"), ()),
+    409: ("Conflict", ("illegal-command", "stale-version", "archived"), ()),
     412: ("PreconditionFailed", ("precondition-failed",), ("ETag",)),
     413: ("ContentTooLarge", ("body-too-large",), ()),
     415: ("UnsupportedMediaType", ("unsupported-media-type",), ()),
     422: ("Unprocessable", ("invalid-command", "idempotency-key-reused"), ()),
     429: ("TooManyRequests", ("rate-limited",), ("Retry-After", "RateLimit", "RateLimit-Policy")),
     500: ("InternalError", ("internal-error",), ()),
-    503: ("Unavailable", ("unavailable",), ("Retry-After",)),
+    503: ("Unavailable", ("store-unavailable",), ("Retry-After",)),
 }
 ANY_OPERATION = (405, 429, 500, 503)  # a method the path lacks, rate limits, a failure, storage unreachable
 WITH_BODY = (413, 415, 422)  # an operation that reads a JSON body

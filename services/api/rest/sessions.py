@@ -36,6 +36,7 @@ from services.api.rest.docs import (
     example_hero,
     example_view,
 )
+from services.api.rest.operations import TableOwnerHandlers
 from services.contract.envelopes import MAX_VERSION, SESSION_ID_PATTERN
 
 SessionId = Annotated[str, Parameter(description="the table's join code, e.g. K7QX2M", max_length=128,
@@ -74,7 +75,7 @@ def _written(result: use_cases.Written) -> Response[bytes]:
     return answer(result.body, headers=headers)
 
 
-class SessionsController(Controller):
+class SessionsController(TableOwnerHandlers, Controller):
     path = "/v1/sessions"
     tags = ["sessions"]  # noqa: RUF012 - litestar reads a class attribute
 

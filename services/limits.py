@@ -1,0 +1,270 @@
+"""Abuse limits: rate limits per client address and per token, counted with the `limits` library in Redis (so every
+replica shares the count) or in memory when the service runs embedded on SQLite.
+
+Two ways of counting, by how often the limit is met:
+
+- Every request (per address, per token) is counted locally and the counts are added to the shared fixed-window
+  counters (the keys `limits`' fixed window uses) in one pipelined batch every `flush_interval` (half a second):
+  the request path never waits for Redis, and a client over its limit is refused (429) from the next flush on, on
+  every replica.
+- Rare, costly operations (opening a table, starting a simulation) and wrong tokens are counted in the shared
+  counter at once, before the operation runs.
+
+A refusal raises RateLimited; the error translator answers 429 with `Retry-After`, `RateLimit` and `RateLimit-Policy`
+(draft-ietf-httpapi-ratelimit-headers). When the counter store is unreachable the limits let requests through
+(fail open) rather than turn a Redis outage into refusals.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import logging
+import math
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from limits import RateLimitItem, parse
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from redis.asyncio import Redis
+
+from services.settings import Settings
+from services.store.redis import make_client
+from services.use_cases import ServiceError
+
+log = logging.getLogger("brimstone.limits")
+
+client_address: contextvars.ContextVar[str] = contextvars.ContextVar("client_address", default="unknown")
+"""The address of the client of the request being handled (set by the edge middleware)."""
+
+FLUSH_INTERVAL = 0.5
+
+
+class RateLimited(ServiceError):
+    """Too many requests from this address or token (HTTP 429); retry after `retry_after` seconds."""
+
+    def __init__(self, message: str, *, policy: str, limit: int, window: int, retry_after: int, field: str) -> None:
+        super().__init__(message, field=field)
+        self.policy = policy
+        self.limit = limit
+        self.window = window
+        self.retry_after = max(1, retry_after)
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after),
+                "RateLimit-Policy": f'"{self.policy}";q={self.limit};w={self.window}',
+                "RateLimit": f'"{self.policy}";r=0;t={self.retry_after}'}
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One limit: its name (the policy in the headers), the rate and where it applies."""
+
+    name: str
+    item: RateLimitItem
+    field: str
+
+    @property
+    def window(self) -> int:
+        return int(self.item.get_expiry())
+
+
+def _rule(name: str, text: str, field: str) -> Rule | None:
+    return Rule(name, parse(text), field) if text else None
+
+
+@dataclass
+class _Window:
+    """This replica's view of one shared counter: the count at the last flush and what was added since."""
+
+    shared: int = 0
+    pending: int = 0
+    blocked_until: float = 0.0
+    window_end: float = 0.0
+
+
+class Guard:
+    """The service's rate limits; one per process, shared by both doors."""
+
+    def __init__(self, settings: Settings, *, flush_interval: float = FLUSH_INTERVAL) -> None:
+        self.settings = settings
+        self.flush_interval = flush_interval
+        self.address = _rule("address", settings.rate_limit_address, "client address")
+        self.token = _rule("token", settings.rate_limit_token, "Authorization")
+        self.create = _rule("create", settings.rate_limit_create, "client address")
+        self.simulation = _rule("simulation", settings.rate_limit_simulation, "client address")
+        self.auth_failures = _rule("auth-failures", settings.rate_limit_auth_failures, "Authorization")
+        self.prefix = f"{settings.redis_prefix}:limits"
+        self.storage: Storage
+        self._batch: Redis | None = None
+        if settings.redis_url:
+            self.storage = RedisStorage("async+" + settings.redis_url, implementation="redispy",
+                                        key_prefix=self.prefix, wrap_exceptions=True, socket_connect_timeout=2)
+            self._batch = make_client(settings.redis_url)
+        else:
+            self.storage = MemoryStorage()
+        self._windows: dict[tuple[str, str], _Window] = {}
+        self._failure_blocks: dict[str, float] = {}
+        self._flusher: asyncio.Task[None] | None = None
+        self.refused: Counter[str] = Counter()
+        """Refusals by policy, for the metrics."""
+
+    # -- every request ---------------------------------------------------------------------------------
+
+    def admit(self, address: str, token: str | None) -> None:
+        """Count a request; raise RateLimited when its address or token is over the limit (no I/O)."""
+        now = time.monotonic()
+        for rule, who in ((self.address, address), (self.token, token)):
+            if rule is None or not who:
+                continue
+            window = self._windows.get((rule.name, who))
+            if window is None:
+                window = self._windows[(rule.name, who)] = _Window(window_end=now + rule.window)
+            if window.blocked_until > now:
+                self._refuse(rule, math.ceil(window.blocked_until - now))
+            window.pending += 1
+            if window.shared + window.pending > rule.item.amount:
+                window.blocked_until = max(window.window_end, now + 1)
+                self._refuse(rule, math.ceil(window.blocked_until - now))
+        self._ensure_flusher()
+
+    def remaining(self, address: str, token: str | None) -> tuple[Rule, int, int] | None:
+        """The tightest of the address and token limits: (rule, remaining, seconds to the window's end)."""
+        best: tuple[Rule, int, int] | None = None
+        now = time.monotonic()
+        for rule, who in ((self.address, address), (self.token, token)):
+            if rule is None or not who:
+                continue
+            window = self._windows.get((rule.name, who))
+            if window is None:
+                continue
+            left = max(0, rule.item.amount - window.shared - window.pending)
+            if best is None or left < best[1]:
+                best = (rule, left, max(0, math.ceil(window.window_end - now)))
+        return best
+
+    def _refuse(self, rule: Rule, retry_after: int) -> None:
+        self.refused[rule.name] += 1
+        raise RateLimited(f"too many requests for this {rule.field}: at most {rule.item.amount} per "
+                          f"{rule.window} s; retry in {retry_after} s", policy=rule.name, limit=rule.item.amount,
+                          window=rule.window, retry_after=retry_after, field=rule.field)
+
+    def _ensure_flusher(self) -> None:
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush_loop(), name="brimstone-limits")
+
+    async def _flush_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.flush_interval)
+            await self.flush()
+
+    async def flush(self) -> None:
+        """Add the local counts to the shared counters and learn the other replicas' counts (one pipelined round trip
+        on Redis for every key; the counters are the ones `limits`' fixed window keeps)."""
+        now = time.monotonic()
+        rules = {r.name: r for r in (self.address, self.token) if r is not None}
+        live: list[tuple[tuple[str, str], _Window, Rule]] = []
+        for key, window in list(self._windows.items()):
+            if window.window_end <= now and window.pending == 0 and window.blocked_until <= now:
+                del self._windows[key]  # idle: forget it
+                continue
+            live.append((key, window, rules[key[0]]))
+        if not live:
+            return
+        try:
+            counts, ttls = await self._add([(r.item.key_for(k[1]), w.pending, r.window) for k, w, r in live])
+        except Exception as exc:  # fail open: an unreachable counter must not refuse everyone
+            log.warning("rate limit counters unreachable (%s); not limiting", exc)
+            return
+        for (_, window, rule), count, ttl in zip(live, counts, ttls, strict=True):
+            window.pending = 0
+            window.shared = count
+            if window.window_end <= now:
+                window.window_end = now + rule.window
+            if count > rule.item.amount:
+                window.blocked_until = now + max(1.0, ttl)
+
+    async def _add(self, increments: list[tuple[str, int, int]]) -> tuple[list[int], list[float]]:
+        """INCRBY each counter (giving a new one its window as expiry, like limits' fixed window) and read the
+        seconds each has left."""
+        if self._batch is None:
+            counts, ttls = [], []
+            for key, amount, window in increments:
+                counts.append(await self.storage.incr(key, window, amount=amount))
+                ttls.append(max(0.0, await self.storage.get_expiry(key) - time.time()))
+            return counts, ttls
+        async with self._batch.pipeline(transaction=False) as pipe:
+            for key, amount, window in increments:
+                name = f"{self.prefix}:{key}"
+                pipe.incrby(name, amount)
+                pipe.expire(name, window, nx=True)
+                pipe.pttl(name)
+            replies = await pipe.execute()
+        counts = [int(replies[i]) for i in range(0, len(replies), 3)]
+        ttls = [max(0, int(replies[i])) / 1000 for i in range(2, len(replies), 3)]
+        return counts, ttls
+
+    # -- rare operations -------------------------------------------------------------------------------
+
+    async def charge(self, rule: Rule | None, who: str) -> None:
+        """Count one costly operation against `who` now; raise RateLimited when over the limit."""
+        if rule is None:
+            return
+        try:
+            count = await self.storage.incr(rule.item.key_for(who), rule.item.get_expiry(), amount=1)
+        except Exception as exc:
+            log.warning("rate limit counters unreachable (%s); not limiting", exc)
+            return
+        if count > rule.item.amount:
+            try:
+                reset = await self.storage.get_expiry(rule.item.key_for(who))
+            except Exception:
+                reset = time.time() + rule.window
+            self._refuse(rule, math.ceil(reset - time.time()))
+
+    async def opening_table(self) -> None:
+        await self.charge(self.create, client_address.get())
+
+    async def starting_simulation(self) -> None:
+        await self.charge(self.simulation, client_address.get())
+
+    async def check_failures(self) -> None:
+        """Refuse a token check from an address that sent too many wrong tokens lately."""
+        rule = self.auth_failures
+        if rule is None:
+            return
+        until = self._failure_blocks.get(client_address.get(), 0.0)
+        now = time.monotonic()
+        if until > now:
+            self._refuse(rule, math.ceil(until - now))
+
+    async def failed_token(self) -> None:
+        """Count a wrong token from the current address; once `limit` were sent within the window, the address is
+        refused (429) until the window ends, whatever token it sends."""
+        rule = self.auth_failures
+        if rule is None:
+            return
+        who = client_address.get()
+        key = rule.item.key_for(who)
+        try:
+            count = await self.storage.incr(key, rule.item.get_expiry(), amount=1)
+            reset = await self.storage.get_expiry(key) if count >= rule.item.amount else 0.0
+        except Exception as exc:
+            log.warning("rate limit counters unreachable (%s); not limiting", exc)
+            return
+        if count >= rule.item.amount:
+            now = time.monotonic()
+            self._failure_blocks = {k: v for k, v in self._failure_blocks.items() if v > now}
+            self._failure_blocks[who] = now + max(1.0, reset - time.time())
+
+    async def close(self) -> None:
+        if self._flusher is not None:
+            self._flusher.cancel()
+            with contextlib.suppress(BaseException):
+                await self._flusher
+        with contextlib.suppress(Exception):
+            await self.flush()
+        if self._batch is not None:
+            await self._batch.aclose()

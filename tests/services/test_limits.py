@@ -1,0 +1,260 @@
+"""Abuse limits and bad input at the edge, on real servers: rate limits per address and per token (429 with
+Retry-After and RateLimit, shared by two replicas through Redis), table creation, wrong tokens, simulation caps and
+the bounded queue, GraphQL depth/alias/cost/root-field limits, the fuzz findings (deep nesting, lone surrogates,
+1,000 mutation fields, transport errors as JSON), 415, repeated query parameters, security headers, no-store,
+CORS, request ids and /metrics.
+
+Each test speaks from its own client address (X-Forwarded-For, which uvicorn trusts from 127.0.0.1), so the tests
+share one server without sharing counters.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from shared_rules.codec import encode
+from shared_rules.simulate import sample_heroes
+from tests.services.servers import ServerProcess, Storage, create_session, redis_storage, sqlite_storage
+
+PROBLEM = "application/problem+json"
+LOW_LIMITS = {
+    "BRIMSTONE_RATE_LIMIT_ADDRESS": "12/minute",
+    "BRIMSTONE_RATE_LIMIT_TOKEN": "8/minute",
+    "BRIMSTONE_RATE_LIMIT_CREATE": "3/minute",
+    "BRIMSTONE_RATE_LIMIT_SIMULATION": "100/minute",
+    "BRIMSTONE_RATE_LIMIT_AUTH_FAILURES": "3/minute",
+    "BRIMSTONE_MAX_SIMULATIONS_PER_CLIENT": "1",
+    "BRIMSTONE_MAX_QUEUED_SIMULATIONS": "2",
+    "BRIMSTONE_SIMULATION_EXECUTOR": "thread",
+    "BRIMSTONE_SIMULATION_WORKERS": "1",
+    "BRIMSTONE_CORS_ORIGINS": "https://table.example",
+    "BRIMSTONE_GRAPHQL_MAX_COST": "60",
+}
+_addresses = (f"10.9.{n // 250}.{n % 250 + 1}" for n in itertools.count())
+
+
+def address() -> dict[str, str]:
+    """Headers that make the next requests come from a fresh client address."""
+    return {"X-Forwarded-For": next(_addresses)}
+
+
+def refused(response: httpx.Response, status: int) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith(PROBLEM), response.headers
+    body: dict[str, Any] = response.json()
+    assert body["status"] == status and body["detail"]
+    return body
+
+
+def rate_limited(response: httpx.Response, policy: str) -> dict[str, Any]:
+    body = refused(response, 429)
+    assert int(response.headers["retry-after"]) >= 1
+    assert response.headers["ratelimit-policy"].startswith(f'"{policy}";q=')
+    assert response.headers["ratelimit"].startswith(f'"{policy}";r=0;t=')
+    return body
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    storage = sqlite_storage(tmp_path_factory.mktemp("limits-db"))
+    with ServerProcess(storage, tmp_path_factory.mktemp("limits-logs"), env=LOW_LIMITS) as process:
+        yield process
+        assert "Traceback" not in process.log(), process.log()
+
+
+def table(server: ServerProcess) -> dict[str, Any]:
+    with server.client(headers=address()) as client:
+        return create_session(client)
+
+
+# ---- rate limits ---------------------------------------------------------------------------------------------
+
+
+def test_an_address_over_its_limit_gets_429_with_retry_after_and_ratelimit(server: ServerProcess) -> None:
+    created = table(server)
+    with server.client(headers=address()) as client:
+        answers = [client.get(f"/v1/sessions/{created['session_id']}") for _ in range(14)]  # 401s count too
+    statuses = [r.status_code for r in answers]
+    assert statuses[:12] == [401] * 12 and statuses[12:] == [429, 429]
+    ok = answers[0]
+    assert ok.headers["ratelimit-policy"] == '"address";q=12;w=60'
+    assert ok.headers["ratelimit"].startswith('"address";r=11;')
+    assert rate_limited(answers[-1], "address")["type"].endswith(":rate-limited")
+    with server.client(headers=address()) as health:  # health and readiness are never limited
+        assert all(health.get("/v1/health").status_code == 200 for _ in range(20))
+
+
+def test_a_token_over_its_limit_gets_429_from_any_address(server: ServerProcess) -> None:
+    created = table(server)
+    url = f"/v1/sessions/{created['session_id']}"
+    statuses = []
+    for _ in range(9):  # a fresh address each time: only the token's budget runs out
+        with server.client(created["token"], headers=address()) as client:
+            statuses.append(client.get(url).status_code)
+    assert statuses == [200] * 8 + [429]
+    with server.client(created["token"], headers=address()) as client:
+        rate_limited(client.get(url), "token")
+
+
+def test_opening_tables_is_limited_per_address_on_both_doors(server: ServerProcess) -> None:
+    heroes = [{"id": "anna", "name": "Anna"}]
+    with server.client(headers=address()) as client:
+        for _ in range(3):
+            assert client.post("/v1/sessions", json={"heroes": heroes}).status_code == 201
+        rate_limited(client.post("/v1/sessions", json={"heroes": heroes}), "create")
+        answer = client.post("/graphql", json={"query": 'mutation { createSession(heroes: [{id: "a", name: "A"}])'
+                                                        " { sessionId } }"}).json()
+        assert answer["data"] is None and answer["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
+
+
+def test_wrong_tokens_lock_the_address_out_even_with_the_right_token(server: ServerProcess) -> None:
+    created = table(server)
+    url = f"/v1/sessions/{created['session_id']}"
+    guesser = address()
+    for _ in range(3):
+        with server.client(uuid.uuid4().hex, headers=guesser) as client:
+            refused(client.get(url), 403)
+    with server.client(created["token"], headers=guesser) as client:
+        body = refused(client.get(url), 429)
+        assert "Authorization" in body["field"]
+    with server.client(created["token"], headers=address()) as client:  # the table itself is not locked
+        assert client.get(url).status_code == 200
+
+
+def test_simulations_are_capped_per_client_and_the_queue_is_bounded(server: ServerProcess) -> None:
+    spec = {"heroes": [encode(h) for h in sample_heroes(2)], "size": "large", "trials": 200_000, "seed": 1}
+    first, second, third = address(), address(), address()
+    with server.client(headers=first) as client:
+        assert client.post("/v1/simulations", json=spec).status_code == 202
+        body = refused(client.post("/v1/simulations", json=spec), 429)
+        assert "per client" in body["detail"] and int(client.post("/v1/simulations", json=spec)
+                                                      .headers["retry-after"]) >= 1
+    with server.client(headers=second) as client:
+        assert client.post("/v1/simulations", json=spec).status_code == 202
+    with server.client(headers=third) as client:
+        full = client.post("/v1/simulations", json=spec)
+        refused(full, 503)
+        assert int(full.headers["retry-after"]) >= 1
+        assert "queued or running" in full.json()["detail"]
+        too_many = client.post("/v1/simulations", json={**spec, "trials": 10**9})
+        assert refused(too_many, 422)["field"] == "trials"
+
+
+def test_two_replicas_share_the_count_through_redis(store_redis_url: str, tmp_path: Path) -> None:
+    storage: Storage = redis_storage(store_redis_url)
+    env = {**LOW_LIMITS, "BRIMSTONE_RATE_LIMIT_TOKEN": "10/minute"}
+    with ServerProcess(storage, tmp_path, env=env) as a, ServerProcess(storage, tmp_path, env=env) as b:
+        created = table(a)
+        url = f"/v1/sessions/{created['session_id']}"
+        for _ in range(6):
+            with a.client(created["token"], headers=address()) as client:
+                assert client.get(url).status_code == 200
+        # b has seen none of them; once a's counts reach the shared counter, b refuses past 10 in all
+        deadline = time.monotonic() + 30
+        seen_by_b = 0
+        while True:
+            with b.client(created["token"], headers=address()) as client:
+                status = client.get(url).status_code
+            if status == 429:
+                break
+            assert status == 200
+            seen_by_b += 1
+            assert time.monotonic() < deadline
+            time.sleep(0.3)  # let the replicas exchange counts (a flush every 0.25 s)
+        assert seen_by_b <= 4  # 6 + 4 = the shared budget of 10
+
+
+# ---- GraphQL limits and the fuzz findings ----------------------------------------------------------------------
+
+
+def graphql(server: ServerProcess, query: str, **extra: Any) -> httpx.Response:
+    with server.client(headers=address()) as client:
+        return client.post("/graphql", json={"query": query, **extra})
+
+
+def test_graphql_depth_alias_cost_and_root_field_limits(server: ServerProcess) -> None:
+    def codes(response: httpx.Response) -> set[str]:
+        assert response.status_code in (200, 400), response.text
+        return {e["extensions"]["code"] for e in response.json()["errors"]}
+
+    aliases = "{" + " ".join(f"a{i}: health {{ status }}" for i in range(40)) + "}"
+    assert codes(graphql(server, aliases)) == {"QUERY_TOO_COSTLY"}
+    roots = "{" + " ".join(f"a{i}: health {{ status }}" for i in range(11)) + "}"
+    assert "QUERY_TOO_COSTLY" in codes(graphql(server, roots))
+    deep = "{ __schema { types { " + "fields { type { " * 8 + "name" + " } }" * 8 + " } } }"
+    assert codes(graphql(server, deep)) == {"QUERY_TOO_COSTLY"}  # 19 levels, 12 allowed
+    fragment = "fragment T on __Type { name kind fields { name type { name kind ofType { name kind } } } } "
+    costly = fragment + "{ __schema { " + " ".join(f"t{i}: types {{ ...T }}" for i in range(7)) + " } }"
+    assert codes(graphql(server, costly)) == {"QUERY_TOO_COSTLY"}  # 1 + 7 x (1 + 9) fields, 60 allowed
+    assert graphql(server, "{ health { status } }").json() == {"data": {"health": {"status": "ok"}}}
+
+
+def test_graphql_fuzz_findings_answer_4xx_json_never_500(server: ServerProcess) -> None:
+    with server.client(headers=address()) as client:
+        nested = client.post("/graphql", content=b'{"query": "{ health { status } }", "variables": '
+                             + b"[" * 1500 + b"]" * 1500 + b"}", headers={"Content-Type": "application/json"})
+        assert refused(nested, 400)["field"] == "body"
+        deep_query = client.post("/graphql", json={"query": "{" * 1200 + "}" * 1200})
+        assert refused(deep_query, 400)["field"] == "query"
+        surrogate = client.post("/graphql", content=b'{"query": "mutation($h: JSON!) { createSession(heroes: $h) '
+                                b'{ sessionId } }", "variables": {"h": [{"id": "a", "name": "\\ud800"}]}}',
+                                headers={"Content-Type": "application/json"})
+        assert "surrogate" in refused(surrogate, 400)["detail"]
+        many = "mutation {" + " ".join(f'm{i}: createSession(heroes: [{{id: "a", name: "A"}}]) {{ sessionId }}'
+                                       for i in range(1000)) + "}"
+        answer = client.post("/graphql", json={"query": many})
+        assert answer.status_code in (200, 400) and answer.json()["data"] is None
+        assert answer.json()["errors"][0]["extensions"]["code"] == "QUERY_TOO_COSTLY"
+        for body, content_type in ((b"{not json", "application/json"), (b"query { health }", "text/plain")):
+            transport = client.post("/graphql", content=body, headers={"Content-Type": content_type})
+            assert 400 <= transport.status_code < 500
+            assert transport.headers["content-type"].startswith(PROBLEM), transport.text
+
+
+# ---- REST edge ---------------------------------------------------------------------------------------------------
+
+
+def test_rest_refuses_other_content_types_and_repeated_parameters(server: ServerProcess) -> None:
+    created = table(server)
+    with server.client(created["token"], headers=address()) as client:
+        url = f"/v1/sessions/{created['session_id']}/commands"
+        for content_type in ("text/plain", "application/x-www-form-urlencoded", None):
+            headers = {"Content-Type": content_type} if content_type else {}
+            wrong = client.post(url, content=b'{"type": "roll_hazard"}', headers=headers)
+            assert refused(wrong, 415)["field"] == "Content-Type"
+        assert client.post(url, content=b'{"type": "choose_town_size", "size": "small"}',
+                           headers={"Content-Type": "application/json; charset=utf-8"}).status_code == 200
+        assert client.post(f"/v1/sessions/{created['session_id']}/undo").status_code == 200  # no body: fine
+        twice = client.get(f"/v1/sessions/{created['session_id']}/events?limit=1&limit=500")
+        assert refused(twice, 422)["field"] == "limit"
+
+
+def test_security_headers_no_store_request_ids_cors_and_metrics(server: ServerProcess) -> None:
+    with server.client(headers=address()) as client:
+        created = client.post("/v1/sessions", json={"heroes": [{"id": "anna", "name": "Anna"}]},
+                              headers={"Origin": "https://table.example", "X-Request-ID": "phone-42-abcdef"})
+        assert created.status_code == 201 and "token" in created.json()
+        headers = created.headers
+        assert headers["cache-control"] == "no-store"
+        assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY"
+        assert "default-src 'none'" in headers["content-security-policy"]
+        assert headers["x-request-id"] == "phone-42-abcdef"
+        assert headers["access-control-allow-origin"] == "https://table.example"
+        other = client.get("/v1/health", headers={"Origin": "https://elsewhere.example"})
+        assert "access-control-allow-origin" not in other.headers
+        assert len(other.headers["x-request-id"]) >= 8 and other.headers["x-request-id"] != "phone-42-abcdef"
+        missing = client.get("/v1/nothing")
+        assert missing.status_code == 404 and missing.headers["x-request-id"]
+        metrics = client.get("/metrics").text
+    assert 'brimstone_requests_total{operation="createSession",status="201"}' in metrics
+    assert "brimstone_request_seconds_bucket" in metrics and "brimstone_subscribers" in metrics
+    assert "brimstone_simulation_queue_depth" in metrics and "brimstone_rate_limited_total" in metrics
+
