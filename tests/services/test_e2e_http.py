@@ -145,8 +145,10 @@ def test_every_problem_type_resolves_to_its_explanation(server: ServerProcess) -
         assert schema_of("ProblemCatalogue").is_valid({"problems": catalogue})
         answers = [anon.get("/v1/sessions/ABCDEF"), anon.delete("/v1/health"),
                    anon.post("/v1/sessions", json={"heroes": []}),
-                   anon.post("/v1/sessions", content=b"{" + b" " * 1_100_000 + b"}")]
-        assert [a.status_code for a in answers] == [401, 405, 422, 413]
+                   anon.post("/v1/sessions", content=b"{" + b" " * 1_100_000 + b"}",
+                             headers={"Content-Type": "application/json"}),
+                   anon.post("/v1/sessions", content=b"heroes", headers={"Content-Type": "text/plain"})]
+        assert [a.status_code for a in answers] == [401, 405, 422, 413, 415]
         assert "GET" in answers[1].headers["allow"]
         for answer in answers:
             problem = answer.json()
