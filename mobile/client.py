@@ -15,15 +15,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import enum
+import functools
 import json
 import os
+import re
 import secrets
 import threading
 import time
+import types
+import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, Union
 
 from shared_rules import (
     Command,
@@ -106,15 +112,19 @@ class Snapshot:
     version: int
     state: Session
     log: tuple[LogStep, ...] = ()
+    served: tuple[Prompt | None, tuple[LegalCommand, ...]] | None = None  # online: the server's prompt and legal list
 
     @property
     def pending(self) -> Prompt | None:
-        """The prompt the rules wait on, if any (the same engine decides on the server and on the phone)."""
+        """The prompt the rules wait on, if any: the server's (whose state view keeps the prompt's checkpoint to
+        itself), or on the phone the engine's own."""
+        if self.served is not None:
+            return self.served[0]
         return self.state.pending.prompt if self.state.pending is not None else None
 
     @property
     def legal(self) -> tuple[LegalCommand, ...]:
-        return legal_commands(self.state)
+        return self.served[1] if self.served is not None else legal_commands(self.state)
 
 
 # ---- what can go wrong -----------------------------------------------------------------------------------------
@@ -556,34 +566,137 @@ class OfflineBackend:
 
 
 # ---- online: the service over GraphQL ---------------------------------------------------------------------------
-_EVENT_FIELDS = "type text hero rule changes { field before after } roll"
-Q_CREATE = """
-mutation Create($heroes: JSON!, $options: JSON, $seed: Long) {
-  createSession(heroes: $heroes, options: $options, seed: $seed) { token sessionId version }
-}"""
-Q_LOAD = """
-query Load($id: String!, $after: Int!, $limit: Int!) {
-  session(sessionId: $id) { sessionId version state }
-  events(sessionId: $id, after: $after, limit: $limit) {
-    version nextAfter entries { version command at events { EVENT_FIELDS } }
-  }
-}""".replace("EVENT_FIELDS", _EVENT_FIELDS)
-Q_POST = """
-mutation Post($id: String!, $command: JSON!, $expected: Int, $key: String) {
-  postCommand(sessionId: $id, command: $command, expectedVersion: $expected, idempotencyKey: $key) {
-    version basedOn replayed state events { EVENT_FIELDS }
-  }
-}""".replace("EVENT_FIELDS", _EVENT_FIELDS)
-Q_UNDO = """
-mutation Undo($id: String!, $steps: Int!, $expected: Int, $key: String) {
-  undo(sessionId: $id, steps: $steps, expectedVersion: $expected, idempotencyKey: $key) {
-    version basedOn replayed state events { EVENT_FIELDS }
-  }
-}""".replace("EVENT_FIELDS", _EVENT_FIELDS)
-Q_CHANGES = """
-subscription Changes($id: String!, $after: Int) {
-  sessionChanges(sessionId: $id, afterVersion: $after) { version command state events { EVENT_FIELDS } }
-}""".replace("EVENT_FIELDS", _EVENT_FIELDS)
+# The app asks for typed fields (openapi/schema.graphql) and turns the answers back into the engine's values: a
+# field's GraphQL name is its name in camelCase, an enum value its JSON value (made a GraphQL name where it is not
+# one: "2d6" is _2d6). The selections are read off the engine's own dataclasses, so the phone asks for every field
+# its rules engine knows. The state view keeps a prompt's checkpoint and the dice to the server: the prompt and
+# the legal commands come as the server's own fields.
+RENAMED = {("Event", "roll"): "rolled", ("Prompt", "roll"): "rolled"}  # typed twins of API 1.0's JSON fields
+
+
+def _camel(name: str) -> str:
+    first, *rest = name.split("_")
+    return first + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def _graphql_name(cls: type, name: str) -> str:
+    return _camel(RENAMED.get((cls.__name__, name), name))
+
+
+def _enum_name(value: str) -> str:
+    """The GraphQL name the service gives an enum value (services/contract/model.py enum_member_name)."""
+    name = re.sub(r"\W+", "_", value).strip("_") or "none"
+    return f"_{name}" if name[0].isdigit() else name
+
+
+def _public_fields(cls: type) -> list[tuple[str, Any]]:
+    from shared_rules import meta
+    from shared_rules.codec import type_hints
+
+    hints = type_hints(cls)
+    return [(f.name, hints[f.name]) for f in dataclasses.fields(cls) if meta.read(f.metadata).get("public", True)]
+
+
+def _inner(tp: Any) -> Any:
+    """The type a field's values are made of: Optional, tuples and frozensets unwrapped."""
+    while typing.get_origin(tp) in (Union, types.UnionType, tuple, frozenset, list):
+        args = [arg for arg in typing.get_args(tp) if arg is not type(None) and arg is not Ellipsis]
+        if len(args) != 1:
+            return tp
+        tp = args[0]
+    return tp
+
+
+@functools.cache
+def selection(cls: type, skip: frozenset[str] = frozenset()) -> str:
+    """Every public field of an engine dataclass as a GraphQL selection (nested objects with their fields)."""
+    parts = []
+    for name, tp in _public_fields(cls):
+        if name in skip:
+            continue
+        inner = _inner(tp)
+        field_name = _graphql_name(cls, name)
+        nested = isinstance(inner, type) and dataclasses.is_dataclass(inner)
+        parts.append(f"{field_name} {{ {selection(inner)} }}" if nested else field_name)
+    return " ".join(parts)
+
+
+def from_graphql(tp: Any, value: Any) -> Any:
+    """A typed GraphQL answer as the codec's JSON for type `tp` (decode it with shared_rules.codec.decode)."""
+    if value is None:
+        return "" if tp is str else None
+    origin = typing.get_origin(tp)
+    if origin in (Union, types.UnionType):
+        inner = [arg for arg in typing.get_args(tp) if arg is not type(None)]
+        return from_graphql(inner[0], value) if len(inner) == 1 else value
+    if origin in (tuple, frozenset, list):
+        return [from_graphql(typing.get_args(tp)[0], item) for item in value]
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return {_enum_name(str(m.value)): m.value for m in tp}.get(value, value)
+    if dataclasses.is_dataclass(tp) and isinstance(value, dict):
+        return {name: from_graphql(hint, value[_graphql_name(tp, name)])  # type: ignore[arg-type]
+                for name, hint in _public_fields(tp) if _graphql_name(tp, name) in value}  # type: ignore[arg-type]
+    return value
+
+
+def to_graphql(data: Any) -> Any:
+    """The codec's JSON of a hero, options or a command's fields as a GraphQL input: camelCase names, and fields
+    at their empty default ("" and null) left out."""
+    if isinstance(data, list):
+        return [to_graphql(item) for item in data]
+    if isinstance(data, dict):
+        return {_camel(key): to_graphql(item) for key, item in data.items() if item not in ("", None)}
+    return data
+
+
+def command_input(command: Command) -> dict[str, Any]:
+    """An engine command as the `@oneOf` CommandInput: one member, named by its type."""
+    data = dict(encode(command))
+    kind = data.pop("type")
+    return {_camel(kind): to_graphql(data)}
+
+
+def _typename_commands() -> dict[str, str]:
+    from shared_rules.commands import COMMAND_TYPES
+
+    return {cls.__name__: kind for kind, cls in COMMAND_TYPES.items()} | {"SessionOpened": "create",
+                                                                          "UndoRecord": "undo"}
+
+
+def _queries() -> dict[str, str]:
+    from shared_rules.events import Event as EventValue
+    from shared_rules.legal import LegalCommand as Legal
+    from shared_rules.prompts import Prompt as PromptValue
+
+    view = (f"version game {{ {selection(Session, frozenset({'pending'}))} }} pending {{ {selection(PromptValue)} }} "
+            f"legalCommands {{ {selection(Legal)} }}")
+    events = f"events {{ {selection(EventValue)} }}"
+    applied = "applied { __typename ... on UndoRecord { toVersion } }"
+    return {
+        "open": """mutation Open($heroes: [HeroInput!]!, $options: RuleOptionsInput, $seed: Long) {
+  openTable(heroes: $heroes, options: $options, seed: $seed) { token sessionId version }
+}""",
+        "load": f"""query Load($id: String!, $after: Int!, $limit: Int!) {{
+  session(sessionId: $id) {{ {view} }}
+  events(sessionId: $id, after: $after, limit: $limit) {{ version nextAfter entries {{ version at {applied} {events} }} }}
+}}""",
+        "send": f"""mutation Send($id: String!, $command: CommandInput!, $expected: Int, $key: String) {{
+  sendCommand(sessionId: $id, command: $command, expectedVersion: $expected, idempotencyKey: $key) {{
+    basedOn replayed {view} {events}
+  }}
+}}""",
+        "undo": f"""mutation Undo($id: String!, $steps: Int!, $expected: Int, $key: String) {{
+  undo(sessionId: $id, steps: $steps, expectedVersion: $expected, idempotencyKey: $key) {{
+    basedOn replayed {view} {events}
+  }}
+}}""",
+        "changes": f"""subscription Changes($id: String!, $after: Int) {{
+  sessionChanges(sessionId: $id, afterVersion: $after) {{ {view} {applied} {events} }}
+}}""",
+    }
+
+
+QUERIES = _queries()
 EVENTS_PAGE = 500
 
 
@@ -602,9 +715,10 @@ def server_urls(address: str) -> tuple[str, str, str]:
     return base, f"{base}/graphql", f"{'wss' if scheme == 'https' else 'ws'}://{rest}/graphql"
 
 
-def _command_name(data: Any) -> str:
-    kind = data.get("type", "?") if isinstance(data, dict) else "?"
-    return "create" if kind in ("create_session", "create") else str(kind)
+def _applied(applied: dict[str, Any]) -> tuple[str, int | None]:
+    """What made a version ("create", "undo" or the command's type) and, for an undo, the version it went back to."""
+    name = _typename_commands().get(applied["__typename"], "?")
+    return name, applied.get("toVersion") if name == "undo" else None
 
 
 def _translate(error: BaseException) -> BackendError:
@@ -698,8 +812,8 @@ class GraphQLBackend:
 
     # ---- the interface -----------------------------------------------------------------------------------------
     def create(self, heroes: Sequence[Hero], options: RuleOptions, *, seed: int | None = None) -> Snapshot:
-        data = self._execute(Q_CREATE, {"heroes": [encode(h) for h in heroes], "options": encode(options),
-                                        "seed": seed})["createSession"]
+        data = self._execute(QUERIES["open"], {"heroes": [to_graphql(encode(h)) for h in heroes],
+                                               "options": to_graphql(encode(options)), "seed": seed})["openTable"]
         self._open(TableInfo(data["sessionId"], data["token"], data["sessionId"], self.base))
         return self.load()
 
@@ -716,29 +830,28 @@ class GraphQLBackend:
         table = self._need_table()
         after = self._contiguous_top()
         while True:
-            data = self._execute(Q_LOAD, {"id": table.session_id, "after": after, "limit": EVENTS_PAGE})
+            data = self._execute(QUERIES["load"], {"id": table.session_id, "after": after, "limit": EVENTS_PAGE})
             page = data["events"]
             with self._lock:
                 for entry in page["entries"]:
-                    self._steps[entry["version"]] = self._step(entry["version"], entry["command"], entry["events"],
-                                                               entry["at"])
+                    self._steps[entry["version"]] = self._step(entry["version"], _applied(entry["applied"]),
+                                                               entry["events"], entry["at"])
             if page["nextAfter"] is None:
                 break
             after = page["nextAfter"]
-        session = data["session"]
-        return self._snapshot(session["version"], session["state"])
+        return self._snapshot(data["session"])
 
     def submit(self, command: Command, idempotency_key: str, expected_version: int | None = None) -> Snapshot:
         table = self._need_table()
-        data = self._execute(Q_POST, {"id": table.session_id, "command": encode(command),
-                                      "expected": expected_version, "key": idempotency_key})["postCommand"]
-        return self._written(data, encode(command))
+        data = self._execute(QUERIES["send"], {"id": table.session_id, "command": command_input(command),
+                                               "expected": expected_version, "key": idempotency_key})["sendCommand"]
+        return self._written(data, (command.type, None))
 
     def undo(self, steps: int, idempotency_key: str, expected_version: int | None = None) -> Snapshot:
         table = self._need_table()
-        data = self._execute(Q_UNDO, {"id": table.session_id, "steps": steps, "expected": expected_version,
-                                      "key": idempotency_key})["undo"]
-        return self._written(data, {"type": "undo", "steps": steps, "to_version": data["basedOn"] - steps})
+        data = self._execute(QUERIES["undo"], {"id": table.session_id, "steps": steps, "expected": expected_version,
+                                               "key": idempotency_key})["undo"]
+        return self._written(data, ("undo", data["basedOn"] - steps))
 
     def subscribe(self, on_update: UpdateCallback, on_status: StatusCallback | None = None) -> Closeable:
         feed = _LiveFeed(self, on_update, on_status or (lambda status, detail: None))
@@ -765,10 +878,12 @@ class GraphQLBackend:
         return self._table
 
     @staticmethod
-    def _step(version: int, command: Any, events: list[Any], at: float = 0.0) -> LogStep:
-        undo_to = command.get("to_version") if isinstance(command, dict) and command.get("type") == "undo" else None
-        return LogStep(version, _command_name(command), tuple(decode_event(e) for e in events), at or time.time(),
-                       undo_to if isinstance(undo_to, int) else None)
+    def _step(version: int, made_by: tuple[str, int | None], events: list[Any], at: float = 0.0) -> LogStep:
+        from shared_rules.events import Event as EventValue
+
+        name, undo_to = made_by
+        return LogStep(version, name, tuple(decode_event(from_graphql(EventValue, e)) for e in events),
+                       at or time.time(), undo_to)
 
     def _contiguous_top(self) -> int:
         """The newest version up to which the log held here has no gap (-1: nothing held)."""
@@ -778,31 +893,40 @@ class GraphQLBackend:
                 top += 1
             return top
 
-    def _written(self, data: dict[str, Any], command: Any) -> Snapshot:
+    def _written(self, data: dict[str, Any], made_by: tuple[str, int | None]) -> Snapshot:
         if data["replayed"]:
             return self.load()  # answered from the first request: the table may have moved on since
         with self._lock:
-            self._steps[data["version"]] = self._step(data["version"], command, data["events"])
-        return self._snapshot(data["version"], data["state"])
+            self._steps[data["version"]] = self._step(data["version"], made_by, data["events"])
+        return self._snapshot(data)
 
     def absorb(self, change: dict[str, Any]) -> Snapshot:
         """A `sessionChanges` message as a snapshot (the subscription thread calls this)."""
         with self._lock:
-            self._steps[change["version"]] = self._step(change["version"], change["command"], change["events"])
-        return self._snapshot(change["version"], change["state"])
+            self._steps[change["version"]] = self._step(change["version"], _applied(change["applied"]),
+                                                        change["events"])
+        return self._snapshot(change)
 
     def last_version(self) -> int:
         with self._lock:
             return max(self._steps, default=-1)
 
-    def _snapshot(self, version: int, state: Any) -> Snapshot:
+    def _snapshot(self, view: dict[str, Any]) -> Snapshot:
+        """A view's typed fields (version, game, pending, legalCommands) as a snapshot of engine values."""
+        from shared_rules.codec import decode
+        from shared_rules.legal import LegalCommand as Legal
+        from shared_rules.prompts import Prompt as PromptValue
+
+        version = view["version"]
         try:
-            decoded = decode_state(state)
+            state = decode(Session, from_graphql(Session, view["game"]))
+            prompt = None if view["pending"] is None else decode(PromptValue, from_graphql(PromptValue, view["pending"]))
+            legal = tuple(decode(Legal, from_graphql(Legal, item)) for item in view["legalCommands"])
         except RulesError as error:
             raise BackendError(f"the server sent a state this app cannot read: {error.message}") from None
         with self._lock:
             log = tuple(self._steps[v] for v in sorted(self._steps)[-LOG_LIMIT:] if v <= version)
-        return Snapshot(self._need_table(), version, decoded, log)
+        return Snapshot(self._need_table(), version, state, log, served=(prompt, legal))
 
 
 @dataclass
@@ -857,7 +981,7 @@ class _LiveFeed:
                     self.on_status("live", "")
                     pause = 0.5
                     after = self.backend.last_version()
-                    request = GraphQLRequest(Q_CHANGES, variable_values={"id": table.session_id,
+                    request = GraphQLRequest(QUERIES["changes"], variable_values={"id": table.session_id,
                                                                         "after": after if after >= 0 else None})
                     async for result in session.subscribe(request):
                         self.on_update(self.backend.absorb(result["sessionChanges"]))

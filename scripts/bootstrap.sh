@@ -23,3 +23,12 @@ if [ "$extras" = "dev" ] && ! command -v redis-server >/dev/null 2>&1; then
     exit 1
   fi
 fi
+if [ "$extras" = "dev" ] && ! command -v npm >/dev/null 2>&1; then
+  # the client checks (tests/clients) run Redocly, Spectral, openapi-typescript, tsc and GraphQL Code Generator
+  if command -v apt-get >/dev/null 2>&1; then
+    apt-get update -q && apt-get install -y -q nodejs npm
+  else
+    echo "Node.js (npm) is needed for tests/clients; install it with your package manager" >&2
+    exit 1
+  fi
+fi

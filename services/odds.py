@@ -12,6 +12,7 @@ import secrets
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
+from services.contract.validation import check
 from services.use_cases import (
     JSON,
     MAX_SEED,
@@ -22,6 +23,7 @@ from services.use_cases import (
     _open,
     _state_of,
     _str,
+    by_the_rules,
     parse_heroes,
     parse_options,
 )
@@ -49,6 +51,7 @@ async def parse_odds(services: Services, body: Any, token: str | None) -> JSON:
     if ("session_id" in data) == ("heroes" in data):
         raise InvalidCommand("session_id: give the table's session_id (with its token) or a posse of heroes, "
                              "not both", field="session_id")
+    data = check("OddsRequest", data)  # the published schema: what fits it is refused only by the rules
     session_id = None
     if "session_id" in data:
         session_id = _str(data["session_id"], "session_id", 100)
@@ -57,14 +60,14 @@ async def parse_odds(services: Services, body: Any, token: str | None) -> JSON:
                                  field="options")
         state = _state_of(await _open(services, session_id, token, host_may=True))
     else:
-        state = new_session(parse_heroes(data["heroes"]), options=parse_options(data.get("options")))
+        state = by_the_rules(new_session, parse_heroes(data["heroes"]), options=parse_options(data.get("options")))
     params = data.get("params") or {}
     if not isinstance(params, dict):
         raise InvalidCommand("params: expected a JSON object", field="params")
     cap = services.settings.max_odds_trials
-    trials = _int(data.get("trials", min(DEFAULT_TRIALS, cap)), "trials", 1, cap)
+    trials = min(_int(data.get("trials", DEFAULT_TRIALS), "trials", 1, 2**53), cap)  # capped, as documented
     seed = _int(data["seed"], "seed", 0, MAX_SEED) if data.get("seed") is not None else secrets.randbelow(MAX_SEED)
-    plan = odds.plan(state, question, params)  # refuses a question that does not fit the table now
+    plan = by_the_rules(odds.plan, state, question, params)  # refuses a question that does not fit the table now
     return {"question": question, "session_id": session_id, "state": encode_state(state), "params": params,
             "options": [choice.key for choice in plan.options], "trials": trials, "seed": seed}
 

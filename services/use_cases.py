@@ -19,6 +19,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from services.contract.public import public_state
+from services.contract.validation import check, check_command
 from services.history import History, StateEncoder, Table
 from services.observability import COMMANDS
 from services.settings import Settings
@@ -77,6 +79,14 @@ class IdempotencyKeyReused(ServiceError):
     """An Idempotency-Key was sent again with a different request (HTTP 422)."""
 
 
+class PreconditionFailed(ServiceError):
+    """If-Match named a version the table has moved past (HTTP 412); nothing was written."""
+
+    def __init__(self, message: str, *, current: int, field: str = "If-Match") -> None:
+        super().__init__(message, field=field)
+        self.current = current
+
+
 class Archived(ServiceError):
     """The table was archived by its owner: it can be read, not changed (HTTP 409)."""
 
@@ -129,6 +139,16 @@ def _str(value: Any, field: str, max_length: int = 200) -> str:
     return value
 
 
+def by_the_rules(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run the engine on a request that fits the published schema: whatever it refuses now is the game's rules or
+    the table's state (a die face this roll cannot show, a hero not in the posse, a sheet the rules forbid), so
+    a refusal is an IllegalCommand (409), never a malformed request (422)."""
+    try:
+        return fn(*args, **kwargs)
+    except InvalidCommand as exc:
+        raise IllegalCommand(exc.message, field=exc.field, rule=exc.rule) from exc
+
+
 def _decoded(fn: Callable[..., T], *args: Any) -> T:
     """Run a codec decoder; anything but a RulesError it lets slip is still the input's fault, so 422."""
     try:
@@ -158,10 +178,8 @@ def parse_options(data: Any, field: str = "options") -> RuleOptions:
 
 
 def parse_command(data: Any) -> Any:
-    """Any engine command from its JSON form (`type` picks it; `dice` optional)."""
-    if isinstance(data, dict) and "type" in data and not isinstance(data["type"], str):
-        raise InvalidCommand("type: expected a string naming the command", field="type")
-    return _decoded(decode_command, data)
+    """Any engine command from its JSON form (`type` picks it; `dice` optional), checked against its schema."""
+    return _decoded(decode_command, check_command(data))
 
 
 def parse_expected_version(value: Any, field: str = "expected_version") -> int | None:
@@ -212,11 +230,12 @@ _encode_state = StateEncoder()  # encode_state, reusing the JSON of the parts a 
 
 
 def view_parts(state: Session, encoded: JSON | None = None) -> JSON:
-    """What clients see of a state besides its version: the state, the pending prompt and the legal commands.
+    """What clients see of a state besides its version: the public state (no RNG state, no prompt checkpoint: a
+    client could predict the dice), the pending prompt and the legal commands.
 
     `encoded` is encode_state(state) when the caller already has it."""
     return {
-        "state": encoded if encoded is not None else _encode_state(state),
+        "state": public_state(encoded if encoded is not None else _encode_state(state)),
         "pending": None if state.pending is None else encode(state.pending.prompt),
         "legal_commands": [encode(item) for item in legal_commands(state)],
     }
@@ -242,14 +261,14 @@ def new_join_code() -> str:
 
 async def create_session(services: Services, body: Any) -> JSON:
     """Start a table: posse, rule options, optional seed and content pack. Returns the join code and table token."""
-    data = _object(body, "body", {"heroes", "options", "seed", "pack"})
+    data = _object(check("CreateSessionRequest", body), "body", {"heroes", "options", "seed", "pack"})
     if "heroes" not in data:
         raise InvalidCommand("heroes: required", field="heroes")
     heroes = parse_heroes(data["heroes"])
     options = parse_options(data.get("options"))
     seed = _int(data["seed"], "seed", 0, MAX_SEED) if data.get("seed") is not None else secrets.randbelow(MAX_SEED)
     pack = _str(data["pack"], "pack") if data.get("pack") is not None else "default"
-    state = new_session(heroes, options=options, seed=seed, pack=pack)
+    state = by_the_rules(new_session, heroes, options=options, seed=seed, pack=pack)
     if services.guard is not None:
         await services.guard.opening_table()
     encoded = encode_state(state)
@@ -305,11 +324,19 @@ async def list_events(
         entries = await services.store.log(session_id, after_version=after, limit=max(0, min(limit, stored.version - after)))
     except SessionNotFound:
         raise NotFound(f"session {session_id!r} does not exist", field="session_id") from None
-    page = [{"version": e.version, "command": json.loads(e.command), "events": json.loads(e.events), "at": e.at}
-            for e in entries]
+    page = [{"version": e.version, "command": public_command(json.loads(e.command)), "events": json.loads(e.events),
+             "at": e.at} for e in entries]
     more = bool(entries) and entries[-1].version < stored.version and len(entries) == limit
     return {"session_id": session_id, "version": stored.version, "entries": page,
             "next_after": entries[-1].version if more else None}
+
+
+def public_command(command: JSON) -> JSON:
+    """A log entry's command as clients see it: the opening of a table without its seed (with the seed and the
+    log, a client could replay the server's dice)."""
+    if command.get("type") == "create_session":
+        return {key: value for key, value in command.items() if key != "seed"}
+    return command
 
 
 async def archive_session(services: Services, session_id: str, token: str | None) -> JSON:
@@ -389,12 +416,14 @@ async def _write(
     step: Callable[[Table], Awaitable[Step]],
     expected_version: int | None,
     idempotency_key: str | None,
+    if_match: tuple[int, ...] | None = None,
 ) -> Written:
     """_written, counted in the metrics by outcome (applied, replayed, refused, error)."""
     operation = "postCommand" if kind == "command" else "undoCommands"
     try:
         written = await _written(services, session_id, token, kind=kind, payload=payload, step=step,
-                                 expected_version=expected_version, idempotency_key=idempotency_key)
+                                 expected_version=expected_version, idempotency_key=idempotency_key,
+                                 if_match=if_match)
     except (RulesError, ServiceError, StaleVersion):
         COMMANDS.labels(operation, "refused").inc()
         raise
@@ -415,11 +444,13 @@ async def _written(
     step: Callable[[Table], Awaitable[Step]],
     expected_version: int | None,
     idempotency_key: str | None,
+    if_match: tuple[int, ...] | None = None,
 ) -> Written:
     """Load -> step -> compare-and-set; retried on a stale version unless the client named the version.
 
     `step(table)` returns the Step or raises a RulesError. Every commit carries an idempotency key (the client's,
-    or one of our own), so a commit retried after a lost connection is applied once.
+    or one of our own), so a commit retried after a lost connection is applied once. `if_match` (the versions of
+    the If-Match header) is a precondition like `expected_version`, answered with 412.
     """
     if idempotency_key is not None:
         _str(idempotency_key, "Idempotency-Key", 256)
@@ -431,7 +462,8 @@ async def _written(
     # The version this process wrote or read last is tried first, without a read: the commit is a compare-and-set
     # (and checks the idempotency key and the archive mark itself), so a stale guess only costs a retry.
     table = services.history.fresh(session_id, token_hash(token)) if token else None
-    if table is None or (expected_version is not None and table.version != expected_version):
+    if (table is None or (expected_version is not None and table.version != expected_version)
+            or (if_match is not None and table.version not in if_match)):
         table = await _open(services, session_id, token, host_may=False, idempotency_key=idempotency_key)
     key = idempotency_key or "~" + secrets.token_urlsafe(9)
     if table.idempotent is not None:
@@ -442,6 +474,10 @@ async def _written(
     for _attempt in range(MAX_WRITE_ATTEMPTS):
         if expected_version is not None and table.version != expected_version:
             raise StaleVersion(table.version, expected_version, session_id)
+        if if_match is not None and table.version not in if_match:
+            tags = ", ".join(f'"{v}"' for v in if_match)
+            raise PreconditionFailed(f'If-Match: the session is at version {table.version} (ETag "{table.version}"),'
+                                     f" not {tags}", current=table.version)
         step_ = await step(table)
         new_version = table.version + 1
         encoded = _encode_state(step_.state)
@@ -455,7 +491,10 @@ async def _written(
                 record, key, checkpoint=checkpoint,
                 idempotency_ttl=None if idempotency_key is not None else INTERNAL_KEY_TTL,
             )
-        except StaleVersion:
+        except StaleVersion as exc:
+            if if_match is not None:
+                raise PreconditionFailed(f"If-Match: the session moved on to version {exc.current_version}",
+                                         current=exc.current_version) from None
             if expected_version is not None:
                 raise
             latest = await services.history.latest(session_id)
@@ -487,17 +526,18 @@ async def submit_command(
     *,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
+    if_match: tuple[int, ...] | None = None,
 ) -> Written:
     """Apply one engine command to the table (to `expected_version`, or to the latest) and record it."""
     command = parse_command(body)
     expected_version = parse_expected_version(expected_version)
 
     async def step(table: Table) -> Step:
-        outcome = apply(table.state, command)
+        outcome = by_the_rules(apply, table.state, command)
         return Step(outcome.state, encode(command), [encode_event(event) for event in outcome.events])
 
     return await _write(services, session_id, token, kind="command", payload=encode(command), step=step,
-                        expected_version=expected_version, idempotency_key=idempotency_key)
+                        expected_version=expected_version, idempotency_key=idempotency_key, if_match=if_match)
 
 
 async def undo(
@@ -508,12 +548,13 @@ async def undo(
     *,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
+    if_match: tuple[int, ...] | None = None,
 ) -> Written:
     """Undo the last N versions exactly: the snapshot of version v-N is written again as version v+1.
 
     The log stays append-only; an undo is itself a version, so it can be undone.
     """
-    data = _object(body, "body", {"steps"})  # {} undoes one version
+    data = _object(check("UndoRequest", body), "body", {"steps"})  # {} undoes one version
     steps = _int(data.get("steps", 1), "steps", 1, 2**53)
     expected_version = parse_expected_version(expected_version)
 
@@ -531,10 +572,18 @@ async def undo(
                     checkpoint=True)
 
     return await _write(services, session_id, token, kind="undo", payload={"steps": steps}, step=step,
-                        expected_version=expected_version, idempotency_key=idempotency_key)
+                        expected_version=expected_version, idempotency_key=idempotency_key, if_match=if_match)
 
 
 # ---- live changes ----------------------------------------------------------------------------------------
+
+
+async def open_watch(
+    services: Services, session_id: str, token: str | None, *, after_version: int | None = None
+) -> AsyncIterator[JSON]:
+    """`watch_session`, with the credentials checked before the first change (so a refusal is a plain error)."""
+    await _open(services, session_id, token, host_may=True)
+    return watch_session(services, session_id, token, after_version=after_version)
 
 
 async def watch_session(
@@ -588,7 +637,7 @@ async def _versions(services: Services, session_id: str, incarnation: str, after
         change = await services.history.change(session_id, incarnation, version)
         if change is None:
             return
-        yield change
+        yield {**change, "command": public_command(change["command"])}
 
 
 # ---- simulations -----------------------------------------------------------------------------------------
@@ -596,7 +645,7 @@ async def _versions(services: Services, session_id: str, incarnation: str, after
 
 def parse_simulation(services: Services, body: Any) -> JSON:
     """A simulation request as plain data for the job functions: posse, town size, trials, seed, options."""
-    data = _object(body, "body", {"heroes", "size", "trials", "seed", "options"})
+    data = _object(check("SimulationRequest", body), "body", {"heroes", "size", "trials", "seed", "options"})
     for name in ("heroes", "size", "trials"):
         if name not in data:
             raise InvalidCommand(f"{name}: required", field=name)
@@ -605,10 +654,13 @@ def parse_simulation(services: Services, body: Any) -> JSON:
     if size not in ("small", "medium", "large"):
         raise InvalidCommand(f"size: {size!r} is not a Town size; one of small, medium, large", field="size",
                              rule="FT-TRAVEL-01")
-    trials = _int(data["trials"], "trials", 1, services.settings.max_trials)
+    trials = min(_int(data["trials"], "trials", 1, 2**53), services.settings.max_trials)  # capped, as documented
     seed = _int(data["seed"], "seed", 0, MAX_SEED) if data.get("seed") is not None else secrets.randbelow(MAX_SEED)
     options = parse_options(data.get("options"))
-    new_session(heroes, options=options)  # the posse must make a table (names, unique ids) before it is queued
+    if all(hero.removed for hero in heroes):  # the journey would refuse its first command; refuse it before queueing
+        raise IllegalCommand("heroes: every hero has been taken from the game; a journey needs one left",
+                             field="heroes")
+    by_the_rules(new_session, heroes, options=options)  # the posse must make a table before it is queued
     return {"heroes": [encode(h) for h in heroes], "size": size, "trials": trials, "seed": seed,
             "options": encode(options)}
 

@@ -7,9 +7,11 @@ session RNG (dice option "server") or asked for with a roll prompt (dice option 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
+from .meta import meta, ref
 from .state.adventure import ExplorationToken, Place, TrackSpace
 from .state.stay import DieLie
 
@@ -37,6 +39,20 @@ def command(cls: _C) -> _C:
     return cls
 
 
+def _hero_values() -> tuple[str, ...]:
+    """What `change` and `set` may name (the API documents' HeroValue); "" for the ops that name none."""
+    from .flow import HERO_FIELDS
+    from .state import SKILLS
+
+    return ("", *HERO_FIELDS, *SKILLS)
+
+
+def _adjust(name: str) -> Any:
+    from .rules import adjust
+
+    return getattr(adjust, name)
+
+
 @dataclass(frozen=True, slots=True)
 class Effect:
     """A change the physical game made (a card read at the table) or a manual correction, applied by the rules.
@@ -46,13 +62,15 @@ class Effect:
     tear_bag, repair_bag.
     """
 
-    op: str
-    field: str = ""
-    amount: int = 0
-    name: str = ""
-    tags: tuple[str, ...] = ()
-    hourglass: int = 0
-    dark_stone_upgrades: int = 0
+    op: str = dataclasses.field(metadata=meta(choices=ref("shared_rules.rules.adjust", "OPS"), enum="EffectOp",
+                                              example="change"))
+    field: str = dataclasses.field(default="", metadata=meta(choices=_hero_values, enum="HeroValue", example="gold"))
+    amount: int = dataclasses.field(default=0, metadata=meta(minimum=lambda: -_adjust("MAX_AMOUNT"), example=25,
+                                                             maximum=ref("shared_rules.rules.adjust", "MAX_AMOUNT")))
+    name: str = ""  # the item, token, mutation or keyword added or removed
+    tags: tuple[str, ...] = dataclasses.field(default=(), metadata=meta(choices=ref("shared_rules.state", "ItemTag")))
+    hourglass: int = dataclasses.field(default=0, metadata=meta(minimum=0))
+    dark_stone_upgrades: int = dataclasses.field(default=0, metadata=meta(minimum=0))
 
 
 @command
@@ -61,7 +79,8 @@ class ChooseTownSize(Command):
     """After an Adventure, pick Small, Medium or Large; the hazard count is rolled at once (FT-TRAVEL-01/02)."""
 
     type: ClassVar[str] = "choose_town_size"
-    size: str
+    size: str = dataclasses.field(metadata=meta(choices=ref("shared_rules.state", "TownSize"), example="medium",
+                                                rule="FT-TRAVEL-01"))
 
 
 @command
@@ -82,7 +101,7 @@ class Arrive(Command):
     """
 
     type: ClassVar[str] = "arrive"
-    destroyed_slots: int = 0
+    destroyed_slots: int = dataclasses.field(default=0, metadata=meta(minimum=0, maximum=8))
 
 
 
@@ -261,8 +280,8 @@ class Adjust(Command):
     """Record what the physical game changed for one hero (a card, a fight on the board) as an event."""
 
     type: ClassVar[str] = "adjust"
-    hero: str
-    effects: tuple[Effect, ...]
+    hero: str = dataclasses.field(metadata=meta(min_length=1, example="hanzo"))
+    effects: tuple[Effect, ...] = dataclasses.field(metadata=meta(min_items=1))
     reason: str = ""
 
 
@@ -292,7 +311,7 @@ class Reroll(Command):
     """Answer a Grit re-roll offer: the indices of the dice to re-roll for 1 Grit, or none to keep (FF-GRIT-01/02)."""
 
     type: ClassVar[str] = "reroll"
-    indices: tuple[int, ...] = ()
+    indices: tuple[int, ...] = dataclasses.field(default=(), metadata=meta(minimum=0))
     prompt: str = ""
 
 

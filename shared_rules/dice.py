@@ -6,10 +6,11 @@ session's RNG, whose whole state is one integer kept in the game state, so a rep
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from .errors import InvalidCommand
+from .meta import meta
 
 _MASK = (1 << 64) - 1
 
@@ -38,7 +39,7 @@ class Roll:
     kind: DieKind
     faces: tuple[int, ...]
     hero: str | None = None
-    source: str = "server"  # "server" or "table"
+    source: str = field(default="server", metadata=meta(choices=("server", "table"), enum="RollSource"))  # who rolled
     target: int = 0  # a skill test's N in "N+" (0 when not a test)
     chart: bool = False  # a chart roll: never re-rolled with Grit (FF-GRIT-04)
     rerolled: tuple[int, ...] = ()  # indices of faces already re-rolled

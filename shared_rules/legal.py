@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from .meta import meta, ref
 
 
 @dataclass(frozen=True, slots=True)
 class LegalCommand:
     """A command a client may send now, with the values it may take (`options`) and who sends it (`hero`)."""
 
-    type: str
+    type: str = field(metadata=meta(choices=ref("shared_rules.commands", "COMMAND_TYPES"), enum="CommandType"))
     prompt: str = ""
     hero: str | None = None
     options: tuple[str, ...] = ()

@@ -6,11 +6,12 @@ the state before it, and every answer so far, so resuming replays the rule exact
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from .commands import Command, Effect, Faces
 from .dice import DieKind, Roll
+from .meta import meta, ref
 from .state import Session
 
 
@@ -48,8 +49,8 @@ class Amount:
 class SkillCheck:
     """The skill test an option leads to: `skill` N+ (FF-DICE-06)."""
 
-    skill: str
-    target: int
+    skill: str = field(metadata=meta(choices=ref("shared_rules.state", "SKILLS"), enum="Skill"))
+    target: int = field(metadata=meta(minimum=0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +73,7 @@ class Prompt:
     id: str
     kind: PromptKind
     question: str
-    answer_with: str
+    answer_with: str = field(metadata=meta(choices=ref("shared_rules.commands", "COMMAND_TYPES"), enum="CommandType"))
     hero: str | None = None  # who answers; None = the posse together
     rule: str = ""
     options: tuple[Option, ...] = ()
@@ -100,8 +101,8 @@ class Pending:
     """A rule stopped at `prompt`, to be resumed by replaying `command` from `checkpoint` with `answers`."""
 
     command: Command
-    checkpoint: Session
-    answers: tuple[Answer, ...]
-    events_emitted: int
+    checkpoint: Session = field(metadata=meta(public=False))  # holds the RNG state: never shown to clients
+    answers: tuple[Answer, ...] = field(metadata=meta(public=False))
+    events_emitted: int = field(metadata=meta(public=False))
     prompt: Prompt
     dice_left: tuple[Faces, ...] = ()

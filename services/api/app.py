@@ -16,19 +16,21 @@ from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
-from litestar.openapi.spec import Components, SecurityScheme, Tag
+from litestar.openapi.spec import Components, Contact, License, SecurityScheme, Server, ServerVariable, Tag
 from litestar.routes import HTTPRoute
 
 from services.api.errors import problem_response
 from services.api.graphql.limits import graphql_limits
 from services.api.graphql.schema import graphql_controller
 from services.api.middleware import install_edge
-from services.api.rest.odds import OddsController, odds_components
+from services.api.rest.docs import HEADERS, nulls_kept, response_components
+from services.api.rest.odds import OddsController
 from services.api.rest.operations import (
     MetricsController,
     ReadinessController,
     operations_components,
 )
+from services.api.rest.problems import ProblemsController
 from services.api.rest.schemas import all_components
 from services.api.rest.sessions import SessionsController
 from services.api.rest.simulations import HealthController, SimulationsController
@@ -40,7 +42,9 @@ from services.settings import Settings
 from services.store import open_store
 from services.use_cases import Services
 
-API_VERSION = "1.0.0"
+API_VERSION = "1.1.0"  # semantic versioning of the API, see docs/api.md "Versioning" and CHANGELOG.md
+CONTACT = Contact(name="Brimstone Table maintainers", email="maintainers@brimstone-table.invalid")
+LICENSE = License(name="Proprietary (all rights reserved)", identifier="LicenseRef-Proprietary")
 GC_THRESHOLDS = (7000, 20, 1000)
 """Collector thresholds of a serving process: young passes every 7,000 allocations, a full pass after 1,000 middle
 ones at the most (minutes apart; Python's default of 10 gave one every second or two under load, ~70 ms each)."""
@@ -52,11 +56,17 @@ Authentication: creating a table returns its join code and a table token; send t
 `Authorization: Bearer <token>`. A table's token opens only that table. The event host's token (set with
 BRIMSTONE_HOST_TOKEN) lists the tables and reads any of them.
 
-Writes: name `expected_version` to apply only to that version (409 `stale-version` otherwise, with
-`current_version`), or leave it out to apply to the latest (the answer says which version it produced). Send an
-`Idempotency-Key` to make a retry safe: it is answered with the first response and applied once.
+Reads carry an `ETag` (the table's version, e.g. `"7"`): send it in `If-None-Match` and an unchanged table is a
+304 without a body. Follow a table without polling: `GET /v1/sessions/{id}/changes` is a server-sent event stream.
 
-Errors are `application/problem+json` (RFC 9457) with `field` (what was refused) and `rule` (the rules-reference id).
+Writes: name `expected_version` (or send `If-Match: "7"`) to apply only to that version (409 `stale-version`, or
+412 with If-Match, otherwise, with `current_version`), or leave it out to apply to the latest (the answer says
+which version it produced). Send an `Idempotency-Key` to make a retry safe: it is answered with the first response
+and applied once.
+
+Errors are `application/problem+json` (RFC 9457) with `field` (what was refused) and `rule` (the rules-reference
+id); `type` is a URL on this service explaining the problem and what to do (`GET /problems`). A request that fits
+this document is refused only by the game's rules or the table's state (409), never as malformed (422).
 GraphQL (queries, mutations and the `sessionChanges` subscription) is served at `/graphql`.
 """
 
@@ -66,6 +76,12 @@ def openapi_config() -> OpenAPIConfig:
         title="Brimstone Table",
         version=API_VERSION,
         description=DESCRIPTION,
+        contact=CONTACT,
+        license=LICENSE,
+        servers=[Server(url="{scheme}://{host}", description="a Brimstone Table server (`brimstone serve`)",
+                        variables={"scheme": ServerVariable(default="http", enum=["http", "https"]),
+                                   "host": ServerVariable(default="127.0.0.1:8000",
+                                                          description="host and port of the server")})],
         path="/schema",
         render_plugins=[SwaggerRenderPlugin()],
         components=Components(
@@ -75,7 +91,8 @@ def openapi_config() -> OpenAPIConfig:
         tags=[Tag(name="sessions", description="tables: state, commands, log, undo"),
               Tag(name="simulations", description="bulk runs of the road to town"),
               Tag(name="odds", description="decision odds from a table's state: which Town size, each choice"),
-              Tag(name="service", description="health")],
+              Tag(name="service", description="health"),
+              Tag(name="problems", description="the catalogue of problem types errors point to")],
         use_handler_docstrings=True,
         create_examples=False,
     )
@@ -120,11 +137,12 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
         warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"litestar\..*")
         warnings.filterwarnings("ignore", message=r".*[Dd]ependenc.*", category=DeprecationWarning)
         cors = CORSConfig(allow_origins=list(settings.cors_origins), allow_credentials=False,
-                          allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "X-Request-ID"],
+                          allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "X-Request-ID",
+                                         "If-Match", "If-None-Match", "Last-Event-ID"],
                           expose_headers=["Location", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-ID",
-                                          "Idempotent-Replayed"]) if settings.cors_origins else None
+                                          "Idempotent-Replayed", "ETag", "Link"]) if settings.cors_origins else None
         handlers: list[Any] = [SessionsController, SimulationsController, OddsController, HealthController,
-                               ReadinessController, graphql_controller(settings.allowed_origins,
+                               ProblemsController, ReadinessController, graphql_controller(settings.allowed_origins,
                                                                        graphql_limits(settings))]
         if settings.metrics:
             handlers.append(MetricsController)
@@ -142,8 +160,11 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
         # litestar replaces `components.schemas` with the schemas it generated itself (none: every handler is
         # documented with our components), so ours are put back into the cached document before it is served.
         document = app.openapi_schema
-        document.components.schemas = {**all_components(), **odds_components(),  # type: ignore[dict-item]
-                                        **operations_components(), **(document.components.schemas or {})}
+        components = document.components
+        components.schemas = nulls_kept({**all_components(), **operations_components(),
+                                          **(components.schemas or {})})
+        components.responses = nulls_kept(response_components())
+        components.headers = nulls_kept(HEADERS)
     return app
 
 

@@ -1,8 +1,9 @@
 """The one place that turns refusals into answers: RFC 9457 problem details for REST, extensions for GraphQL.
 
-RulesError -> 422 (InvalidCommand, malformed) or 409 (IllegalCommand, not allowed now); StaleVersion -> 409 with
-`current_version`; missing credentials 401, wrong ones 403; unknown table 404. Every problem names the `field`
-and the `rule` (empty when no rule applies). Anything unexpected is a 500 without internals in the body.
+RulesError -> 422 (InvalidCommand, malformed) or 409 (IllegalCommand, refused by the rules); StaleVersion -> 409
+with `current_version` (412 when it came from If-Match); missing credentials 401, wrong ones 403; unknown table
+404. Every problem names the `field` and the `rule` (empty when no rule applies) and its `type` is the URL of its
+entry in the catalogue (services/contract/problems.py). Anything unexpected is a 500 without internals in the body.
 """
 
 from __future__ import annotations
@@ -16,17 +17,25 @@ from typing import Any
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
+from services.contract.problems import BY_SLUG, BY_STATUS_DEFAULT
 from services.history import HistoryDiverged
 from services.jobs.runner import QueueFull, TooManySimulations
 from services.limits import RateLimited
 from services.observability import STORE_ERRORS, request_id
 from services.store import SessionArchived, StaleVersion, StoreUnavailable
-from services.use_cases import Archived, Forbidden, IdempotencyKeyReused, NotFound, ServiceError, Unauthenticated
+from services.use_cases import (
+    Archived,
+    Forbidden,
+    IdempotencyKeyReused,
+    NotFound,
+    PreconditionFailed,
+    ServiceError,
+    Unauthenticated,
+)
 from shared_rules.errors import IllegalCommand, InvalidCommand, RulesError
 
 log = logging.getLogger("brimstone.api")
 PROBLEM_JSON = "application/problem+json"
-PROBLEM_BASE = "urn:brimstone:problem:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +53,7 @@ class Problem:
 
     @property
     def type(self) -> str:
-        return "about:blank" if self.slug == "about:blank" else PROBLEM_BASE + self.slug
+        return "about:blank" if self.slug == "about:blank" else BY_SLUG[self.slug].uri
 
     def body(self, instance: str | None = None) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, "title": self.title, "status": self.status, "detail": self.detail,
@@ -54,21 +63,8 @@ class Problem:
         return out
 
 
-# The kinds of problem, for the docs: slug -> (status, title).
-KINDS: dict[str, tuple[int, str]] = {
-    "invalid-command": (422, "Malformed request"),
-    "illegal-command": (409, "Not allowed now"),
-    "stale-version": (409, "Stale version"),
-    "unauthenticated": (401, "Missing credentials"),
-    "forbidden": (403, "Forbidden"),
-    "not-found": (404, "Not found"),
-    "idempotency-key-reused": (422, "Idempotency-Key reused"),
-    "archived": (409, "Archived"),
-    "unsupported-media-type": (415, "Unsupported Media Type"),
-    "rate-limited": (429, "Too Many Requests"),
-    "store-unavailable": (503, "Storage unavailable"),
-    "internal-error": (500, "Internal error"),
-}
+# The kinds of problem: slug -> (status, title), from the catalogue.
+KINDS: dict[str, tuple[int, str]] = {slug: (kind.status, kind.title) for slug, kind in BY_SLUG.items()}
 
 
 def _kind(slug: str, detail: str, **kwargs: Any) -> Problem:
@@ -93,6 +89,9 @@ _REFUSALS: tuple[tuple[type[BaseException], str], ...] = (
 
 def problem_for(exc: BaseException) -> Problem:
     """Map any exception to the problem a client sees (the single mapping for REST and GraphQL)."""
+    if isinstance(exc, PreconditionFailed):
+        return _kind("precondition-failed", exc.message, field=exc.field, extra={"current_version": exc.current},
+                     headers={"ETag": f'"{exc.current}"'})
     if isinstance(exc, StoreUnavailable):
         STORE_ERRORS.labels("unavailable").inc()
         log.warning("store unavailable: %s", exc)
@@ -127,7 +126,10 @@ def problem_for(exc: BaseException) -> Problem:
         headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() in ("allow", "retry-after")}
         if status == 415:
             return _kind("unsupported-media-type", str(exc.detail or "send application/json"), field="Content-Type")
-        return Problem(status, "about:blank", title, str(exc.detail or title), headers=headers)
+        default = BY_STATUS_DEFAULT.get(status)
+        if default is None:
+            return Problem(status, "about:blank", title, str(exc.detail or title), headers=headers)
+        return _kind(default, str(exc.detail or title), field="body" if status == 413 else "", headers=headers)
     if isinstance(exc, HistoryDiverged):
         STORE_ERRORS.labels("replay-diverged").inc()
     if isinstance(exc, RecursionError):  # input nested past what any parser here can follow
@@ -138,7 +140,8 @@ def problem_for(exc: BaseException) -> Problem:
                  extra={"request_id": rid})
 
 
-_PARAMETER_NAMES = {"idempotency_key": "Idempotency-Key"}
+_PARAMETER_NAMES = {"idempotency_key": "Idempotency-Key", "if_match": "If-Match", "if_none_match": "If-None-Match",
+                    "last_event_id": "Last-Event-ID"}
 
 
 def _validation(exc: ValidationException) -> Problem:
@@ -165,26 +168,7 @@ def problem_response(request: Request[Any, Any, Any], exc: Exception) -> Respons
 def graphql_extensions(exc: BaseException) -> dict[str, Any]:
     """The same problem as GraphQL error extensions: the problem members, `kind` (its slug) and `code`, the slug
     in capitals (INVALID_COMMAND, ILLEGAL_COMMAND, STALE_VERSION, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND,
-    IDEMPOTENCY_KEY_REUSED, ARCHIVED, RATE_LIMITED, STORE_UNAVAILABLE, INTERNAL_ERROR); clients (mobile/client.py)
-    branch on it."""
+    IDEMPOTENCY_KEY_REUSED, PRECONDITION_FAILED, ARCHIVED, RATE_LIMITED, STORE_UNAVAILABLE, INTERNAL_ERROR ...);
+    clients (mobile/client.py) branch on it."""
     problem = problem_for(exc)
     return {"code": problem.slug.upper().replace("-", "_"), "kind": problem.slug, **problem.body()}
-
-
-PROBLEM_RESPONSES = {
-    401: "no Authorization header (problem type `unauthenticated`)",
-    403: "the token does not open this table (`forbidden`)",
-    404: "no such table or job (`not-found`)",
-    409: "not allowed now (`illegal-command`), or a stale `expected_version` (`stale-version`, with current_version)",
-    422: "malformed: bad JSON, wrong types, unknown fields or command types, impossible dice (`invalid-command`)",
-    415: "the body is not application/json (`unsupported-media-type`)",
-    429: "too many requests from this address or token (`rate-limited`; Retry-After, RateLimit headers)",
-    503: "the table storage is unreachable for now (`store-unavailable`; Retry-After)",
-}
-"""What each error status means, for the OpenAPI document."""
-
-
-def documented(status: int) -> str:
-    return PROBLEM_RESPONSES.get(status, HTTPStatus(status).phrase)
-
-

@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from services.api.errors import PROBLEM_JSON
+from services.contract.problems import BY_SLUG
 from services.limits import Guard, RateLimited, client_address
 from services.observability import LATENCY, RATE_LIMITED, REQUESTS, new_request_id, request_id
 from services.settings import Settings
@@ -55,7 +56,8 @@ class ProblemError(Exception):
         self.policy = policy
 
     def body(self, path: str) -> bytes:
-        return json.dumps({"type": "urn:brimstone:problem:" + self.slug, "title": self.title, "status": self.status,
+        kind = BY_SLUG.get(self.slug)
+        return json.dumps({"type": kind.uri if kind else "about:blank", "title": self.title, "status": self.status,
                            "detail": self.detail, "field": self.field, "rule": "", "instance": path},
                           separators=(",", ":")).encode()
 
@@ -300,7 +302,7 @@ async def _read_body(receive: Receive, limit: int) -> bytes:
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:
-            raise ProblemError(413, "invalid-command", "Content Too Large", f"body: larger than {limit} bytes",
+            raise ProblemError(413, "body-too-large", "Content Too Large", f"body: larger than {limit} bytes",
                                "body")
         chunks.append(chunk)
         if not message.get("more_body"):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+
+from ..meta import meta
 
 SKILLS = ("agility", "cunning", "spirit", "strength", "lore", "luck")
 HERO_CLASSES = ("Samurai Warrior", "Assassin", "Traveling Monk", "Sorceress")  # the four FF classes
@@ -28,11 +30,11 @@ class ItemTag(str, Enum):
 class Item:
     """An item card a hero carries, with the icons and keywords the rules read."""
 
-    id: str
-    name: str
+    id: str = field(metadata=meta(min_length=1, example="peace-pipe"))
+    name: str = field(metadata=meta(example="Peace Pipe"))
     tags: frozenset[ItemTag] = frozenset()
-    hourglass: int = 0  # black hourglass icons (Raging River, FT-TRAVEL-D42)
-    dark_stone_upgrades: int = 0  # Dark Stone upgrades attached (HellBats, FT-TRAVEL-D33)
+    hourglass: int = field(default=0, metadata=meta(minimum=0))  # black hourglass icons (Raging River, FT-TRAVEL-D42)
+    dark_stone_upgrades: int = field(default=0, metadata=meta(minimum=0))  # Dark Stone upgrades attached (HellBats, FT-TRAVEL-D33)
 
     @property
     def carries_dark_stone(self) -> bool:
@@ -41,47 +43,49 @@ class Item:
 
 @dataclass(frozen=True, slots=True)
 class Skills:
-    agility: int = 2
-    cunning: int = 2
-    spirit: int = 2
-    strength: int = 2
-    lore: int = 2
-    luck: int = 2
+    """The six skills, each 0-12: a test rolls that many dice (FF-DICE-06)."""
+
+    agility: int = field(default=2, metadata=meta(minimum=0, maximum=12))
+    cunning: int = field(default=2, metadata=meta(minimum=0, maximum=12))
+    spirit: int = field(default=2, metadata=meta(minimum=0, maximum=12))
+    strength: int = field(default=2, metadata=meta(minimum=0, maximum=12))
+    lore: int = field(default=2, metadata=meta(minimum=0, maximum=12))
+    luck: int = field(default=2, metadata=meta(minimum=0, maximum=12))
 
 
 @dataclass(frozen=True, slots=True)
 class Hero:
     """One hero's sheet and running totals (FF-HERO-01, FF-HERO-10, FT-HERO-01..03)."""
 
-    id: str
-    name: str
+    id: str = field(metadata=meta(min_length=1, max_length=128, example="hanzo"))
+    name: str = field(metadata=meta(pattern=r"\S", example="Hanzo"))  # not blank
     hero_class: str = ""
-    level: int = 1
+    level: int = field(default=1, metadata=meta(minimum=1, maximum=99))
     skills: Skills = Skills()
-    defense: int = 4  # saving roll N+ against Hits (FF-HERO-04)
-    willpower: int = 4  # saving roll N+ against Sanity Damage / Corruption Hits (FF-HERO-05)
-    health_base: int = 10
-    health_mod: int = 0  # permanent gains and losses (FT-HERO-01)
-    wounds: int = 0
-    sanity_base: int = 10
-    sanity_mod: int = 0
-    sanity_damage: int = 0
-    grit: int = 1
-    max_grit: int = 2
-    xp: int = 0
-    gold: int = 0
-    corruption: int = 0
-    dark_stone: int = 0
+    defense: int = field(default=4, metadata=meta(minimum=1, maximum=7))  # saving roll N+ against Hits (FF-HERO-04)
+    willpower: int = field(default=4, metadata=meta(minimum=1, maximum=7))  # saving roll N+ against Sanity Damage / Corruption Hits (FF-HERO-05)
+    health_base: int = field(default=10, metadata=meta(minimum=1, maximum=99))
+    health_mod: int = field(default=0, metadata=meta(minimum=-99, maximum=99))  # permanent gains and losses (FT-HERO-01)
+    wounds: int = field(default=0, metadata=meta(minimum=0, maximum=198))  # at most Health (FF-HERO-02)
+    sanity_base: int = field(default=10, metadata=meta(minimum=1, maximum=99))
+    sanity_mod: int = field(default=0, metadata=meta(minimum=-99, maximum=99))
+    sanity_damage: int = field(default=0, metadata=meta(minimum=0, maximum=198))  # at most Sanity (FF-HERO-03)
+    grit: int = field(default=1, metadata=meta(minimum=0, maximum=12))  # at most Max Grit (FF-GRIT-07)
+    max_grit: int = field(default=2, metadata=meta(minimum=0, maximum=12))
+    xp: int = field(default=0, metadata=meta(minimum=0))
+    gold: int = field(default=0, metadata=meta(minimum=0))
+    corruption: int = field(default=0, metadata=meta(minimum=0, maximum=99))
+    dark_stone: int = field(default=0, metadata=meta(minimum=0, maximum=99))
     mutations: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     items: tuple[Item, ...] = ()
-    side_bag: tuple[str, ...] = ()
+    side_bag: tuple[str, ...] = field(default=(), metadata=meta(max_items=SIDE_BAG_CAPACITY))  # FF-HERO-08
     bag_torn: bool = False  # Bleached Bones: capacity -2 until repaired (FT-TRAVEL-D12)
-    unwanted_attention: int = 0
-    wanted: int = 0  # 0 none, 1 Wanted!, 2 Most Wanted! (FT-WANTED-01)
+    unwanted_attention: int = field(default=0, metadata=meta(minimum=0, maximum=99))
+    wanted: int = field(default=0, metadata=meta(minimum=0, maximum=2))  # 0 none, 1 Wanted!, 2 Most Wanted! (FT-WANTED-01)
     scratch_deal: bool = False  # accepted Mr. Scratch's deal (FT-TRAVEL-D66, A50)
     removed: bool = False  # taken from the game for good
-    bleeding: int = 0  # Bleeding markers: -3 total Health each until removed with Grit (FF-HERO-11)
+    bleeding: int = field(default=0, metadata=meta(minimum=0, maximum=99))  # Bleeding markers: -3 total Health each until removed with Grit (FF-HERO-11)
 
     @property
     def max_health(self) -> int:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from ..meta import meta
 from .adventure import Adventure
 from .hero import Hero
 from .road import Carry, Town, Travel
@@ -29,7 +30,7 @@ class Phase(str, Enum):
 class RuleOptions:
     """Readings where players plausibly differ (rules-reference ambiguities); defaults are the reference's."""
 
-    dice: str = "server"  # "server": the session RNG rolls what the table did not type in; "table": ask for each roll
+    dice: str = field(default="server", metadata=meta(choices=("server", "table"), enum="DiceMode"))  # "server": the session RNG rolls what the table did not type in; "table": ask for each roll
     offer_grit_rerolls: bool = True  # after a skill test, offer Grit re-rolls of the hero's own dice (FF-GRIT-01)
     warlord_price_first: bool = True  # 36: roll the D6x$50 price before choosing to pay or test (A8)
     plus_one_is_permanent: bool = True  # 34/51: "+1 Health/Sanity" raises the max (A41)
@@ -44,6 +45,12 @@ class RuleOptions:
     move_boosts: int = 1  # +D6 Move bought with Grit per activation (FF-MOVE-03; the count is a reading)
     ko_back_up_with: int = 1  # a Revive Token or a Recovery leaves the KO'd Hero this much Health/Sanity (FF-HERO-13)
     recover_after_fight: bool = True  # KO'd Heroes Recover when the Fight ends (Injury/Madness, then back up)
+
+
+def _packs() -> tuple[str, ...]:
+    from ..content import PACKS
+
+    return tuple(PACKS)
 
 
 def _no_pending() -> Pending | None:
@@ -62,9 +69,9 @@ class Session:
     stay: Stay | None = None  # the Town Stay under way (rules/stay)
     adventure: Adventure | None = None  # the Adventure or Town Mission under way (rules/adventure, rules/missions)
     carry: Carry = Carry()
-    rng: int = 0
+    rng: int = field(default=0, metadata=meta(public=False))  # never shown: a client could predict the dice
     step: int = 0  # commands applied; prompt ids derive from it
-    pack: str = "default"  # the content pack in use
+    pack: str = field(default="default", metadata=meta(choices=lambda: sorted(_packs()), enum="Pack"))  # in use
     pending: Pending | None = field(default_factory=_no_pending)
 
     def hero(self, hero_id: str) -> Hero:

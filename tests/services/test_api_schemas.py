@@ -1,24 +1,35 @@
-"""The committed API documents match the code, and the OpenAPI schemas generated from the engine's dataclasses
-validate what the engine really produces (states with prompts and checkpoints, events, commands) and the
-documented examples.
+"""The committed API documents match the code; the schemas generated from the engine's dataclasses validate what
+the engine really produces (public states with prompts, events, commands, simulation results) and the documented
+examples; a new command is typed in both documents by regeneration alone; clients never see the RNG state.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
+import graphql
 import jsonschema_rs
 import pytest
 
 from scripts import export_schemas
+from services.api.graphql.generated import Builder
 from services.api.graphql.schema import sdl
-from shared_rules.codec import encode, encode_event, encode_state
+from services.contract.json_schema import Generator
+from services.contract.model import Model, model
+from services.contract.problems import CATALOGUE
+from services.contract.public import public_state
+from shared_rules.codec import decode_command, encode, encode_event, encode_state
+from shared_rules.commands import COMMAND_TYPES, Command, command
 from shared_rules.engine import apply, legal_commands, new_session
-from shared_rules.simulate import sample_heroes
-from shared_rules.state import RuleOptions, Session
+from shared_rules.events import EventType
+from shared_rules.flow import HERO_FIELDS, _bounded
+from shared_rules.meta import meta
+from shared_rules.simulate import run_trials, sample_heroes, summarize
+from shared_rules.state import Hero, RuleOptions, Session
 from tests.services.servers import answer_prompt, next_command
 
 
@@ -26,6 +37,11 @@ from tests.services.servers import answer_prompt, next_command
 def document() -> dict[str, Any]:
     loaded: dict[str, Any] = json.loads(export_schemas.OPENAPI.read_text())
     return loaded
+
+
+@cache
+def graphql_schema() -> graphql.GraphQLSchema:
+    return graphql.build_schema(export_schemas.GRAPHQL.read_text())
 
 
 def validator(name: str) -> jsonschema_rs.Draft202012Validator:
@@ -55,8 +71,6 @@ def _journeys(dice: str) -> Iterator[tuple[Session, Any]]:
             view = session_view("T", 0, state)
             if view["state"]["phase"] == "town" and view["pending"] is None:
                 break
-            from shared_rules.codec import decode_command
-
             outcome = apply(state, decode_command(next_command(view, ("small", "medium", "large")[seed % 3])))
             state = outcome.state
             yield state, outcome
@@ -66,13 +80,14 @@ def _journeys(dice: str) -> Iterator[tuple[Session, Any]]:
 def test_generated_schemas_validate_real_engine_values(dice: str) -> None:
     states = events = prompts = 0
     for state, outcome in _journeys(dice):
-        check("State", encode_state(state))
+        check("State", public_state(encode_state(state)))
         for item in legal_commands(state):
             check("LegalCommand", encode(item))
         if state.pending is not None:
             prompts += 1
             check("Prompt", encode(state.pending.prompt))
             check("Command", encode(state.pending.command))
+            check("LogCommand", encode(state.pending.command))
             check("CommandInput", answer_prompt(encode(state.pending.prompt)))
         if outcome is not None:
             for event in outcome.events:
@@ -82,26 +97,121 @@ def test_generated_schemas_validate_real_engine_values(dice: str) -> None:
     assert states > 20 and events > states and prompts > 0
 
 
-def test_schemas_refuse_what_the_codec_refuses() -> None:
-    state = encode_state(new_session(sample_heroes(2), seed=1))
-    assert validator("State").is_valid(state)
-    for broken in ({**state, "phase": "flying"}, {**state, "rng": "7"}, {**state, "extra": 1},
-                   {k: v for k, v in state.items() if k != "heroes"}):
-        assert not validator("State").is_valid(broken)
+def test_a_simulation_result_fits_its_schema() -> None:
+    check("SimulationResult", summarize(run_trials(sample_heroes(2), "small", 4, seed=3)))
+
+
+def test_clients_never_see_the_rng_or_a_checkpoint() -> None:
+    """The public view leaves out what would let a client predict the server's dice; the schema refuses it too."""
+    state = new_session(sample_heroes(2), options=RuleOptions(dice="table"), seed=987_654_321)
+    state = apply(state, decode_command({"type": "choose_town_size", "size": "large"})).state
+    assert state.pending is not None  # a roll prompt: its checkpoint holds the RNG state
+    stored = encode_state(state)
+    public = public_state(stored)
+    assert "rng" in stored and "checkpoint" in stored["pending"] and "answers" in stored["pending"]
+    assert "rng" not in public and set(public["pending"]) == {"command", "prompt", "dice_left"}
+    assert str(state.rng) not in json.dumps(public)
+    check("State", public)
+    assert not validator("State").is_valid({**public, "rng": 7})
+    for name in ("State", "Pending"):
+        fields = graphql_schema().get_type(name).fields  # type: ignore[union-attr]
+        assert not {"rng", "checkpoint", "answers", "eventsEmitted"} & set(fields)
+
+
+def test_schemas_refuse_what_the_server_refuses() -> None:
     hero = encode(sample_heroes(1)[0])
     assert validator("HeroInput").is_valid(hero) and validator("HeroInput").is_valid({"id": "a", "name": "A"})
-    assert not validator("HeroInput").is_valid({"id": "a"})
-    assert not validator("HeroInput").is_valid({"id": "a", "name": "A", "xp": True})
-    assert validator("CommandInput").is_valid({"type": "roll_hazard", "dice": [[3, 5]]})
-    assert not validator("CommandInput").is_valid({"type": "roll_hazard", "dice": [[3, "5"]]})
-    assert not validator("CommandInput").is_valid({"type": "teleport"})
+    for broken in ({"id": "a"}, {"id": "", "name": "A"}, {"id": "a", "name": "  "}, {"id": "a", "name": "A", "xp": True},
+                   {"id": "a", "name": "A", "wanted": 3}, {"id": "a", "name": "A", "skills": {"luck": 13}},
+                   {"id": "a", "name": "A", "side_bag": ["t"] * 6}):
+        assert not validator("HeroInput").is_valid(broken), broken
+    command_input = validator("CommandInput")
+    for fine in ({"type": "roll_hazard", "dice": [[3, 5]]}, {"type": "roll_hazard", "dice": [35]},
+                 {"type": "roll", "faces": 35}, {"type": "roll", "faces": None},
+                 {"type": "adjust", "hero": "a", "effects": [{"op": "change", "field": "xp", "amount": 1_000_000}]}):
+        assert command_input.is_valid(fine), fine
+    for broken in ({"type": "roll_hazard", "dice": [[3, "5"]]}, {"type": "teleport"}, {"type": "roll_hazard",
+                   "dice": [17]}, {"type": "roll_hazard", "dice": [[9]]}, {"type": "adjust", "hero": "a", "effects": []},
+                   {"type": "adjust", "hero": "", "effects": [{"op": "change"}]},
+                   {"type": "adjust", "hero": "a", "effects": [{"op": "change", "field": "xp", "amount": 1_000_001}]},
+                   {"type": "adjust", "hero": "a", "effects": [{"op": "fly"}]},
+                   {"type": "choose_town_size", "size": "huge"}):
+        assert not command_input.is_valid(broken), broken
+    assert not validator("CreateSessionRequest").is_valid({"heroes": [hero], "pack": "nope"})
+
+
+def test_hero_limits_in_the_documents_are_the_engines_bounds() -> None:
+    """Each hero value's documented minimum and maximum are where the engine's own bounds clamp (flow._bounded);
+    the bounds that depend on another value (Wounds on Health ...) are the widest that value allows."""
+    hero = Hero("a", "A", health_base=99, health_mod=99, sanity_base=99, sanity_mod=99, max_grit=12)
+    properties = document()["components"]["schemas"]["HeroInput"]["properties"]
+    for name in HERO_FIELDS:
+        schema = properties[name]
+        hint = f"Hero.{name}: give it field(metadata=meta(minimum=..., maximum=...)) as flow._bounded bounds it"
+        assert _bounded(hero, name, schema["minimum"] - 1) == schema["minimum"], hint
+        if schema.get("maximum", 2**53 - 1) < 2**53 - 1:
+            assert _bounded(hero, name, schema["maximum"] + 1) == schema["maximum"], hint
+        else:
+            assert _bounded(hero, name, 2**53 - 1) == 2**53 - 1, hint
+
+
+def test_every_command_is_a_member_of_the_union_with_its_own_example() -> None:
+    schemas = document()["components"]["schemas"]
+    for union, suffix in (("Command", ""), ("CommandInput", "Input")):
+        mapping = schemas[union]["discriminator"]["mapping"]
+        assert set(mapping) == set(COMMAND_TYPES), union
+        for tag, target in mapping.items():
+            member = schemas[target.rsplit("/", 1)[-1]]
+            assert member["properties"]["type"]["const"] == tag and "type" in member["required"]
+            assert target.endswith(suffix)
+            for example in member["examples"]:
+                check(target.rsplit("/", 1)[-1], example)
+                decode_command(example)  # the engine reads every documented example
+    one_of = graphql_schema().get_type("CommandInput")
+    assert isinstance(one_of, graphql.GraphQLInputObjectType) and one_of.is_one_of
+    assert len(one_of.fields) == len(COMMAND_TYPES)
+    assert {value for value in graphql_schema().get_type("EventType").values} >= {  # type: ignore[union-attr]
+        member.value for member in EventType}
+
+
+def test_a_new_command_is_typed_in_both_documents_by_regeneration_alone() -> None:
+    """What another engineer's new command gets without touching the API code: a schema in the union with its
+    limits and example, an input member of the GraphQL @oneOf, an output type in the Command union."""
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class VisitBuilding(Command):
+        """Visit one Building of the town for the day (a test command)."""
+
+        type: ClassVar[str] = "visit_building_test"
+        hero: str = dataclasses.field(metadata=meta(min_length=1, example="hanzo"))
+        slot: int = dataclasses.field(default=1, metadata=meta(minimum=1, maximum=8))
+
+    command(VisitBuilding)
+    try:
+        found = Model()
+        inputs = Generator(found, inputs=True)
+        inputs.commands()
+        schema = inputs.components["VisitBuildingInput"]
+        assert schema["properties"]["slot"] == {"type": "integer", "minimum": 1, "maximum": 8, "default": 1}
+        assert schema["examples"] == [{"type": "visit_building_test", "hero": "hanzo"}]
+        assert "visit_building_test" in inputs.components["CommandInput"]["discriminator"]["mapping"]
+        assert "visit_building_test" in found.command_types().values
+        builder = Builder(found)
+        member = builder.command_input().__strawberry_definition__
+        assert "visit_building_test" in {f.python_name for f in member.fields}
+        builder.out(found.node(Command))
+        assert VisitBuilding in builder.outputs
+    finally:
+        del COMMAND_TYPES["visit_building_test"]
 
 
 def test_every_documented_example_fits_its_schema() -> None:
     found = 0
+    responses = document()["components"]["responses"]
     for path, item in document()["paths"].items():
         for method, operation in item.items():
-            bodies = [operation.get("requestBody", {})] + list(operation["responses"].values())
+            bodies = [operation.get("requestBody", {})] + [
+                responses[r["$ref"].rsplit("/", 1)[-1]] if "$ref" in r else r for r in operation["responses"].values()]
             for body in bodies:
                 for media in body.get("content", {}).values():
                     name = media["schema"]["$ref"].rsplit("/", 1)[-1]
@@ -112,12 +222,51 @@ def test_every_documented_example_fits_its_schema() -> None:
     assert found > 30
 
 
-def test_every_error_response_is_our_problem_schema() -> None:
+def test_every_error_response_is_our_problem_schema_and_every_problem_type_is_listed() -> None:
+    responses = document()["components"]["responses"]
+    statuses: set[str] = set()
     for item in document()["paths"].values():
         for operation in item.values():
+            statuses |= set(operation["responses"])
+            for status in ("405", "429", "500", "503"):
+                assert status in operation["responses"], (operation["operationId"], status)
             for status, response in operation["responses"].items():
                 if int(status) >= 400:
+                    response = responses[response["$ref"].rsplit("/", 1)[-1]]
                     assert list(response["content"]) == ["application/problem+json"]
                     assert response["content"]["application/problem+json"]["schema"]["$ref"].endswith("/Problem")
-    statuses = {status for item in document()["paths"].values() for op in item.values() for status in op["responses"]}
     assert "400" not in statuses  # litestar's default ValidationException schema is nowhere
+    assert {"304", "412", "413", "415", "422"} <= statuses
+    listed = document()["components"]["schemas"]["Problem"]["properties"]["type"]["enum"]
+    assert set(listed) == {problem.uri for problem in CATALOGUE} | {"about:blank"}
+    slugs = document()["paths"]["/problems/{slug}"]["get"]
+    assert slugs["operationId"] == "getProblemType"
+
+
+def test_the_model_walks_every_public_field() -> None:
+    """Every field of the engine's state is in the State schema and the GraphQL State type, but the private ones."""
+    state_fields = {f.name for f in dataclasses.fields(Session)} - {"rng"}
+    assert set(document()["components"]["schemas"]["State"]["properties"]) == state_fields | {"schema"}
+    typed = graphql_schema().get_type("State").fields  # type: ignore[union-attr]
+    assert len(typed) == len(state_fields)
+    assert model().object(Session).name == "State"
+
+
+@dataclasses.dataclass(frozen=True)
+class _OtherHero:
+    """Another area's "Hero"."""
+
+    __api_name__ = "Hero"
+    nickname: str
+
+
+@dataclasses.dataclass(frozen=True)
+class _Holder:
+    theirs: Session
+    mine: _OtherHero
+
+
+def test_two_engine_types_with_one_name_are_caught_when_the_documents_are_built() -> None:
+    """Areas are written in parallel: a type named like another would silently share its schema."""
+    with pytest.raises(TypeError, match="would both be 'Hero'"):
+        Model().object(_Holder)

@@ -152,12 +152,13 @@ def test_the_one_error_mapping() -> None:
         (use_cases.Forbidden("no"), 403, "forbidden"),
         (use_cases.NotFound("gone"), 404, "not-found"),
         (use_cases.IdempotencyKeyReused("again"), 422, "idempotency-key-reused"),
+        (use_cases.PreconditionFailed("If-Match: moved on", current=5), 412, "precondition-failed"),
         (RuntimeError("boom"), 500, "internal-error"),
     ]
     for exc, status, slug in cases:
         problem = problem_for(exc)
         body = problem.body()
-        assert (body["status"], body["type"]) == (status, f"urn:brimstone:problem:{slug}")
+        assert (body["status"], body["type"]) == (status, f"/problems/{slug}")  # the catalogue entry's URL
         assert {"title", "detail", "field", "rule"} <= set(body)
     assert problem_for(StaleVersion(5, 3)).body()["current_version"] == 5
     assert "boom" not in problem_for(RuntimeError("boom")).body()["detail"]  # no internals leak
@@ -172,3 +173,22 @@ def test_settings_from_environment_and_overrides() -> None:
     assert settings.storage == "redis" and Settings.from_env({}).storage == "sqlite"
     with pytest.raises(ValueError, match="BRIMSTONE_MAX_TRIALS"):
         Settings.from_env({"BRIMSTONE_MAX_TRIALS": "many"})
+
+
+def test_a_simulation_over_the_servers_cap_is_capped_not_refused() -> None:
+    """The document allows up to 200,000 trials; a server configured for fewer runs its cap, and says so."""
+    services = use_cases.Services(None, Settings(max_trials=40))  # type: ignore[arg-type]  # no store needed
+    spec = use_cases.parse_simulation(services, {"heroes": HEROES, "size": "small", "trials": 5000, "seed": 1})
+    assert spec["trials"] == 40
+    with pytest.raises(InvalidCommand) as refused:
+        use_cases.parse_simulation(services, {"heroes": HEROES, "size": "small", "trials": 200_001})
+    assert refused.value.field == "trials"
+
+
+def test_a_simulation_of_a_posse_with_no_hero_left_is_refused_before_it_is_queued() -> None:
+    """Found by schemathesis: every hero `removed` made each journey fail inside the job (a 500 for the poller)."""
+    services = use_cases.Services(None, Settings())  # type: ignore[arg-type]
+    gone = [{**hero, "removed": True} for hero in HEROES]
+    with pytest.raises(IllegalCommand) as refused:
+        use_cases.parse_simulation(services, {"heroes": gone, "size": "small", "trials": 5})
+    assert refused.value.field == "heroes"

@@ -227,3 +227,74 @@ def test_subscription_on_sqlite_in_process(tmp_path_factory: pytest.TempPathFact
 
         asyncio.run(scenario())
         assert "Traceback" not in server.log(), server.log()
+
+
+OPEN_TYPED = gql("""
+mutation Open($heroes: [HeroInput!]!, $options: RuleOptionsInput, $seed: Long) {
+  openTable(heroes: $heroes, options: $options, seed: $seed, pack: default) {
+    sessionId token version game { phase heroes { id name skills { luck } } options { dice } }
+  }
+}""")
+SEND_TYPED = gql("""
+mutation Send($sid: String!, $command: CommandInput!, $key: String) {
+  sendCommand(sessionId: $sid, command: $command, idempotencyKey: $key) {
+    version replayed
+    game { phase travel { size rollers remaining: resolved } heroes { name wounds } }
+    events { type hero rolled { kind faces source } changes { field before after } }
+    pending { kind answerWith die diceCount options { key label part costs { field amount } test { skill target } } }
+    legalCommands { type options }
+  }
+}""")
+NAMES_AND_WOUNDS = gql("query Posse($sid: String!) { session(sessionId: $sid) { game { heroes { name wounds } } } }")
+LOG_TYPED = gql("""
+query Log($sid: String!) {
+  events(sessionId: $sid) {
+    entries {
+      version
+      applied {
+        __typename
+        ... on SessionOpened { pack heroes { name } }
+        ... on ChooseTownSize { type size dice }
+        ... on UndoRecord { steps toVersion }
+      }
+    }
+  }
+}""")
+
+
+def test_typed_graphql_open_command_read_and_log(server: ServerProcess) -> None:
+    """The typed door: HeroInput and enums in, a @oneOf command, only the fields a screen shows out; the log's
+    commands as a union. No JSON scalar anywhere in these queries."""
+    async def scenario() -> None:
+        async with http(server) as anonymous:
+            opened = (await anonymous.execute(GraphQLRequest(OPEN_TYPED, variable_values={
+                "heroes": [{"id": "anna", "name": "Anna", "skills": {"luck": 4}}, {"id": "bo", "name": "Bo"}],
+                "options": {"dice": "table"}, "seed": 2**40})))["openTable"]
+        assert opened["game"] == {"phase": "between_adventures", "options": {"dice": "table"}, "heroes": [
+            {"id": "anna", "name": "Anna", "skills": {"luck": 4}}, {"id": "bo", "name": "Bo", "skills": {"luck": 2}}]}
+        sid, token = opened["sessionId"], opened["token"]
+        async with http(server, token) as session:
+            sent = (await session.execute(GraphQLRequest(SEND_TYPED, variable_values={
+                "sid": sid, "command": {"chooseTownSize": {"size": "small", "dice": [[2], [5]]}}, "key": "t-1"})))
+            result = sent["sendCommand"]
+            assert result["game"]["travel"] == {"size": "small", "rollers": ["anna"], "remaining": 0}  # FT-TRAVEL-02
+            rolls = [e["rolled"] for e in result["events"] if e["type"] == "rolled"]
+            assert rolls == [{"kind": "d6", "faces": [2], "source": "table"}, {"kind": "d6", "faces": [5],
+                                                                                 "source": "table"}]
+            assert [c["type"] for c in result["legalCommands"]] == ["roll_hazard", "adjust"]
+            posse = (await session.execute(GraphQLRequest(NAMES_AND_WOUNDS, variable_values={"sid": sid})))
+            assert posse == {"session": {"game": {"heroes": [{"name": "Anna", "wounds": 0},
+                                                             {"name": "Bo", "wounds": 0}]}}}
+            log = (await session.execute(GraphQLRequest(LOG_TYPED, variable_values={"sid": sid})))["events"]
+            assert [entry["applied"] for entry in log["entries"]] == [
+                {"__typename": "SessionOpened", "pack": "default", "heroes": [{"name": "Anna"}, {"name": "Bo"}]},
+                {"__typename": "ChooseTownSize", "type": "choose_town_size", "size": "small", "dice": [[2], [5]]}]
+            with pytest.raises(TransportQueryError) as two:  # a @oneOf input takes exactly one member
+                await session.execute(GraphQLRequest(SEND_TYPED, variable_values={
+                    "sid": sid, "command": {"rollHazard": {}, "arrive": {}}}))
+            assert "exactly one" in str(two.value.errors)
+            bounded = await _refusal(session, SEND_TYPED, sid=sid, command={"adjust": {
+                "hero": "anna", "effects": [{"op": "change", "field": "xp", "amount": 2_000_000}]}})
+            assert (bounded["status"], bounded["field"]) == (422, "effects[0].amount")  # the same limits as REST
+
+    asyncio.run(scenario())

@@ -44,7 +44,7 @@ def test_redis_restart_gives_503_then_recovers_and_subscriptions_resume(tmp_path
                 redis_server.kill()
                 down = post()
                 assert down.status_code == 503 and int(down.headers["retry-after"]) >= 1
-                assert down.json()["type"].endswith(":store-unavailable")
+                assert down.json()["type"] == "/problems/store-unavailable"
                 read = client.get(f"/v1/sessions/{sid}")
                 statuses.append(read.status_code)
                 assert read.status_code == 503

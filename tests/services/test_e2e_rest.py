@@ -181,8 +181,8 @@ def test_every_error_is_problem_json_naming_field_and_rule(server: ServerProcess
                 field="dice")
         problem(client.post(url, json={"type": "choose_town_size", "size": "small", "dice": [["x"]]}), 422,
                 field="dice[0][0]")
-        problem(client.post(url, json={"type": "choose_town_size", "size": "small", "dice": [[7], [1]]}), 422,
-                field="dice[0][0]", rule="FF-DICE-01")
+        problem(client.post(url, json={"type": "choose_town_size", "size": "small", "dice": [[9], [1]]}), 422,
+                field="dice[0][0]", rule="FF-DICE-01")  # no die shows a 9: the schema says so
         problem(client.post(url, params={"expected_version": "soon"}, json={"type": "arrive"}), 422,
                 field="expected_version")
         problem(client.post(url, params={"expected_version": -1}, json={"type": "arrive"}), 422,
@@ -202,6 +202,9 @@ def test_every_error_is_problem_json_naming_field_and_rule(server: ServerProcess
         # 409: well formed but not allowed now (names the rule), or a stale version (names the current one)
         problem(client.post(url, json={"type": "arrive"}), 409, field="type", rule="FT-TRAVEL-04")
         problem(client.post(url, json={"type": "choose", "option": "x"}), 409, field="type")
+        # a 7 fits the schema (a D8 shows it) but the hazard count is rolled on D6s: the rules refuse it
+        problem(client.post(url, json={"type": "choose_town_size", "size": "small", "dice": [[7], [1]]}), 409,
+                field="dice[0][0]", rule="FF-DICE-01")
         problem(client.post(f"/v1/sessions/{sid}/undo"), 409, field="steps")
         ok = client.post(url, params={"expected_version": 0}, json={"type": "choose_town_size", "size": "large"})
         assert ok.status_code == 200 and ok.json()["version"] == 1
@@ -297,8 +300,8 @@ def test_openapi_is_served_without_the_graphql_controller(server: ServerProcess)
     ids = [op["operationId"] for path in document["paths"].values() for op in path.values()]
     assert sorted(ids) == sorted(set(ids)) == [
         "archiveSession", "askOdds", "cancelOdds", "createSession", "deleteSession", "getHealth", "getLegalCommands",
-        "getOdds", "getReadiness", "getSession", "getSimulation", "listEvents", "listSessions", "postCommand",
-        "startSimulation", "streamOdds", "undoCommands"]
+        "getOdds", "getProblemType", "getReadiness", "getSession", "getSimulation", "listEvents", "listProblemTypes",
+        "listSessions", "postCommand", "startSimulation", "streamChanges", "streamOdds", "undoCommands"]
     assert "Problem" in document["components"]["schemas"]
     with server.client() as client:
         allow = client.options("/v1/sessions").headers["allow"]  # GET and POST share the path (litestar fix)

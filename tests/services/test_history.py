@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from services import use_cases
+from services.contract.public import public_state
 from services.history import History, HistoryDiverged
 from services.settings import Settings
 from services.store import SessionArchived, SessionStore
@@ -51,7 +52,7 @@ async def test_every_version_is_rebuilt_exactly_by_a_cold_process(store_factory:
     assert table is not None and table.version == 60
     for version, state in states.items():
         rebuilt = await cold.at(sid, table.token_hash, version)
-        assert rebuilt is not None and encode_state(rebuilt) == state, version
+        assert rebuilt is not None and public_state(encode_state(rebuilt)) == state, version  # views are public
     assert cold.replayed > 0  # versions between checkpoints came from the log, not from snapshots
     log = await cold_store.log(sid, limit=100)
     assert [json.loads(entry.events) for entry in log[1:]] == [events[v] for v in range(1, 61)]

@@ -87,7 +87,7 @@ def test_an_address_over_its_limit_gets_429_with_retry_after_and_ratelimit(serve
     ok = answers[0]
     assert ok.headers["ratelimit-policy"] == '"address";q=12;w=60'
     assert ok.headers["ratelimit"].startswith('"address";r=11;')
-    assert rate_limited(answers[-1], "address")["type"].endswith(":rate-limited")
+    assert rate_limited(answers[-1], "address")["type"] == "/problems/rate-limited"
     with server.client(headers=address()) as health:  # health and readiness are never limited
         assert all(health.get("/v1/health").status_code == 200 for _ in range(20))
 

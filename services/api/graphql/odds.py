@@ -12,7 +12,7 @@ from strawberry.types import Info
 
 from services import odds as odds_cases
 from services.api.graphql.context import call, services, stream, token
-from services.api.graphql.types import Long
+from services.api.graphql.generated import Long
 
 
 @strawberry.type(description="An odds question under way: status, progress 0..1 and the answer so far.")

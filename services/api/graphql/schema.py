@@ -16,11 +16,11 @@ from strawberry.types import ExecutionContext
 from strawberry.utils.logging import StrawberryLogger
 
 from services.api.graphql.context import context_getter
+from services.api.graphql.generated import SCALARS
 from services.api.graphql.mutations import Mutation
 from services.api.graphql.odds import OddsMutation, OddsQuery, OddsSubscription
 from services.api.graphql.queries import Query
 from services.api.graphql.subscriptions import Subscription
-from services.api.graphql.types import SCALARS
 
 log = logging.getLogger("brimstone.graphql")
 

@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
+from typing import Any
 
 import strawberry
 from strawberry.types import Info
 
 from services import use_cases
 from services.api.graphql.context import services, stream, token
-from services.api.graphql.types import SessionChange
+from services.api.graphql.types import SessionChangeType
 
 
 @strawberry.type
 class Subscription:
     @strawberry.subscription(description="Each version written after `afterVersion` (default: the current one), "
-                                         "in order and without gaps: version, events, command and state.")
+                                         "in order and without gaps: version, events, what made it and the state.",
+                             graphql_type=SessionChangeType)
     async def session_changes(
         self, info: Info, session_id: str, after_version: int | None = None
-    ) -> AsyncGenerator[SessionChange, None]:
+    ) -> AsyncGenerator[Any, None]:
         changes = use_cases.watch_session(services(info), session_id, token(info), after_version=after_version)
         async for change in stream(changes):
-            yield SessionChange.of(change)
+            yield change

@@ -1,216 +1,169 @@
-"""GraphQL types: the same JSON the REST door returns, typed where a client reads fields (events, prompts, legal
-commands) and a JSON scalar where the engine's value is the contract (state, commands, rolls, results).
+"""The GraphQL views around the engine's values (a table, a write's result, the log, a simulation job), written as
+dataclasses and turned into GraphQL types by the same generator as the engine's own (generated.py). Resolvers
+return the use cases' JSON as it is; each field reads its key (or `source`).
+
+`state` (one JSON value, as REST returns it) stays for clients that want the whole snapshot; everything in it is
+also typed under `game`. Fields of API 1.0 that a typed field replaces are deprecated, not removed (docs/api.md).
 """
 
 from __future__ import annotations
 
-from typing import Any, NewType
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Optional
 
-import strawberry
-from strawberry.scalars import JSON
+from services.api.graphql.generated import typed
+from services.contract.records import LogCommand
+from services.contract.summary import SimulationResult
+from shared_rules import state as engine_state
+from shared_rules.engine import LegalCommand
+from shared_rules.events import Event
+from shared_rules.meta import meta
+from shared_rules.prompts import Prompt
+from shared_rules.state import TownSize
 
-MAX_LONG = 2**53
-
-Long = NewType("Long", int)
-LONG = strawberry.scalar(
-    name="Long",
-    description="A whole number within +-2^53 (seeds); GraphQL's Int stops at 2^31-1.",
-    serialize=int,
-    parse_value=lambda value: _long(value),
-)
-SCALARS: dict[object, Any] = {Long: LONG}
-
-
-def _long(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not -MAX_LONG <= value <= MAX_LONG:
-        raise ValueError(f"Long: expected a whole number within +-2^53, got {value!r}")
-    return value
+COUNT = meta(minimum=0, maximum=2**31 - 1)  # versions and counts: GraphQL Int
 
 
-@strawberry.type(description="One value that moved: a hero field, an item or a token.")
-class Change:
-    field: str
-    before: JSON
-    after: JSON
+def source(key: str, **info: Any) -> dict[str, Any]:
+    """Metadata of a view field that reads another key of the JSON (`game` reads `state`)."""
+    return {"source": key, **meta(**info)}
 
 
-@strawberry.type(description="One line of the log: what happened, to whom, by which rule and roll.")
-class Event:
-    type: str
-    text: str
-    hero: str | None
-    rule: str
-    changes: list[Change]
-    roll: JSON | None = strawberry.field(description="the roll behind it (purpose, kind, faces ...), or null")
-
-    @classmethod
-    def of(cls, data: dict[str, Any]) -> Event:
-        changes = [Change(field=c["field"], before=c["before"], after=c["after"]) for c in data["changes"]]
-        return cls(type=data["type"], text=data["text"], hero=data["hero"], rule=data["rule"], changes=changes,
-                   roll=data["roll"])
+_APPLIED = source("command", enum="LogCommand", description="what made this version: an engine command, the "
+                                                            "opening of the table, or an undo (`__typename` says which)")
+_DEPRECATED_COMMAND = meta(description="the same as one JSON value", deprecated="Use `applied`: the same command, "
+                                                                                "typed. Removed in API 2.0.")
 
 
-@strawberry.type
-class Option:
-    key: str
-    label: str
-
-
-@strawberry.type(description="A question waiting for the table; `answerWith` is the command type that answers it.")
-class Prompt:
-    id: str
-    kind: str
-    question: str
-    answer_with: str
-    hero: str | None
-    rule: str
-    options: list[Option]
-    purpose: str
-    die: str | None
-    dice_count: int
-    chart: str
-    roll: JSON | None
-
-    @classmethod
-    def of(cls, data: dict[str, Any] | None) -> Prompt | None:
-        if data is None:
-            return None
-        return cls(id=data["id"], kind=data["kind"], question=data["question"], answer_with=data["answer_with"],
-                   hero=data["hero"], rule=data["rule"], options=[Option(key=o["key"], label=o["label"])
-                                                                   for o in data["options"]],
-                   purpose=data["purpose"], die=data["die"], dice_count=data["dice_count"], chart=data["chart"],
-                   roll=data["roll"])
-
-
-@strawberry.type(description="A command the engine accepts now, with the values it may take.")
-class LegalCommand:
-    type: str
-    prompt: str
-    hero: str | None
-    options: list[str]
-    note: str
-
-    @classmethod
-    def many(cls, items: list[dict[str, Any]]) -> list[LegalCommand]:
-        return [cls(type=i["type"], prompt=i["prompt"], hero=i["hero"], options=list(i["options"]), note=i["note"])
-                for i in items]
-
-
-@strawberry.type(description="A table's latest version.")
+@dataclass(frozen=True)
 class Session:
+    """A table's latest version: the typed game state (`game`), the prompt waiting and the legal commands."""
+
+    __api_name__ = "Session"
     session_id: str
-    version: int
-    state: JSON = strawberry.field(description="shared_rules.encode_state(state): the whole game state")
-    pending: Prompt | None
-    legal_commands: list[LegalCommand]
-
-    @classmethod
-    def of(cls, data: dict[str, Any]) -> Session:
-        return cls(session_id=data["session_id"], version=data["version"], state=data["state"],
-                   pending=Prompt.of(data["pending"]), legal_commands=LegalCommand.many(data["legal_commands"]))
+    version: int = field(metadata=COUNT)
+    game: engine_state.Session = field(metadata=source("state", description="the game state, typed: ask only for "
+                                                                            "the fields you show"))
+    state: Any = field(metadata=meta(description="the same state as one JSON value (the snapshot REST returns)"))
+    pending: Prompt | None = field(metadata=meta(description="the question waiting for an answer, or null"))
+    legal_commands: tuple[LegalCommand, ...] = field(metadata=meta(description="the commands the engine accepts now"))
 
 
-@strawberry.type(description="A new table: its join code, its table token (send as Authorization: Bearer) and state.")
+@dataclass(frozen=True)
 class SessionCreated(Session):
+    """A new table: its join code, its table token (send as Authorization: Bearer) and its first state."""
+
     token: str
 
-    @classmethod
-    def of(cls, data: dict[str, Any]) -> SessionCreated:
-        base = Session.of(data)
-        return cls(token=data["token"], session_id=base.session_id, version=base.version, state=base.state,
-                   pending=base.pending, legal_commands=base.legal_commands)
 
-
-@strawberry.type(description="The version a write produced (applied to `basedOn`), its events and the new state.")
+@dataclass(frozen=True)
 class CommandResult(Session):
-    based_on: int
-    events: list[Event]
-    replayed: bool = strawberry.field(description="answered from an earlier request with the same idempotencyKey")
+    """The version a write produced (applied to `basedOn`), its events and the new state."""
 
-    @classmethod
-    def of(cls, data: dict[str, Any], replayed: bool = False) -> CommandResult:
-        base = Session.of(data)
-        return cls(based_on=data["based_on"], events=[Event.of(e) for e in data["events"]], replayed=replayed,
-                   session_id=base.session_id, version=base.version, state=base.state, pending=base.pending,
-                   legal_commands=base.legal_commands)
+    based_on: int = field(metadata=COUNT)
+    events: tuple[Event, ...]
+    replayed: bool = field(metadata=meta(description="answered from an earlier request with the same idempotencyKey"))
 
 
-@strawberry.type(description="A new version of a table, as it is written.")
+@dataclass(frozen=True)
 class SessionChange(Session):
-    events: list[Event]
-    command: JSON = strawberry.field(description="the command that produced it (or the undo request)")
+    """A new version of a table, as it is written."""
 
-    @classmethod
-    def of(cls, data: dict[str, Any]) -> SessionChange:
-        base = Session.of(data)
-        return cls(events=[Event.of(e) for e in data["events"]], command=data["command"],
-                   session_id=base.session_id, version=base.version, state=base.state, pending=base.pending,
-                   legal_commands=base.legal_commands)
+    events: tuple[Event, ...]
+    command: Any = field(metadata=_DEPRECATED_COMMAND)
+    applied: LogCommand = field(metadata=_APPLIED)
 
 
-@strawberry.type(description="What the table may send now and the prompt waiting for an answer.")
+@dataclass(frozen=True)
 class LegalCommands:
+    """What the table may send now and the prompt waiting for an answer."""
+
     session_id: str
-    version: int
+    version: int = field(metadata=COUNT)
     pending: Prompt | None
-    legal_commands: list[LegalCommand]
-
-    @classmethod
-    def of(cls, data: dict[str, Any]) -> LegalCommands:
-        return cls(session_id=data["session_id"], version=data["version"], pending=Prompt.of(data["pending"]),
-                   legal_commands=LegalCommand.many(data["legal_commands"]))
+    legal_commands: tuple[LegalCommand, ...]
 
 
-@strawberry.type(description="One entry of the append-only log.")
+@dataclass(frozen=True)
 class LogEntry:
-    version: int
-    command: JSON
-    events: list[Event]
+    """One entry of the append-only log: the version it made, what made it, what happened, when (Unix time)."""
+
+    version: int = field(metadata=COUNT)
+    command: Any = field(metadata=_DEPRECATED_COMMAND)
+    applied: LogCommand = field(metadata=_APPLIED)
+    events: tuple[Event, ...]
     at: float
 
 
-@strawberry.type(description="A page of the log, oldest first; pass nextAfter as `after` for the next page.")
+@dataclass(frozen=True)
 class EventPage:
+    """A page of the log, oldest first; pass nextAfter as `after` for the next page."""
+
     session_id: str
-    version: int
-    entries: list[LogEntry]
-    next_after: int | None
-
-    @classmethod
-    def of(cls, data: dict[str, Any]) -> EventPage:
-        entries = [LogEntry(version=e["version"], command=e["command"], events=[Event.of(x) for x in e["events"]],
-                            at=e["at"]) for e in data["entries"]]
-        return cls(session_id=data["session_id"], version=data["version"], entries=entries,
-                   next_after=data["next_after"])
+    version: int = field(metadata=COUNT)
+    entries: tuple[LogEntry, ...]
+    next_after: int | None = field(metadata=COUNT)
 
 
-@strawberry.type(description="Join codes of the tables (event host only).")
+@dataclass(frozen=True)
 class SessionList:
-    sessions: list[str]
+    """Join codes of the tables (event host only)."""
+
+    sessions: tuple[str, ...]
     next_after: str | None
 
 
-@strawberry.type(description="A simulation job: status, progress 0..1 and, once finished, the distribution.")
+class SimulationStatus(str, Enum):
+    """Where a simulation job is."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    FINISHED = "finished"
+    FAILED = "failed"
+
+
+class SimulationBackend(str, Enum):
+    """Where simulations run: rq workers, or the server's own pool."""
+
+    RQ = "rq"
+    EMBEDDED = "embedded"
+
+
+@dataclass(frozen=True)
 class SimulationJob:
+    """A simulation job: status, progress 0..1 and, once finished, the distributions (`summary`)."""
+
     job_id: str
-    status: str
+    status: SimulationStatus
     progress: float
-    trials: int
-    chunks: int
-    seed: Long
-    size: str
-    backend: str
-    result: JSON | None = strawberry.field(description="shared_rules.simulate.summarize() once finished")
+    trials: int = field(metadata=COUNT)
+    chunks: int = field(metadata=COUNT)
+    seed: int = field(metadata=meta(minimum=0))
+    size: TownSize
+    backend: SimulationBackend
+    result: Optional[Any] = field(metadata=meta(description="the same as one JSON value",  # noqa: UP045
+                                      deprecated="Use `summary`: the same result, typed. Removed in API 2.0."))
+    summary: SimulationResult | None = field(metadata=source("result", description="the distributions, once "
+                                                                                    "finished"))
     error: str | None
 
-    @classmethod
-    def of(cls, data: dict[str, Any]) -> SimulationJob:
-        return cls(**{key: data[key] for key in ("job_id", "status", "progress", "trials", "chunks", "seed",
-                                                 "size", "backend", "result", "error")})
 
-
-@strawberry.type
+@dataclass(frozen=True)
 class Health:
+    """The service is up, and which storage and simulation backend it uses."""
+
     status: str
     storage: str
-    simulations: str
+    simulations: SimulationBackend
+
+
+SessionType = typed(Session)
+SessionCreatedType = typed(SessionCreated)
+CommandResultType = typed(CommandResult)
+SessionChangeType = typed(SessionChange)
+LegalCommandsType = typed(LegalCommands)
+EventPageType = typed(EventPage)
+SessionListType = typed(SessionList)
+SimulationJobType = typed(SimulationJob)
+HealthType = typed(Health)

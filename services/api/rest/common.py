@@ -1,25 +1,39 @@
-"""What every REST handler shares: the services, the bearer token, the JSON body and the JSON answer."""
+"""What every REST handler shares: the services, the bearer token, the JSON body and answer, and the HTTP
+conventions (ETag and If-None-Match, If-Match, Link headers, server-sent events)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import hashlib
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
 from litestar import Request, Response
+from litestar.connection import ASGIConnection
 from litestar.datastructures import State
+from litestar.handlers.base import BaseRouteHandler
+from litestar.response import ServerSentEventMessage
 
-from services.use_cases import Services
+from services.use_cases import Services, Unauthenticated
 from shared_rules.errors import InvalidCommand
 
 SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]
-PUBLIC: list[dict[str, list[str]]] = [{}]  # no credentials needed (said explicitly, for OpenAPI linters)
+PUBLIC: list[dict[str, list[str]]] = []  # no credentials needed (said explicitly: generated clients need no token)
 
 
 def services(state: State) -> Services:
     """The app's Services (store, settings, simulation runner), set up at start-up."""
     found: Services = state.services
     return found
+
+
+def require_bearer(connection: ASGIConnection[Any, Any, Any, Any], _handler: BaseRouteHandler) -> None:
+    """Guard of the operations that need a token: without one the answer is 401, before any parameter is read."""
+    if bearer(connection) is None:  # type: ignore[arg-type]
+        raise Unauthenticated("Authorization: send 'Bearer <table token>'", field="Authorization")
 
 
 def bearer(request: Request[Any, Any, Any]) -> str | None:
@@ -49,3 +63,80 @@ def answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) 
     except (OverflowError, TypeError, ValueError, msgspec.EncodeError):  # also lone surrogates (json escapes them)
         data = json.dumps(body, separators=(",", ":")).encode()
     return Response(data, status_code=status, media_type="application/json", headers=headers)
+
+
+def _tags(header: str) -> list[str]:
+    """The entity tags of an If-None-Match / If-Match header, weak ones without their W/ prefix."""
+    return [tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()]
+
+
+def read_answer(body: Any, etag: str, if_none_match: str | None,
+                headers: dict[str, str] | None = None) -> Response[bytes]:
+    """A read's answer with its ETag; 304 without a body when the client's If-None-Match still matches."""
+    out = {"ETag": etag, **(headers or {})}
+    if if_none_match is not None:
+        tags = _tags(if_none_match)
+        if "*" in tags or etag in tags:
+            return Response(b"", status_code=304, headers=out)
+    return answer(body, headers=out)
+
+
+def body_etag(body: Any) -> str:
+    """A strong ETag of a body that has no version (a simulation job): a digest of its JSON."""
+    digest = hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    return f'"{digest[:20]}"'
+
+
+def if_match_versions(header: str | None) -> tuple[int, ...] | None:
+    """The versions an If-Match header names ("7" is version 7); None for no header or `*` (any version).
+
+    Strong comparison (RFC 9110 13.1.1): a weak tag or anything that is not one of our ETags matches no version,
+    so the write fails its precondition (412) rather than being refused as malformed.
+    """
+    if header is None:
+        return None
+    tags = [tag.strip() for tag in header.split(",") if tag.strip()]
+    if "*" in tags:
+        return None
+    return tuple(int(tag[1:-1]) for tag in tags
+                 if len(tag) > 2 and tag[0] == tag[-1] == '"' and tag[1:-1].isdigit() and len(tag) < 20)
+
+
+def events_links(path: str, next_after: int | None, limit: int) -> str:
+    """RFC 8288 Link header of a log page: its first page and, unless this is the last, the next."""
+    links = [f'<{path}?after=-1&limit={limit}>; rel="first"']
+    if next_after is not None:
+        links.insert(0, f'<{path}?after={next_after}&limit={limit}>; rel="next"')
+    return ", ".join(links)
+
+
+KEEP_ALIVE_SECONDS = 15.0
+
+
+async def change_stream(changes: AsyncIterator[dict[str, Any]]) -> AsyncIterator[ServerSentEventMessage]:
+    """A table's changes as server-sent events (`event: change`, `id: <version>`), with a comment line whenever
+    nothing was written for KEEP_ALIVE_SECONDS, so proxies keep the connection open."""
+    iterator = changes.__aiter__()
+    pending: asyncio.Future[dict[str, Any]] = asyncio.ensure_future(iterator.__anext__())
+    try:
+        yield ServerSentEventMessage(data=None, comment="following the table", retry=2000)
+        while True:
+            done, _ = await asyncio.wait({pending}, timeout=KEEP_ALIVE_SECONDS)
+            if not done:
+                yield ServerSentEventMessage(data=None, comment="keep-alive")
+                continue
+            try:
+                change = pending.result()
+            except StopAsyncIteration:
+                return
+            yield ServerSentEventMessage(data=json.dumps(change, separators=(",", ":")), event="change",
+                                         id=str(change["version"]))
+            pending = asyncio.ensure_future(iterator.__anext__())
+    finally:
+        pending.cancel()
+        with contextlib.suppress(BaseException):
+            await pending
+        aclose = getattr(iterator, "aclose", None)
+        if aclose is not None:
+            with contextlib.suppress(Exception):
+                await aclose()

@@ -1,13 +1,14 @@
-"""OpenAPI documentation of each REST operation: request and response schemas (our components), examples, errors.
+"""OpenAPI documentation of each REST operation: request and response schemas (our components), examples, headers
+and every status an operation can answer with, as our problem+json schema.
 
 litestar generates paths, parameters and operation ids from the handlers; `documented()` gives a handler an
-Operation class that replaces the generated request body and responses with ours, so every error is documented
-as our problem+json schema (not litestar's default 400 schema).
+Operation class that replaces the generated request body and responses with ours. The shared responses (problems,
+304) and headers are components (`RESPONSES`, `HEADERS`), put into the document by `create_app`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from enum import Enum
 from functools import cache
 from typing import Any
@@ -19,14 +20,16 @@ from litestar.openapi.spec import (
     OpenAPIResponse,
     OpenAPIType,
     Operation,
+    Parameter,
     Reference,
     RequestBody,
     Schema,
 )
 
-from services.api.errors import PROBLEM_JSON, problem_for
-from services.api.rest.schemas import REF
-from shared_rules.codec import encode, encode_state
+from services.api.errors import PROBLEM_JSON
+from services.contract.json_schema import REF
+from services.contract.problems import BY_SLUG
+from shared_rules.codec import encode
 from shared_rules.commands import (
     Activate,
     Attack,
@@ -38,10 +41,10 @@ from shared_rules.commands import (
     SpellCard,
     StartAdventure,
 )
-from shared_rules.engine import new_session
 from shared_rules.state import Hero, Skills, SpaceMark, TrackSpace
 
 JSON = "application/json"
+EVENT_STREAM = "text/event-stream"
 
 
 class _Null(Enum):
@@ -50,67 +53,92 @@ class _Null(Enum):
     NULL = None
 
 
-def _nulls_kept(value: Any) -> Any:
+def nulls_kept(value: Any) -> Any:
+    """A JSON value whose nulls survive litestar's serializer (examples and schemas with null members)."""
     if value is None:
         return _Null.NULL
     if isinstance(value, dict):
-        return {key: _nulls_kept(item) for key, item in value.items()}
+        return {key: nulls_kept(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_nulls_kept(item) for item in value]
+        return [nulls_kept(item) for item in value]
     return value
 
 
 def _example(value: Any) -> dict[str, Example | Reference]:
-    return {"example": Example(value=_nulls_kept(value))}
+    return {"example": Example(value=nulls_kept(value))}
 
 
 def _examples(values: dict[str, Any]) -> dict[str, Example | Reference]:
-    return {name: Example(value=_nulls_kept(value)) for name, value in values.items()}
+    return {name: Example(value=nulls_kept(value)) for name, value in values.items()}
 
-ERROR_MEANINGS = {
-    401: "No credentials: send `Authorization: Bearer <token>` (problem type `unauthenticated`).",
-    403: "The token does not open this table (`forbidden`).",
-    404: "No such table or job (`not-found`).",
-    409: "Not allowed now (`illegal-command`, names the rule) or a stale `expected_version` (`stale-version`, "
-         "with `current_version`).",
-    422: "Malformed: invalid JSON, wrong types, unknown fields or command types, impossible dice "
-         "(`invalid-command`, names the field).",
+
+# ---- shared headers and responses (components) -------------------------------------------------------------------
+
+HEADERS: dict[str, dict[str, Any]] = {
+    "ETag": {"description": "The table's version as a strong entity tag, e.g. \"7\" (a simulation job: a digest of "
+                            "its body). Send it back in If-None-Match to read only if it changed (304 otherwise), or "
+                            "in If-Match to write only to that version (412 otherwise).",
+             "schema": {"type": "string"}},
+    "Location": {"description": "Where to read the new resource.", "required": True, "schema": {"type": "string"}},
+    "Link": {"description": "RFC 8288 links: `rel=\"next\"` is the next page of the log (absent on the last page), "
+                            "`rel=\"first\"` its first page.", "schema": {"type": "string"}},
+    "Idempotent-Replayed": {"description": "`true` when the answer is the first response to an earlier request with "
+                                           "the same Idempotency-Key (nothing was applied again); absent otherwise.",
+                            "schema": {"type": "string", "enum": ["true"]}},
+    "Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer", "minimum": 0}},
+    "RateLimit": {"description": "What is left of the client's quota (draft-ietf-httpapi-ratelimit-headers), e.g. "
+                                 "`\"default\";r=0;t=2`: 0 requests left, window resets in 2 s.",
+                  "schema": {"type": "string"}},
+    "RateLimit-Policy": {"description": "The quota that applies, e.g. `\"default\";q=20;w=1` (20 requests per second).",
+                         "schema": {"type": "string"}},
+    "WWW-Authenticate": {"description": 'The challenge: Bearer realm="brimstone".', "required": True,
+                         "schema": {"type": "string"}},
+    "Allow": {"description": "The methods the path takes.", "required": True, "schema": {"type": "string"}},
 }
 
-
-def _example_problem(status: int) -> dict[str, Any]:
-    from services.store import StaleVersion
-    from services.use_cases import Forbidden, NotFound, Unauthenticated
-    from shared_rules.errors import IllegalCommand, InvalidCommand
-
-    samples: dict[int, Exception] = {
-        401: Unauthenticated("Authorization: send 'Bearer <table token>'", field="Authorization"),
-        403: Forbidden("this token does not open session 'K7QX2M'", field="Authorization"),
-        404: NotFound("session 'K7QX2M' does not exist", field="session_id"),
-        409: IllegalCommand("'arrive' is not allowed in phase 'travel': the posse arrives once every hazard is "
-                            "resolved (FT-TRAVEL-04)", field="type", rule="FT-TRAVEL-04"),
-        422: InvalidCommand("dice[0][1]: a d36 die cannot show 7 (faces 1-6) for 'Travel Hazard 1 of 2'",
-                            field="dice[0][1]", rule="FT-DICE-01"),
-    }
-    example = problem_for(samples[status]).body()
-    if status == 409:
-        stale = problem_for(StaleVersion(5, 3, "K7QX2M")).body()
-        return {"illegal": example, "stale": stale}
-    return {"problem": example}
+# status -> (component name, the problem types it can carry, extra headers)
+PROBLEM_RESPONSES: dict[int, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    401: ("Unauthenticated", ("unauthenticated",), ("WWW-Authenticate",)),
+    403: ("Forbidden", ("forbidden",), ()),
+    404: ("NotFound", ("not-found",), ()),
+    405: ("MethodNotAllowed", ("method-not-allowed",), ("Allow",)),
+    409: ("Conflict", ("illegal-command", "stale-version", "archived"), ()),
+    412: ("PreconditionFailed", ("precondition-failed",), ("ETag",)),
+    413: ("ContentTooLarge", ("body-too-large",), ()),
+    415: ("UnsupportedMediaType", ("unsupported-media-type",), ()),
+    422: ("Unprocessable", ("invalid-command", "idempotency-key-reused"), ()),
+    429: ("TooManyRequests", ("rate-limited",), ("Retry-After", "RateLimit", "RateLimit-Policy")),
+    500: ("InternalError", ("internal-error",), ()),
+    503: ("Unavailable", ("store-unavailable",), ("Retry-After",)),
+}
+ANY_OPERATION = (405, 429, 500, 503)  # a method the path lacks, rate limits, a failure, storage unreachable
+WITH_BODY = (413, 415, 422)  # an operation that reads a JSON body
 
 
-def _problem(status: int) -> OpenAPIResponse:
-    headers: dict[str, OpenAPIHeader | Reference] | None = None
-    if status == 401:
-        headers = {"WWW-Authenticate": OpenAPIHeader(schema=Schema(type=OpenAPIType.STRING), required=True,
-                                                     description='the challenge: Bearer realm="brimstone"')}
-    examples: dict[str, Example | Reference] = {
-        name: Example(value=_nulls_kept(value)) for name, value in _example_problem(status).items()}
-    return OpenAPIResponse(
-        description=ERROR_MEANINGS[status],
-        content={PROBLEM_JSON: OpenAPIMediaType(schema=Reference(ref=REF + "Problem"), examples=examples)},
-        headers=headers,
-    )
+def _header_ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/headers/{name}"}
+
+
+def response_components() -> dict[str, Any]:
+    """components.responses: one per problem status (its meaning, examples of each problem type) and 304."""
+    out: dict[str, Any] = {}
+    for _status, (name, slugs, headers) in sorted(PROBLEM_RESPONSES.items()):
+        kinds = [BY_SLUG[slug] for slug in slugs]
+        description = " Or: ".join(f"{kind.title} (`{kind.uri}`): {kind.description}" for kind in kinds)
+        media: dict[str, Any] = {"schema": {"$ref": REF + "Problem"},
+                                 "examples": {kind.slug: {"summary": kind.title, "value": kind.example()}
+                                              for kind in kinds}}
+        response: dict[str, Any] = {"description": description, "content": {PROBLEM_JSON: media}}
+        if headers:
+            response["headers"] = {header: _header_ref(header) for header in headers}
+        out[name] = response
+    out["NotModified"] = {"description": "Not modified: the ETag sent in If-None-Match is still current; no body.",
+                          "headers": {"ETag": _header_ref("ETag")}}
+    return out
+
+
+def _problem_ref(status: int) -> Reference:
+    return Reference(ref=f"#/components/responses/{PROBLEM_RESPONSES[status][0]}")
 
 
 def documented(
@@ -124,9 +152,18 @@ def documented(
     request_examples: dict[str, Any] | None = None,
     example: Any = None,
     errors: tuple[int, ...] = (),
-    location: bool = False,
+    headers: tuple[str, ...] = (),
+    not_modified: bool = False,
+    media_type: str = JSON,
+    public: bool = False,
 ) -> type[Operation]:
-    """An Operation class documenting one handler with our schemas, examples and problem responses."""
+    """An Operation class documenting one handler with our schemas, examples, headers and problem responses.
+
+    Every operation also lists 405, 429, 500 and 503; one with a request body 413, 415 and 422; a read that takes
+    If-None-Match 304. Optional parameters are documented as absent-or-a-value (never null), so a generated client
+    leaves them out instead of sending an empty header. `public`: no credentials (`security: []`, which litestar
+    would drop), so a generated client calls it without a token.
+    """
 
     @dataclass
     class DocumentedOperation(Operation):
@@ -140,25 +177,45 @@ def documented(
                     )},
                     required=request_required,
                 )
-            headers: dict[str, OpenAPIHeader | Reference] | None = None
-            if location:
-                headers = {"Location": OpenAPIHeader(schema=Schema(type=OpenAPIType.STRING), required=True,
-                                                     description="where to read the new resource")}
+            success_headers: dict[str, OpenAPIHeader | Reference] = {
+                name: Reference(ref=f"#/components/headers/{name}") for name in headers}
+            media = OpenAPIMediaType(schema=Reference(ref=REF + response),
+                                     examples=_example(example) if example is not None else None)
             responses: dict[str, OpenAPIResponse | Reference] = {
-                str(status): OpenAPIResponse(
-                    description=description,
-                    content={JSON: OpenAPIMediaType(
-                        schema=Reference(ref=REF + response),
-                        examples=_example(example) if example is not None else None,
-                    )},
-                    headers=headers,
-                )
+                str(status): OpenAPIResponse(description=description, content={media_type: media},
+                                             headers=success_headers or None),
             }
-            for code in sorted(errors):
-                responses[str(code)] = _problem(code)
+            if not_modified:
+                responses["304"] = Reference(ref="#/components/responses/NotModified")
+            codes = {*errors, *ANY_OPERATION, *(WITH_BODY if request is not None else ())}
+            for code in sorted(codes):
+                responses[str(code)] = _problem_ref(code)
             self.responses = responses
+            if public:
+                self.security = []
+            for parameter in self.parameters or []:
+                if not isinstance(parameter, Parameter):
+                    continue
+                if isinstance(parameter.schema, Schema) and not parameter.required:
+                    parameter.schema = _without_null(parameter.schema)
+                if isinstance(parameter.schema, Schema):
+                    for bound in ("minimum", "maximum"):  # litestar writes ge=1 as 1.0
+                        value = getattr(parameter.schema, bound)
+                        if isinstance(value, float) and value.is_integer():
+                            setattr(parameter.schema, bound, int(value))
 
     return DocumentedOperation
+
+
+def _without_null(schema: Schema) -> Schema:
+    """`X | None` as a parameter's schema is "absent or X": a generated client must not send an empty value."""
+    members = schema.one_of or []
+    kept = [m for m in members if not (isinstance(m, Schema) and m.type == OpenAPIType.NULL)]
+    if schema.one_of and len(kept) == 1 and isinstance(kept[0], Schema):
+        outer = {f.name: getattr(schema, f.name) for f in fields(schema)
+                 if f.name != "one_of" and getattr(schema, f.name) is not None}  # the limits sit on the outer one
+        return replace(kept[0], **outer)
+    return schema
 
 
 # ---- examples (built from the engine's values, so they always fit the generated schemas) --------------------
@@ -174,12 +231,16 @@ def example_hero() -> dict[str, Any]:
 
 @cache
 def example_state() -> dict[str, Any]:
+    from services.contract.public import public_state
+    from shared_rules.codec import encode_state
+    from shared_rules.engine import new_session
+
     hero = Hero("hanzo", "Hanzo", "Samurai Warrior", skills=Skills(3, 2, 3, 4, 2, 3), gold=150)
-    return encode_state(new_session([hero], seed=7))
+    return public_state(encode_state(new_session([hero], seed=7)))
 
 
-EXAMPLE_EVENT: dict[str, Any] = {"type": "hazard_count", "text": "2 Travel Hazards on the road to a Medium Town", "hero": None,
-                 "rule": "FT-TRAVEL-02", "changes": [], "roll": None}
+EXAMPLE_EVENT: dict[str, Any] = {"type": "hazard_count", "text": "2 Travel Hazards on the road to a Medium Town",
+                                 "hero": None, "rule": "FT-TRAVEL-02", "changes": [], "roll": None}
 EXAMPLE_LEGAL = [
     {"type": "choose_town_size", "prompt": "", "hero": None, "options": ["small", "medium", "large"],
      "note": "Small: 1-3 on a D6 per hero adds a hazard; Medium: 1 each; Large: 1 each + 1-3"},

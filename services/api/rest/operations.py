@@ -12,11 +12,13 @@ from litestar.openapi.spec import OpenAPIResponse, Operation
 from litestar.params import Parameter
 
 from services import use_cases
-from services.api.rest.common import PUBLIC, SECURITY, answer, bearer, services
+from services.api.rest.common import PUBLIC, SECURITY, answer, bearer, require_bearer, services
 from services.api.rest.docs import documented
+from services.contract.envelopes import SESSION_ID_PATTERN
 from services.observability import exposition
 
-SessionId = Annotated[str, Parameter(description="the table's join code, e.g. K7QX2M", max_length=128)]
+SessionId = Annotated[str, Parameter(description="the table's join code, e.g. K7QX2M", max_length=128,
+                                     pattern=SESSION_ID_PATTERN)]
 
 
 def operations_components() -> dict[str, Any]:
@@ -60,6 +62,7 @@ class TableOwnerHandlers:
         summary="Archive a table (owner)",
         status_code=200,
         security=SECURITY,
+        guards=[require_bearer],  # 401 before any parameter is read
         operation_class=documented(
             status=200, response="ArchivedSession", errors=(401, 403, 404, 422),
             description="Read-only from now on (writes answer 409 `archived`); kept for the archive retention.",
@@ -75,6 +78,7 @@ class TableOwnerHandlers:
         summary="Delete a table (owner)",
         status_code=204,
         security=SECURITY,
+        guards=[require_bearer],
         operation_class=_no_content("Gone: state, log and checkpoints; live subscriptions end.", (401, 403, 404, 422)),
     )
     async def delete(self, request: Request[Any, Any, Any], state: State, session_id: SessionId) -> None:
@@ -91,7 +95,7 @@ class ReadinessController(Controller):
         operation_id="getReadiness",
         security=PUBLIC,
         summary="Can this replica serve",
-        operation_class=documented(status=200, response="Readiness", errors=(),
+        operation_class=documented(public=True, status=200, response="Readiness", errors=(),
                                    description="The store answered (503 with Retry-After when it does not).",
                                    example={"status": "ready", "storage": "redis"}),
     )

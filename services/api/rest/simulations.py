@@ -6,10 +6,10 @@ from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import State
-from litestar.params import Parameter
+from litestar.params import HeaderParameter, Parameter
 
 from services import use_cases
-from services.api.rest.common import PUBLIC, answer, json_body, services
+from services.api.rest.common import PUBLIC, answer, body_etag, json_body, read_answer, services
 from services.api.rest.docs import documented, example_hero
 
 _JOB_EXAMPLE = {"job_id": "3f9a1c0d5e7b2a64", "status": "queued", "progress": 0.0, "trials": 20000, "chunks": 8,
@@ -26,11 +26,11 @@ class SimulationsController(Controller):
         security=PUBLIC,
         summary="Start a bulk simulation",
         status_code=202,
-        operation_class=documented(
+        operation_class=documented(public=True,
             status=202, response="SimulationJob", request="SimulationRequest",
             description="Accepted: poll the job at `Location` for progress and, when finished, the distribution.",
             request_example={"heroes": [example_hero()], "size": "large", "trials": 20000, "seed": 7},
-            example=_JOB_EXAMPLE, location=True, errors=(422,),
+            example=_JOB_EXAMPLE, headers=("Location",), errors=(409,),
         ),
     )
     async def start_simulation(self, request: Request[Any, Any, Any], state: State) -> Response[bytes]:
@@ -43,18 +43,22 @@ class SimulationsController(Controller):
         operation_id="getSimulation",
         security=PUBLIC,
         summary="Poll a simulation",
-        operation_class=documented(
-            status=200, response="SimulationJob", errors=(404, 422),
+        operation_class=documented(public=True,
+            status=200, response="SimulationJob", errors=(404, 422), headers=("ETag",), not_modified=True,
             description="Status, progress 0..1 and, once finished, `result` (hazards met, every D36 result's "
                         "frequency, towns reached, and per hero and posse the distributions of XP, Gold, Wounds...).",
             example=_JOB_EXAMPLE | {"status": "running", "progress": 0.375},
         ),
     )
     async def get_simulation(
-        self, state: State, job_id: Annotated[str, Parameter(max_length=100, description="the job id")]
+        self, state: State, job_id: Annotated[str, Parameter(max_length=100, description="the job id")],
+        if_none_match: Annotated[str | None, HeaderParameter(
+            name="If-None-Match", required=False, max_length=1000,
+            description="the ETag you hold: unchanged, the answer is 304 without a body")] = None,
     ) -> Response[bytes]:
         """A simulation's status, progress and result."""
-        return answer(await use_cases.get_simulation(services(state), job_id))
+        job = await use_cases.get_simulation(services(state), job_id)
+        return read_answer(job, body_etag(job), if_none_match)
 
 
 class HealthController(Controller):
@@ -66,7 +70,7 @@ class HealthController(Controller):
         operation_id="getHealth",
         security=PUBLIC,
         summary="Is the service up",
-        operation_class=documented(status=200, response="Health", description="Up, and which storage it uses.",
+        operation_class=documented(public=True, status=200, response="Health", description="Up, and which storage it uses.",
                                    example={"status": "ok", "storage": "sqlite", "simulations": "embedded"}),
     )
     async def health(self, state: State) -> Response[bytes]:
