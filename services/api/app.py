@@ -24,6 +24,7 @@ from services.api.graphql.limits import graphql_limits
 from services.api.graphql.schema import graphql_controller
 from services.api.middleware import install_edge
 from services.api.rest.docs import HEADERS, nulls_kept, response_components
+from services.api.rest.hosting import EventsController
 from services.api.rest.odds import OddsController
 from services.api.rest.operations import (
     MetricsController,
@@ -91,6 +92,8 @@ def openapi_config() -> OpenAPIConfig:
         tags=[Tag(name="sessions", description="tables: state, commands, log, undo"),
               Tag(name="simulations", description="bulk runs of the road to town"),
               Tag(name="odds", description="decision odds from a table's state: which Town size, each choice"),
+              Tag(name="events", description="hosting an event: its tables, roles and tokens, the live board, "
+                                             "the export"),
               Tag(name="service", description="health"),
               Tag(name="problems", description="the catalogue of problem types errors point to")],
         use_handler_docstrings=True,
@@ -108,7 +111,7 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
             app.state.services = services
             yield
             return
-        store = open_store(settings.redis_url, _db_path(settings), idempotency_ttl=settings.idempotency_ttl,
+        store = open_store(settings.tables_redis_url or settings.redis_url, _db_path(settings), idempotency_ttl=settings.idempotency_ttl,
                            redis_prefix=settings.redis_prefix, retention=settings.retention,
                            archive_retention=settings.archive_retention)
         runner = open_runner(settings, None if settings.redis_url else _jobs_path(settings))
@@ -141,7 +144,8 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
                                          "If-Match", "If-None-Match", "Last-Event-ID"],
                           expose_headers=["Location", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-ID",
                                           "Idempotent-Replayed", "ETag", "Link"]) if settings.cors_origins else None
-        handlers: list[Any] = [SessionsController, SimulationsController, OddsController, HealthController,
+        handlers: list[Any] = [SessionsController, EventsController, SimulationsController, OddsController,
+                               HealthController,
                                ProblemsController, ReadinessController, graphql_controller(settings.allowed_origins,
                                                                        graphql_limits(settings))]
         if settings.metrics:

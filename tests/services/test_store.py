@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 import pytest
 from redis.asyncio import Redis
+from redis.crc import key_slot
 
 from services.store import (
     SessionExists,
@@ -335,10 +336,13 @@ async def test_redis_layout_ttl_and_cleanup(store_factory: StoreFactory) -> None
     await store.commit(SID, 0, "{}", "[]", '"r"', idempotency_key="k")
     pttl = await store.client.pttl(store.idempotency_key_name(SID, "k"))
     assert 0 < pttl <= 24 * 3600 * 1000
-    assert await store.client.hget(f"{store.prefix}:{SID}:meta", "version") == b"1"
-    assert await store.client.llen(f"{store.prefix}:{SID}:log") == 2
+    assert await store.client.hget(f"{store.prefix}:{{{SID}}}:meta", "version") == b"1"
+    assert await store.client.llen(f"{store.prefix}:{{{SID}}}:log") == 2
+    # a table's keys share one Redis Cluster slot (its join code is their hash tag): the Lua scripts stay atomic
+    names = [*store._table_keys(SID), store.idempotency_key_name(SID, "k"), store.channel(SID)]
+    assert len({key_slot(name.encode()) for name in names}) == 1
 
-    assert store.channel(SID) == f"{store.prefix}:{SID}:changes"
+    assert store.channel(SID) == f"{store.prefix}:{{{SID}}}:changes"
     async with store.subscribe(SID), store.subscribe("other"), store.subscribe(SID):
         # one shared pattern subscription per store, however many subscribers
         assert await store.client.pubsub_numpat() == 1

@@ -17,6 +17,7 @@ from strawberry.utils.logging import StrawberryLogger
 
 from services.api.graphql.context import context_getter
 from services.api.graphql.generated import SCALARS
+from services.api.graphql.hosting import HostingMutation, HostingQuery, HostingSubscription
 from services.api.graphql.mutations import Mutation
 from services.api.graphql.odds import OddsMutation, OddsQuery, OddsSubscription
 from services.api.graphql.queries import Query
@@ -40,8 +41,9 @@ class Schema(strawberry.Schema):
             StrawberryLogger.error(error, execution_context)
 
 
-schema = Schema(query=merge_types("Query", (Query, OddsQuery)), mutation=merge_types("Mutation", (Mutation, OddsMutation)),
-                subscription=merge_types("Subscription", (Subscription, OddsSubscription)),
+schema = Schema(query=merge_types("Query", (Query, OddsQuery, HostingQuery)),
+                mutation=merge_types("Mutation", (Mutation, OddsMutation, HostingMutation)),
+                subscription=merge_types("Subscription", (Subscription, OddsSubscription, HostingSubscription)),
                 config=StrawberryConfig(scalar_map=SCALARS))
 
 
