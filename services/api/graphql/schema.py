@@ -25,6 +25,26 @@ from services.api.graphql.subscriptions import Subscription
 
 log = logging.getLogger("brimstone.graphql")
 
+GRAPHIQL_HTML = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Brimstone Table GraphiQL</title>
+<link rel="icon" type="image/svg+xml" href="/static/favicon.svg">
+<link rel="stylesheet" href="/static/vendor/graphiql/graphiql.min.css">
+<link rel="stylesheet" href="/static/graphiql.css">
+<script src="/static/vendor/react/react.production.min.js" defer></script>
+<script src="/static/vendor/react/react-dom.production.min.js" defer></script>
+<script src="/static/vendor/graphiql/graphiql.min.js" defer></script>
+<script src="/static/graphiql.js" defer></script>
+</head>
+<body><div id="graphiql">Loading GraphiQL...</div></body>
+</html>
+"""
+"""GraphiQL from the service's own copies of its scripts (services/api/web/static/vendor): it works on a venue network
+with no internet access. The page sends `Authorization: Bearer <token>` when a token is set in GraphiQL's headers."""
+
 
 
 class Schema(strawberry.Schema):
@@ -69,4 +89,5 @@ def graphql_controller(allowed_origins: tuple[str, ...] = ("*",), extensions: li
         allowed_origins=list(allowed_origins),
     )
     controller.include_in_schema = False  # GraphiQL is HTML and POST has no JSON schema: keep it out of OpenAPI
+    controller.graphql_ide_html = property(lambda _self: GRAPHIQL_HTML)  # served assets, no CDN
     return controller
