@@ -258,13 +258,13 @@ def whereabouts(state: Session) -> JSON:
             f" of {len(adv.track.spaces) - 1}" if adv.track.spaces else "")
         out["text"] = f"Adventure ({out['mission']}): turn {adv.turn}{depth}" + (f"; {status}" if status else "")
     else:
-        out["text"] = "Between adventures" if state.phase is Phase.BETWEEN_ADVENTURES else state.phase.value
+        out["text"] = "Choosing the next town" if state.phase is Phase.BETWEEN_ADVENTURES else state.phase.value
     return out
 
 
 def _minutes(seconds: float) -> str:
     minutes = int(seconds // 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return "under a minute" if minutes < 1 else f"{minutes} min"
 
 
 def alerts(services: Services, state: Session, last_activity: float, now: float, status: str) -> list[JSON]:
@@ -276,10 +276,10 @@ def alerts(services: Services, state: Session, last_activity: float, now: float,
     quiet = now - last_activity
     if status == "playing":
         if state.pending is not None and quiet >= services.settings.alert_stuck:
-            found.append({"kind": "stuck", "text": f"waiting {_minutes(quiet)} on: {state.pending.prompt.question}",
+            found.append({"kind": "stuck", "text": f"stuck on a question for {_minutes(quiet)}",
                           "since": last_activity})
         if quiet >= services.settings.alert_idle:
-            found.append({"kind": "idle", "text": f"no move for {_minutes(quiet)}", "since": last_activity})
+            found.append({"kind": "idle", "text": f"idle: no move for {_minutes(quiet)}", "since": last_activity})
     return found
 
 

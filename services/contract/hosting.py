@@ -46,7 +46,7 @@ class Alert:
     """Something the host should look at, with the time it began (Unix time)."""
 
     kind: AlertKind
-    text: str  # in the host's words, e.g. "Hanzo died" or "no move for 23 minutes"
+    text: str  # in the host's words, e.g. "Hanzo died", "stuck on a question for 6 min", "idle: no move for 23 min"
     since: float
 
 

@@ -21,6 +21,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import segno
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import escape
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import Cookie, State
 from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage
@@ -79,7 +80,7 @@ def render(template: str, **values: Any) -> str:
 
 def qr_svg(link: str) -> str:
     """The QR code of a link as an inline SVG element (segno; error correction M, so a worn card still scans)."""
-    return str(segno.make(link, error="m").svg_inline(scale=4, border=2))
+    return str(segno.make(link, error="m").svg_inline(scale=4, border=2, omitsize=True))
 
 
 def html(text: str, status: int = 200, headers: dict[str, str] | None = None) -> Response[str]:
@@ -96,7 +97,7 @@ def one_line(text: str) -> str:
 
 def view_of(query: dict[str, str]) -> dict[str, Any]:
     return {"q": query.get("q", "")[:100], "status": query.get("status", ""), "phase": query.get("phase", ""),
-            "alerts": query.get("alerts") == "1", "sort": query.get("sort") or "number"}
+            "alerts": query.get("alerts") == "1", "sort": query.get("resort") or query.get("sort") or "number"}
 
 
 def _matches(table: dict[str, Any], view: dict[str, Any]) -> bool:
@@ -129,8 +130,8 @@ def _key(table: dict[str, Any], column: str) -> Any:
 def arranged(tables: list[dict[str, Any]], view: dict[str, Any]) -> list[dict[str, Any]]:
     """The tables the view shows, in its order (`sort`: a column, `:desc` for descending)."""
     column, _, direction = view["sort"].partition(":")
-    shown = [t for t in tables if _matches(t, view)]
-    return sorted(shown, key=lambda t: (_key(t, column), t["number"]), reverse=direction == "desc")
+    shown = sorted((t for t in tables if _matches(t, view)), key=lambda t: t["number"])  # ties stay in number order
+    return sorted(shown, key=lambda t: _key(t, column), reverse=direction == "desc")
 
 
 def counts(tables: list[dict[str, Any]]) -> dict[str, int]:
@@ -243,17 +244,17 @@ class HostPages(Controller):
 
     @get("/{event_id:str}/rows")
     async def rows(self, request: Request[Any, Any, Any], state: State, event_id: str) -> Response[str]:
-        """The table body for the view asked (htmx: filtering, sorting, the half-minute refresh)."""
+        """The table for the view asked (htmx: filtering, sorting, the half-minute refresh), and the counters."""
         try:
             board = await hosting.board(services(state), event_id, _token(request))
         except ServiceError as exc:
             return _refused(request, event_id, exc)
         view = view_of(dict(request.query_params))
         base = f"/host/{board['event_id']}"
-        body = render("rows.html", tables=arranged(board["tables"], view), filtered=bool(board["tables"]), base=base)
-        head = render("head.html", columns=COLUMNS, view=view)
-        oob = (f'<thead id="head" hx-swap-oob="true">{head}</thead>'
-               f'<input type="hidden" name="sort" id="sort" value="{view["sort"]}" hx-swap-oob="true">'
+        body = render("board.html", tables=arranged(board["tables"], view), filtered=bool(board["tables"]),
+                      base=base, columns=COLUMNS, view=view)
+        sort = escape(view["sort"])
+        oob = (f'<input type="hidden" name="sort" id="sort" value="{sort}" hx-swap-oob="true">'
                f'<div id="counts" sse-swap="counts" hx-swap-oob="true">'
                f'{render("counts.html", counts=counts(board["tables"]))}</div>')
         return html(body + oob)
