@@ -209,11 +209,15 @@ def _glob_escape(text: str) -> str:
 
 @contextlib.contextmanager
 def _reachable() -> Any:
-    """Redis connection trouble that outlived the client's retries becomes StoreUnavailable."""
+    """Redis connection trouble that outlived the client's retries becomes StoreUnavailable, and so does a full
+    Redis (maxmemory with the noeviction policy refuses writes rather than dropping a table)."""
     try:
         yield
     except RETRYABLE as exc:
         raise StoreUnavailable(f"Redis is unreachable: {exc}") from exc
+    except redis_errors.OutOfMemoryError as exc:  # maxmemory reached with noeviction: nothing was written
+        log.error("Redis is full (maxmemory with noeviction): %s", exc)
+        raise StoreUnavailable(f"Redis is full: {exc}") from exc
 
 
 CLUSTER_SCHEME = "redis+cluster://"
