@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import quote
 
+from services.contract.validation import check
 from services.history import Table
 from services.store import EventExists, SessionNotFound, StoredEvent, Subscription, event_channel
 from services.use_cases import (
@@ -38,7 +39,6 @@ from services.use_cases import (
     public_command,
     token_hash,
 )
-from services.contract.validation import check
 from shared_rules.content import TRAVEL_HAZARDS
 from shared_rules.errors import InvalidCommand
 from shared_rules.state import Phase, Session

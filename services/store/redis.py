@@ -533,11 +533,11 @@ class RedisStore(SessionStore):
         if not valid_session_id(event_id):
             return None
         with _reachable():
-            name, host, created_at = await self.client.hmget(self._event_key(event_id, "meta"),
-                                                             ["name", "host", "created_at"])
+            found: list[Any] = await self.client.hmget(self._event_key(event_id, "meta"), ["name", "host", "created_at"])
+        name, host, created_at = found
         if host is None:
             return None
-        return StoredEvent(event_id, _text(name), _text(host), float(created_at))
+        return StoredEvent(event_id, _text(name), _text(host), float(_text(created_at)))
 
     async def set_event_host(self, event_id: str, host_hash: str) -> None:
         if await self.event(event_id) is None:
@@ -559,7 +559,7 @@ class RedisStore(SessionStore):
             return []
         key = self._event_key(event_id, "tables")
         with _reachable():
-            rows = await self.client.zrange(key, 0, -1, withscores=True)
+            rows: list[Any] = await self.client.zrange(key, 0, -1, withscores=True)
             ids = [_text(sid) for sid, _ in rows]
             alive = await self._existing(ids)
             gone = [sid for sid in ids if sid not in alive]

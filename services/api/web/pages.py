@@ -21,10 +21,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import segno
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from markupsafe import escape
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import Cookie, State
 from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage
+from markupsafe import escape
 
 from services import hosting
 from services.api.rest.common import services
