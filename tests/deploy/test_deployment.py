@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
 import signal
 import ssl
@@ -44,7 +45,9 @@ def _ensure(binary: str, package: str) -> str:
     found = shutil.which(binary) or (f"/usr/sbin/{binary}" if Path(f"/usr/sbin/{binary}").exists() else None)
     if found:
         return found
-    subprocess.run(["apt-get", "install", "-y", "-q", package], check=True, capture_output=True)
+    subprocess.run(["apt-get", "update", "-q"], check=False, capture_output=True)
+    subprocess.run(["apt-get", "install", "-y", "-q", package], check=True, capture_output=True,
+                   env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
     return shutil.which(binary) or f"/usr/sbin/{binary}"
 
 
