@@ -87,8 +87,9 @@ def _ok(response: httpx.Response) -> dict[str, Any]:
     return body
 
 
-def make_world(server: ServerProcess, *, moved: bool = False) -> World:
-    """A fresh world; `moved`: table T1 has made one move (so there is something to undo)."""
+def make_world(server: ServerProcess, *, moved: bool = False, jobs: World | None = None) -> World:
+    """A fresh world; `moved`: table T1 has made one move (so there is something to undo); `jobs`: a world whose
+    simulation and odds jobs this one shares (they take a worker's time to start)."""
     with httpx.Client(base_url=server.url, timeout=30) as c:
         admin = {"Authorization": f"Bearer {server.host_token}"}
         a = _ok(c.post("/v1/events", json={"name": "A"}, headers=admin))
@@ -99,9 +100,12 @@ def make_world(server: ServerProcess, *, moved: bool = False) -> World:
         _ok(c.post(f"/v1/events/{b['event_id']}/tables", json={"count": 1, "heroes": [HERO]}, headers=host_b))
         player = {"Authorization": f"Bearer {t1['token']}"}
         spectator = _ok(c.post(f"/v1/sessions/{t1['session_id']}/tokens/spectator", headers=player))["token"]
-        simulation = _ok(c.post("/v1/simulations", json={"heroes": [HERO], "size": "small", "trials": 5}))["job_id"]
-        odds = _ok(c.post("/v1/odds", json={"question": "town_size", "session_id": t1["session_id"], "trials": 5},
-                          headers=player))["job_id"]
+        if jobs is None:
+            simulation = _ok(c.post("/v1/simulations", json={"heroes": [HERO], "size": "small", "trials": 5}))["job_id"]
+            odds = _ok(c.post("/v1/odds", json={"question": "town_size", "session_id": t1["session_id"], "trials": 5},
+                              headers=player))["job_id"]
+        else:
+            simulation, odds = jobs.simulation, jobs.odds
         if moved:
             _ok(c.post(f"/v1/sessions/{t1['session_id']}/commands", headers=player,
                        json={"type": "choose_town_size", "size": "medium"}))
@@ -176,7 +180,7 @@ def shared(server: ServerProcess) -> World:
 
 
 def _world(server: ServerProcess, shared: World, operation: str) -> World:
-    return make_world(server, moved=operation == "undoCommands") if operation in DESTRUCTIVE else shared
+    return make_world(server, moved=operation == "undoCommands", jobs=shared) if operation in DESTRUCTIVE else shared
 
 
 @pytest.mark.parametrize("case", sorted(REST))
