@@ -33,9 +33,10 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     try:
         for port in ports:
             _until(lambda p=port: redis.Redis(port=p).ping())
-        subprocess.run([shutil.which("redis-cli") or "redis-cli", "--cluster", "create",
-                        *(f"127.0.0.1:{p}" for p in ports), "--cluster-replicas", "0", "--cluster-yes"],
-                       check=True, capture_output=True)
+        created = subprocess.run([shutil.which("redis-cli") or "redis-cli", "--cluster", "create",
+                                  *(f"127.0.0.1:{p}" for p in ports), "--cluster-replicas", "0", "--cluster-yes"],
+                                 capture_output=True, text=True, timeout=120, check=False)
+        assert created.returncode == 0, created.stdout + created.stderr
         _until(lambda: redis.Redis(port=ports[0]).cluster("info").get("cluster_state") == "ok")
         yield f"redis+cluster://127.0.0.1:{ports[0]}/0"
     finally:
@@ -44,7 +45,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.wait(timeout=10)
 
 
-def _until(check: object, timeout: float = 30.0) -> None:
+def _until(check: object, timeout: float = 90.0) -> None:  # generous: the machine may be loaded
     deadline = time.monotonic() + timeout
     while True:
         try:
