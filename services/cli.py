@@ -42,7 +42,8 @@ from shared_rules.prompts import Prompt
 from shared_rules.simulate import default_policy, sample_heroes
 from shared_rules.state import Hero, Phase, RuleOptions, Session
 
-SERVICE_COMMANDS = {"serve": "services.api.serve", "worker": "services.jobs.worker"}
+SERVICE_COMMANDS = {"serve": "services.api.serve", "worker": "services.jobs.worker",
+                    "redis-migrate": "services.store.migrate"}
 
 
 class InputEnded(Exception):
@@ -276,7 +277,7 @@ def load_posse(path: str) -> tuple[Hero, ...]:
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="brimstone", description="Brimstone Table: the rules engine in a terminal, "
                                   "and the service.")
-    commands = top.add_subparsers(dest="command", required=True, metavar="{travel,odds,serve,worker}")
+    commands = top.add_subparsers(dest="command", required=True, metavar="{travel,odds,serve,worker,redis-migrate}")
     trip = commands.add_parser("travel", help="play the road to town step by step in the terminal")
     who = trip.add_mutually_exclusive_group()
     who.add_argument("--heroes", type=int, default=4, choices=range(1, 7), metavar="N",
@@ -289,6 +290,8 @@ def parser() -> argparse.ArgumentParser:
     odds_cli.add_parser(commands)
     commands.add_parser("serve", help="start the service (arguments go to services.api.serve)", add_help=False)
     commands.add_parser("worker", help="start a job worker (arguments go to services.jobs.worker)", add_help=False)
+    commands.add_parser("redis-migrate", help="move tables stored before the hash-tagged key layout (once)",
+                        add_help=False)
     return top
 
 

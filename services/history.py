@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from services.store import SessionStore, StoredSession
+from services.store import Access, SessionStore, StoredSession
 from shared_rules import codec as rules_codec
 from shared_rules.codec import SCHEMA_VERSION, decode_command, decode_state, encode, encode_event, encode_state
 from shared_rules.engine import apply
@@ -41,6 +41,8 @@ class Table:
     state: Session
     idempotent: str | None = None
     """The response recorded for the request's idempotency key, if it was asked for and exists."""
+    access: Access | None = None
+    """Its credentials, event and pause mark as the store read them (None: remembered, not read)."""
 
 
 class History:
@@ -151,7 +153,8 @@ class History:
                 return None
         state = self._rebuild(stored)
         self.put(session_id, stored.token_hash, stored.version, state)
-        return Table(session_id, stored.version, stored.token_hash, stored.archived_at, state, stored.idempotent)
+        return Table(session_id, stored.version, stored.token_hash, stored.archived_at, state, stored.idempotent,
+                     stored.access)
 
     async def at(self, session_id: str, token_hash: str, version: int) -> Session | None:
         """The state of `version` of this incarnation of the table, or None if it has no such version."""

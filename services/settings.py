@@ -22,7 +22,11 @@ class Settings:
     redis_url: str | None = None  # REDIS_URL: shared storage, pub/sub across replicas, rq simulations
     db_path: str = DEFAULT_DB  # BRIMSTONE_DB: the embedded SQLite file when no Redis is configured
     redis_prefix: str = "brimstone"  # BRIMSTONE_REDIS_PREFIX: namespaces keys so deployments can share a server
-    host_token: str | None = None  # BRIMSTONE_HOST_TOKEN: the event host's token (lists and reads every table)
+    host_token: str | None = None  # BRIMSTONE_HOST_TOKEN: the deployment's admin token (opens events; lists and reads every table)
+    tables_redis_url: str | None = None  # BRIMSTONE_TABLES_REDIS_URL: tables on another Redis, e.g. redis+cluster://host:port
+    public_url: str | None = None  # BRIMSTONE_PUBLIC_URL: the address phones use (join links); default: as requested
+    alert_idle: int = 20 * 60  # BRIMSTONE_ALERT_IDLE: seconds without a write before a table is "idle"
+    alert_stuck: int = 5 * 60  # BRIMSTONE_ALERT_STUCK: seconds a prompt waits before a table is "stuck"
     idempotency_ttl: float = 24 * 3600.0  # seconds an Idempotency-Key is remembered
     max_trials: int = 200_000  # BRIMSTONE_MAX_TRIALS: cap on one simulation job
     simulation_chunks: int = 8  # BRIMSTONE_SIMULATION_CHUNKS: at most this many chunks per simulation job
@@ -73,6 +77,8 @@ class Settings:
             "BRIMSTONE_DB": "db_path",
             "BRIMSTONE_REDIS_PREFIX": "redis_prefix",
             "BRIMSTONE_HOST_TOKEN": "host_token",
+            "BRIMSTONE_TABLES_REDIS_URL": "tables_redis_url",
+            "BRIMSTONE_PUBLIC_URL": "public_url",
             "BRIMSTONE_SIMULATION_EXECUTOR": "simulation_executor",
             "BRIMSTONE_RQ_QUEUE": "rq_queue",
             "BRIMSTONE_HOST": "host",
@@ -100,6 +106,8 @@ class Settings:
             "BRIMSTONE_GRAPHQL_MAX_ALIASES": "graphql_max_aliases",
             "BRIMSTONE_GRAPHQL_MAX_COST": "graphql_max_cost",
             "BRIMSTONE_GRAPHQL_MAX_ROOT_FIELDS": "graphql_max_root_fields",
+            "BRIMSTONE_ALERT_IDLE": "alert_idle",
+            "BRIMSTONE_ALERT_STUCK": "alert_stuck",
         }
         for name, attr in text.items():
             if env.get(name):
@@ -127,7 +135,7 @@ class Settings:
                      "graphql_max_depth", "graphql_max_aliases", "graphql_max_cost", "graphql_max_root_fields"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name}: must be at least 1")
-        for name in ("retention", "archive_retention"):
+        for name in ("retention", "archive_retention", "alert_idle", "alert_stuck"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name}: must be 0 (keep) or more seconds")
         for name in ("rate_limit_address", "rate_limit_token", "rate_limit_create", "rate_limit_simulation",

@@ -17,6 +17,7 @@ import random
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from services.contract.public import public_state
@@ -24,7 +25,16 @@ from services.contract.validation import check, check_command
 from services.history import History, StateEncoder, Table
 from services.observability import COMMANDS
 from services.settings import Settings
-from services.store import SessionArchived, SessionExists, SessionNotFound, SessionStore, StaleVersion
+from services.store import (
+    Access,
+    SessionArchived,
+    SessionExists,
+    SessionNotFound,
+    SessionPaused,
+    SessionStore,
+    StaleVersion,
+    WriterRefused,
+)
 from shared_rules import codec as rules_codec
 from shared_rules.codec import decode_command, decode_hero, encode, encode_event, encode_state
 from shared_rules.engine import apply, legal_commands, new_session
@@ -88,7 +98,11 @@ class PreconditionFailed(ServiceError):
 
 
 class Archived(ServiceError):
-    """The table was archived by its owner: it can be read, not changed (HTTP 409)."""
+    """The table was archived by its owner (or closed by its event's host): it can be read, not changed (HTTP 409)."""
+
+
+class Paused(ServiceError):
+    """The event host paused the table: it can be read, not changed, until the host resumes it (HTTP 409)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,22 +200,81 @@ def parse_expected_version(value: Any, field: str = "expected_version") -> int |
     return None if value is None else _int(value, field, 0, 2**53)
 
 
-# ---- credentials ----------------------------------------------------------------------------------------
+# ---- credentials and roles ----------------------------------------------------------------------------------
+
+
+class Role(str, Enum):
+    """Who a token makes its bearer at a table (docs/api.md, "Events and roles")."""
+
+    PLAYER = "player"  # the table token: reads and writes the table
+    SPECTATOR = "spectator"  # the table's read-only token, for a judge or a stream
+    HOST = "host"  # the host token of the table's event: reads it, pauses, closes, replaces its tokens
+    ADMIN = "admin"  # the deployment's own token (BRIMSTONE_HOST_TOKEN): every event and every table, read-only play
+
+
+READ = frozenset(Role)
+"""Reading a table: its state, log, legal commands, changes, odds."""
+PLAY = frozenset({Role.PLAYER})
+"""Writing a table's game: commands and undo (the host and the admin never play a table's commands)."""
+RUN = frozenset({Role.PLAYER, Role.HOST, Role.ADMIN})
+"""Running a table: archiving (a host's "close"), issuing its tokens."""
+HOSTS = frozenset({Role.HOST, Role.ADMIN})
+"""The event's side: pausing, resuming, revoking the player token."""
+OWN = frozenset({Role.PLAYER})
+"""What only the table itself does: deleting it."""
 
 
 def token_hash(token: str) -> str:
-    """The store keeps only the sha256 of a table token."""
+    """The store keeps only the sha256 of a token."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _same(a: str | None, b: str | None) -> bool:
+    return bool(a and b) and hmac.compare_digest(a.encode(), b.encode())  # type: ignore[union-attr]
+
+
 def is_host(services: Services, token: str | None) -> bool:
+    """The deployment-wide admin token (BRIMSTONE_HOST_TOKEN): every event's host, and it lists every table."""
     host = services.settings.host_token
     return bool(host and token and hmac.compare_digest(token.encode(), host.encode()))
 
 
-async def _open(services: Services, session_id: str, token: str | None, *, host_may: bool,
-                idempotency_key: str | None = None) -> Table:
-    """Load a table the caller may open: its own table token, or (for reads) the event host's token."""
+is_admin = is_host
+
+
+async def role_at(services: Services, table: Table, token: str) -> Role | None:
+    """What `token` makes its bearer at `table`, or None when it opens nothing there."""
+    access = table.access or Access()
+    hashed = token_hash(token)
+    if _same(hashed, access.player_hash(table.token_hash)):
+        return Role.PLAYER
+    if _same(hashed, access.spectator):
+        return Role.SPECTATOR
+    if is_admin(services, token):
+        return Role.ADMIN
+    if access.event_id:
+        event = await services.store.event(access.event_id)
+        if event is not None and _same(hashed, event.host_hash):
+            return Role.HOST
+    return None
+
+
+async def _refuse(services: Services, session_id: str, role: Role | None, allow: frozenset[Role]) -> None:
+    if role is None:
+        if services.guard is not None:
+            await services.guard.failed_token()  # guessing tokens is limited per address
+        raise Forbidden(f"this token does not open session {session_id!r}", field="Authorization")
+    allowed = " or ".join(sorted(r.value for r in allow))
+    why = {Role.HOST: ": an event's host reads and runs its tables but never plays their commands",
+           Role.ADMIN: ": the admin reads and runs every table but never plays their commands",
+           Role.SPECTATOR: ": a spectator token only reads"}.get(role, "") if allow == PLAY else ""
+    raise Forbidden(f"a {role.value} token cannot do this at session {session_id!r} (it takes the {allowed} "
+                    f"token){why}", field="Authorization")
+
+
+async def _opened(services: Services, session_id: str, token: str | None, *, allow: frozenset[Role] = READ,
+                  idempotency_key: str | None = None) -> tuple[Table, Role]:
+    """Load a table and the caller's role there; refuse (401/403) a caller whose role is not in `allow`."""
     if not token:
         raise Unauthenticated("Authorization: send 'Bearer <table token>'", field="Authorization")
     if services.guard is not None:
@@ -209,13 +282,19 @@ async def _open(services: Services, session_id: str, token: str | None, *, host_
     table = await services.history.latest(session_id, idempotency_key=idempotency_key)
     if table is None:
         raise NotFound(f"session {session_id!r} does not exist", field="session_id")
-    if hmac.compare_digest(token_hash(token), table.token_hash):
-        return table
-    if host_may and is_host(services, token):
-        return table
-    if services.guard is not None:
-        await services.guard.failed_token()  # guessing tokens is limited per address
-    raise Forbidden(f"this token does not open session {session_id!r}", field="Authorization")
+    role = await role_at(services, table, token)
+    if role is None or role not in allow:
+        await _refuse(services, session_id, role, allow)
+    assert role is not None
+    return table, role
+
+
+async def _open(services: Services, session_id: str, token: str | None, *, host_may: bool | None = None,
+                allow: frozenset[Role] | None = None, idempotency_key: str | None = None) -> Table:
+    """Load a table the caller may open with `allow` (`host_may`: READ when true, PLAY when false)."""
+    chosen = allow if allow is not None else (READ if host_may or host_may is None else PLAY)
+    table, _ = await _opened(services, session_id, token, allow=chosen, idempotency_key=idempotency_key)
+    return table
 
 
 def _state_of(table: Table) -> Session:
@@ -259,8 +338,10 @@ def new_join_code() -> str:
     return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
 
 
-async def create_session(services: Services, body: Any) -> JSON:
-    """Start a table: posse, rule options, optional seed and content pack. Returns the join code and table token."""
+async def create_session(services: Services, body: Any, *, event_id: str | None = None, limited: bool = True) -> JSON:
+    """Start a table: posse, rule options, optional seed and content pack. Returns the join code and table token.
+
+    `event_id`: a table of that event (its host opened it; not limited per address: `limited=False`)."""
     data = _object(check("CreateSessionRequest", body), "body", {"heroes", "options", "seed", "pack"})
     if "heroes" not in data:
         raise InvalidCommand("heroes: required", field="heroes")
@@ -269,7 +350,7 @@ async def create_session(services: Services, body: Any) -> JSON:
     seed = _int(data["seed"], "seed", 0, MAX_SEED) if data.get("seed") is not None else secrets.randbelow(MAX_SEED)
     pack = _str(data["pack"], "pack") if data.get("pack") is not None else "default"
     state = by_the_rules(new_session, heroes, options=options, seed=seed, pack=pack)
-    if services.guard is not None:
+    if services.guard is not None and limited:
         await services.guard.opening_table()
     encoded = encode_state(state)
     snapshot = rules_codec.dumps(encoded)
@@ -281,7 +362,7 @@ async def create_session(services: Services, body: Any) -> JSON:
         session_id = new_join_code()
         try:
             await services.store.create(session_id, token_hash(token), snapshot,
-                                        command, rules_codec.dumps([encode_event(created)]))
+                                        command, rules_codec.dumps([encode_event(created)]), event_id=event_id)
         except SessionExists:
             continue
         return {"token": token, **session_view(session_id, 0, state, encoded)}
@@ -307,7 +388,8 @@ async def list_sessions(services: Services, token: str | None, *, limit: int = 1
     if not is_host(services, token):
         if services.guard is not None:
             await services.guard.failed_token()
-        raise Forbidden("listing tables needs the event host's token", field="Authorization")
+        raise Forbidden("listing every table needs the deployment's admin token (an event's host lists its own "
+                        "with GET /v1/events/{event_id})", field="Authorization")
     limit = _int(limit, "limit", 1, 1000)
     ids = await services.store.list_sessions(limit=limit, after=after)
     return {"sessions": ids, "next_after": ids[-1] if len(ids) == limit else None}
@@ -340,8 +422,8 @@ def public_command(command: JSON) -> JSON:
 
 
 async def archive_session(services: Services, session_id: str, token: str | None) -> JSON:
-    """The owner freezes a table: read-only from now on, kept for the archive retention."""
-    await _open(services, session_id, token, host_may=False)
+    """The table (or its event's host: "close") freezes it: read-only from now on, kept for the archive retention."""
+    await _open(services, session_id, token, allow=RUN)
     try:
         archived_at = await services.store.archive(session_id)
     except SessionNotFound:
@@ -353,7 +435,7 @@ async def archive_session(services: Services, session_id: str, token: str | None
 
 async def delete_session(services: Services, session_id: str, token: str | None) -> None:
     """The owner removes a table and everything stored for it."""
-    await _open(services, session_id, token, host_may=False)
+    await _open(services, session_id, token, allow=OWN)
     await services.store.delete(session_id)
     services.history.forget(session_id)
 
@@ -464,12 +546,15 @@ async def _written(
     table = services.history.fresh(session_id, token_hash(token)) if token else None
     if (table is None or (expected_version is not None and table.version != expected_version)
             or (if_match is not None and table.version not in if_match)):
-        table = await _open(services, session_id, token, host_may=False, idempotency_key=idempotency_key)
+        table = await _open(services, session_id, token, allow=PLAY, idempotency_key=idempotency_key)
     key = idempotency_key or "~" + secrets.token_urlsafe(9)
     if table.idempotent is not None:
         return Written(await _replayed(services, table, table.idempotent, fingerprint, key), True)
     if table.archived_at is not None:
         raise Archived(f"session {session_id!r} is archived: it can be read, not changed", field="session_id")
+    if table.access is not None and table.access.paused_at is not None:
+        raise Paused(f"session {session_id!r} is paused by the event host: it can be read, not changed",
+                     field="session_id")
     every = services.settings.checkpoint_every
     for _attempt in range(MAX_WRITE_ATTEMPTS):
         if expected_version is not None and table.version != expected_version:
@@ -490,6 +575,7 @@ async def _written(
                 session_id, table.version, rules_codec.dumps(step_.command), rules_codec.dumps(step_.events),
                 record, key, checkpoint=checkpoint,
                 idempotency_ttl=None if idempotency_key is not None else INTERNAL_KEY_TTL,
+                writer=token_hash(token) if token else None,
             )
         except StaleVersion as exc:
             if if_match is not None:
@@ -509,6 +595,13 @@ async def _written(
         except SessionArchived:
             raise Archived(f"session {session_id!r} is archived: it can be read, not changed",
                            field="session_id") from None
+        except SessionPaused:
+            raise Paused(f"session {session_id!r} is paused by the event host: it can be read, not changed",
+                         field="session_id") from None
+        except WriterRefused:
+            services.history.forget(session_id)
+            raise Forbidden(f"this token no longer writes to session {session_id!r}: it was replaced or revoked",
+                            field="Authorization") from None
         if result.replayed:
             return Written(await _replayed(services, table, result.response, fingerprint, key), True)
         parts = {"state": body["state"], "pending": body["pending"], "legal_commands": body["legal_commands"]}
@@ -618,6 +711,12 @@ async def watch_session(
                 continue
             if notice.get("deleted"):
                 return
+            if notice.get("access"):  # a token rotated or revoked: does this one still open the table?
+                latest = await services.history.latest(session_id)
+                if latest is None or latest.token_hash != incarnation or not token \
+                        or await role_at(services, latest, token) is None:
+                    return
+                continue
             version = notice.get("version")
             if notice.get("resync"):
                 latest = await services.history.latest(session_id)

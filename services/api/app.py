@@ -14,16 +14,19 @@ from typing import Any
 
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
+from litestar.datastructures import CacheControlHeader
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, Contact, License, SecurityScheme, Server, ServerVariable, Tag
 from litestar.routes import HTTPRoute
+from litestar.static_files import create_static_files_router
 
 from services.api.errors import problem_response
 from services.api.graphql.limits import graphql_limits
 from services.api.graphql.schema import graphql_controller
 from services.api.middleware import install_edge
 from services.api.rest.docs import HEADERS, nulls_kept, response_components
+from services.api.rest.hosting import EventsController
 from services.api.rest.odds import OddsController
 from services.api.rest.operations import (
     MetricsController,
@@ -34,6 +37,7 @@ from services.api.rest.problems import ProblemsController
 from services.api.rest.schemas import all_components
 from services.api.rest.sessions import SessionsController
 from services.api.rest.simulations import HealthController, SimulationsController
+from services.api.web.pages import STATIC, HostPages
 from services.jobs.odds import open_odds_runner
 from services.jobs.runner import open_runner
 from services.limits import Guard
@@ -42,9 +46,11 @@ from services.settings import Settings
 from services.store import open_store
 from services.use_cases import Services
 
-API_VERSION = "1.1.0"  # semantic versioning of the API, see docs/api.md "Versioning" and CHANGELOG.md
+VENDOR = "/static/vendor"
+API_VERSION = "1.2.0"  # semantic versioning of the API, see docs/api.md "Versioning" and CHANGELOG.md
 CONTACT = Contact(name="Brimstone Table maintainers", email="maintainers@brimstone-table.invalid")
 LICENSE = License(name="Proprietary (all rights reserved)", identifier="LicenseRef-Proprietary")
+STATIC_CACHE = CacheControlHeader(max_age=3600, public=True)  # the vendored assets and the dashboard's css/js
 GC_THRESHOLDS = (7000, 20, 1000)
 """Collector thresholds of a serving process: young passes every 7,000 allocations, a full pass after 1,000 middle
 ones at the most (minutes apart; Python's default of 10 gave one every second or two under load, ~70 ms each)."""
@@ -53,8 +59,10 @@ Game-state service for Shadows of Brimstone tables (Frontier Town): one session 
 version, an append-only log, exact undo, live changes over GraphQL subscriptions and bulk simulations.
 
 Authentication: creating a table returns its join code and a table token; send the token as
-`Authorization: Bearer <token>`. A table's token opens only that table. The event host's token (set with
-BRIMSTONE_HOST_TOKEN) lists the tables and reads any of them.
+`Authorization: Bearer <token>`. A table's token opens only that table. Roles: a table's player token writes it; its
+spectator token only reads it; an event's host token reads every table of its event, pauses, closes and replaces
+their tokens but never plays their commands; the deployment's admin token (BRIMSTONE_HOST_TOKEN) opens events,
+lists every table and is every event's host.
 
 Reads carry an `ETag` (the table's version, e.g. `"7"`): send it in `If-None-Match` and an unchanged table is a
 304 without a body. Follow a table without polling: `GET /v1/sessions/{id}/changes` is a server-sent event stream.
@@ -83,7 +91,10 @@ def openapi_config() -> OpenAPIConfig:
                                    "host": ServerVariable(default="127.0.0.1:8000",
                                                           description="host and port of the server")})],
         path="/schema",
-        render_plugins=[SwaggerRenderPlugin()],
+        render_plugins=[SwaggerRenderPlugin(  # served by this service: the docs work with no internet access
+            js_url=f"{VENDOR}/swagger-ui/swagger-ui-bundle.js", css_url=f"{VENDOR}/swagger-ui/swagger-ui.css",
+            standalone_preset_js_url=f"{VENDOR}/swagger-ui/swagger-ui-standalone-preset.js",
+            favicon="<link rel='icon' type='image/svg+xml' href='/static/favicon.svg'>")],
         components=Components(
             security_schemes={"bearer": SecurityScheme(type="http", scheme="bearer",
                                                        description="a table token, or the event host's token")},
@@ -91,6 +102,8 @@ def openapi_config() -> OpenAPIConfig:
         tags=[Tag(name="sessions", description="tables: state, commands, log, undo"),
               Tag(name="simulations", description="bulk runs of the road to town"),
               Tag(name="odds", description="decision odds from a table's state: which Town size, each choice"),
+              Tag(name="events", description="hosting an event: its tables, roles and tokens, the live board, "
+                                             "the export"),
               Tag(name="service", description="health"),
               Tag(name="problems", description="the catalogue of problem types errors point to")],
         use_handler_docstrings=True,
@@ -108,7 +121,7 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
             app.state.services = services
             yield
             return
-        store = open_store(settings.redis_url, _db_path(settings), idempotency_ttl=settings.idempotency_ttl,
+        store = open_store(settings.tables_redis_url or settings.redis_url, _db_path(settings), idempotency_ttl=settings.idempotency_ttl,
                            redis_prefix=settings.redis_prefix, retention=settings.retention,
                            archive_retention=settings.archive_retention)
         runner = open_runner(settings, None if settings.redis_url else _jobs_path(settings))
@@ -141,9 +154,12 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
                                          "If-Match", "If-None-Match", "Last-Event-ID"],
                           expose_headers=["Location", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-ID",
                                           "Idempotent-Replayed", "ETag", "Link"]) if settings.cors_origins else None
-        handlers: list[Any] = [SessionsController, SimulationsController, OddsController, HealthController,
+        handlers: list[Any] = [SessionsController, EventsController, SimulationsController, OddsController,
+                               HealthController,
                                ProblemsController, ReadinessController, graphql_controller(settings.allowed_origins,
                                                                        graphql_limits(settings))]
+        handlers += [HostPages, create_static_files_router(
+            path="/static", directories=[STATIC], include_in_schema=False, cache_control=STATIC_CACHE)]
         if settings.metrics:
             handlers.append(MetricsController)
         app = Litestar(

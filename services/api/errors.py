@@ -22,12 +22,13 @@ from services.history import HistoryDiverged
 from services.jobs.runner import QueueFull, TooManySimulations
 from services.limits import RateLimited
 from services.observability import STORE_ERRORS, request_id
-from services.store import SessionArchived, StaleVersion, StoreUnavailable
+from services.store import SessionArchived, SessionPaused, StaleVersion, StoreUnavailable
 from services.use_cases import (
     Archived,
     Forbidden,
     IdempotencyKeyReused,
     NotFound,
+    Paused,
     PreconditionFailed,
     ServiceError,
     Unauthenticated,
@@ -82,6 +83,7 @@ _REFUSALS: tuple[tuple[type[BaseException], str], ...] = (
     (NotFound, "not-found"),
     (IdempotencyKeyReused, "idempotency-key-reused"),
     (Archived, "archived"),
+    (Paused, "paused"),
     (RateLimited, "rate-limited"),
     (ServiceError, "invalid-command"),
 )
@@ -105,6 +107,8 @@ def problem_for(exc: BaseException) -> Problem:
                               "RateLimit": '"simulations";r=0;t=10'})
     if isinstance(exc, SessionArchived):
         return _kind("archived", f"{exc}: it can be read, not changed", field="session_id")
+    if isinstance(exc, SessionPaused):
+        return _kind("paused", f"{exc}: it can be read, not changed", field="session_id")
     if isinstance(exc, StaleVersion):
         return _kind("stale-version", f"the session is at version {exc.current_version}, not {exc.expected}; "
                      "reload and send the command again", field="expected_version",

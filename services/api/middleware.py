@@ -41,6 +41,11 @@ _SECURITY = [
     (b"cross-origin-resource-policy", b"same-site"),
 ]
 _CSP_API = (b"content-security-policy", b"default-src 'none'; frame-ancestors 'none'")
+_CSP_PAGE = (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+             b"font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; "
+             b"base-uri 'none'")
+"""The host's pages and GraphiQL: everything from this service (no CDN, no inline script); GraphiQL sets inline
+styles, and its websocket goes to this origin."""
 _NO_STORE = (b"cache-control", b"no-store")
 _JSON_TYPES = ("application/json",)
 
@@ -206,7 +211,9 @@ class Edge:
                 headers.append((b"x-request-id", rid.encode()))
                 headers.extend(self.security)
                 if api:
-                    headers.append(_CSP_API)
+                    page = any(k == b"content-type" and v.startswith(b"text/html") for k, v in headers) or \
+                        path.startswith("/static/")
+                    headers.append(_CSP_PAGE if page else _CSP_API)
                     if not any(k == b"cache-control" for k, _ in headers):
                         headers.append(_NO_STORE)
                 if guard is not None:

@@ -14,6 +14,7 @@ from services.contract.problems import CATALOGUE
 MAX_POSSE = 6  # a posse has 1-6 heroes (A48), as shared_rules.engine.new_session checks
 MAX_SEED = 2**53 - 1  # exact in every JSON parser
 MAX_VERSION = 2**53
+MAX_TABLES_AT_ONCE = 100  # tables an event's host opens in one request
 MAX_TRIALS = 200_000  # the most trials a simulation may ask for (a server may be configured to run fewer)
 SESSION_ID_PATTERN = "^[A-Za-z0-9_-]{1,128}$"
 
@@ -131,6 +132,19 @@ def service_components(engine: dict[str, Schema]) -> dict[str, Schema]:
             "sessions": {"type": "array", "items": _SESSION_ID},
             "next_after": {"type": ["string", "null"], "description": "pass as `after` for the next page"},
         }, "Join codes of the tables (event host only)."),
+        "CreateEventRequest": _object({
+            "name": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": r"\S",
+                     "description": "what the host calls the event, e.g. \"Brimstone Night at the Con\""},
+        }, "A new event (the deployment's admin token): its tables are created by its own host token."),
+        "CreateTablesRequest": _object({
+            "count": {"type": "integer", "minimum": 1, "maximum": MAX_TABLES_AT_ONCE,
+                      "description": f"how many tables to open at once (1-{MAX_TABLES_AT_ONCE})"},
+            "heroes": {"type": "array", "items": ref("HeroInput"), "minItems": 1, "maxItems": MAX_POSSE,
+                       "description": "the posse every new table starts with (the event's pregenerated heroes; "
+                                      "each table adjusts its own sheets)", "x-rule": "A48"},
+            "options": _or_null(ref("RuleOptionsInput"), "rule options (null or absent: the reference readings)"),
+            "pack": _or_null(ref("Pack"), "content pack (null or absent: 'default')"),
+        }, "Tables for an event: how many, and the posse and rule options each starts with.", ["count", "heroes"]),
         "SimulationRequest": _object({
             "heroes": {"type": "array", "items": ref("HeroInput"), "minItems": 1, "maxItems": MAX_POSSE,
                        "x-rule": "A48"},

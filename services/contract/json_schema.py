@@ -268,7 +268,7 @@ def example_object(found: Model, obj: ObjectType, *, complete: bool = False) -> 
 def engine_components() -> dict[str, Schema]:
     """Schemas of the engine's values: outputs (State, Event, Prompt, LegalCommand, Command, LogCommand,
     SimulationResult ...) and inputs (HeroInput, RuleOptionsInput, CommandInput ...), and the enums they share."""
-    from services.contract import records, summary
+    from services.contract import hosting, records, summary
     from shared_rules import events, prompts, state
     from shared_rules.engine import LegalCommand
 
@@ -276,7 +276,7 @@ def engine_components() -> dict[str, Schema]:
     out = Generator(found, inputs=False)
     inp = Generator(found, inputs=True)
     for root in (state.Session, state.Hero, state.RuleOptions, events.Event, prompts.Prompt, LegalCommand,
-                 summary.SimulationResult):
+                 summary.SimulationResult, *hosting.ROOTS):
         out.schema(found.node(root))
     out.commands()
     out.schema(found.node(records.LogCommand, {"enum": "LogCommand", "description": records.LOG_COMMAND}))

@@ -339,14 +339,14 @@ class Model:
 @cache
 def model() -> Model:
     """The model of everything the API shows or takes, built once per process."""
-    from services.contract import summary
+    from services.contract import hosting, summary
     from shared_rules import events, prompts, state
     from shared_rules.engine import LegalCommand
 
     found = Model()
     found.command_types()
     for cls in (state.Session, state.Hero, state.RuleOptions, events.Event, prompts.Prompt, LegalCommand,
-                summary.SimulationResult):
+                summary.SimulationResult, *hosting.ROOTS):
         found.object(cls)
     found.commands()
     return found

@@ -69,6 +69,12 @@ CATALOGUE: tuple[ProblemType, ...] = (
         "Open a new table to play on; read this one for its history.",
         "session 'K7QX2M' is archived: it can be read, not changed", "session_id"),
     ProblemType(
+        "paused", 409, "Paused by the host",
+        "The event's host paused the table (a break, a rules question, a dispute): it can be read, not changed, "
+        "until the host resumes it. Nothing was written.",
+        "Wait for the host to resume the table, then send the command again (with the same Idempotency-Key).",
+        "session 'K7QX2M' is paused by the event host: it can be read, not changed", "session_id"),
+    ProblemType(
         "idempotency-key-reused", 422, "Idempotency-Key reused",
         "An Idempotency-Key was sent again with a different request; a key stands for one request for 24 hours.",
         "Use a new key for every new request; resend a key only with exactly the request it was first sent with.",
@@ -80,9 +86,11 @@ CATALOGUE: tuple[ProblemType, ...] = (
         "Authorization: send 'Bearer <table token>'", "Authorization"),
     ProblemType(
         "forbidden", 403, "Forbidden",
-        "The token does not open this table (a table token opens only its own table; only the event host's token "
-        "lists tables).",
-        "Use this table's own token; do not retry with the same token.",
+        "The token does not open this table, or not for this: a table token opens only its own table; a spectator "
+        "token only reads; an event's host token reads, pauses, closes and issues tokens for its own event's tables "
+        "but never plays their commands; only the deployment's admin token lists every table and opens events; a "
+        "rotated or revoked token opens nothing.",
+        "Use this table's own token (or the role the operation needs); do not retry with the same token.",
         "this token does not open session 'K7QX2M'", "Authorization"),
     ProblemType(
         "not-found", 404, "Not found",

@@ -45,6 +45,40 @@ class LogEntry:
 
 
 @dataclass(frozen=True)
+class Access:
+    """A table's credentials and standing, kept beside its version (services/use_cases.py reads them).
+
+    `token_hash` of StoredSession is the table's first player token: it names this incarnation of the join code and
+    never changes. The current player token is `player` (None: still that first one; "-": revoked, nobody writes).
+    """
+
+    player: str | None = None
+    """sha256 of the current player token; None: the token the table was created with; "-": revoked."""
+    spectator: str | None = None
+    """sha256 of the read-only token a table hands a judge or a stream; None: none issued (or revoked)."""
+    event_id: str | None = None
+    """The event the table belongs to (its host reads it); None: a table of its own."""
+    paused_at: float | None = None
+    """Set while the event host has paused the table: readable, not writable."""
+    updated_at: float | None = None
+    """Unix time of the table's last write (its creation, at first)."""
+
+    def player_hash(self, token_hash: str) -> str:
+        """The hash a writer's token must have (`token_hash`: the table's first token)."""
+        return token_hash if self.player is None else self.player
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """An event: a name, its host token's hash and its tables (join code -> table number)."""
+
+    event_id: str
+    name: str
+    host_hash: str
+    created_at: float
+
+
+@dataclass(frozen=True)
 class StoredSession:
     """What the store holds to rebuild one version of a session: its nearest checkpoint and the log after it.
 
@@ -67,6 +101,8 @@ class StoredSession:
     """Set once the owner archived the table: it is read-only from then on."""
     idempotent: str | None = None
     """The response recorded for the idempotency key load() was asked about, if any."""
+    access: Access | None = None
+    """Who may open the table besides its creation token, its event and whether the host paused it."""
 
     @property
     def snapshot(self) -> str | None:
@@ -122,6 +158,32 @@ class SessionArchived(StoreError):
         return f"session {self.session_id!r} is archived (read-only)"
 
 
+class SessionPaused(StoreError):
+    """The event host paused the table: it is read-only until resumed."""
+
+    def __init__(self, session_id: str) -> None:
+        super().__init__(session_id)
+        self.session_id = session_id
+
+    def __str__(self) -> str:
+        return f"session {self.session_id!r} is paused by the event host"
+
+
+class WriterRefused(StoreError):
+    """The token a commit was made with is no longer the table's player token (rotated or revoked meanwhile)."""
+
+    def __init__(self, session_id: str) -> None:
+        super().__init__(session_id)
+        self.session_id = session_id
+
+    def __str__(self) -> str:
+        return f"the token does not write to session {self.session_id!r} (rotated or revoked)"
+
+
+class EventExists(StoreError):
+    """create_event() was called with an id that is already taken."""
+
+
 class StoreUnavailable(StoreError):
     """The storage cannot be reached right now (Redis down or restarting); the request may be retried."""
 
@@ -162,6 +224,22 @@ def check_idempotency_key(key: str | None) -> None:
 def change_message(session_id: str, version: int) -> str:
     """The JSON notification commit() publishes after a successful write."""
     return json.dumps({"session_id": session_id, "version": version}, separators=(",", ":"))
+
+
+def access_message(session_id: str) -> str:
+    """Published when a table's standing changed without a new version (paused, resumed, a token rotated): live
+    views of the table (the host's dashboard) read it again; subscribers of its versions ignore it."""
+    return json.dumps({"session_id": session_id, "access": True}, separators=(",", ":"))
+
+
+def event_message(event_id: str, session_id: str) -> str:
+    """Published on an event's channel when a table joined it."""
+    return json.dumps({"event_id": event_id, "added": session_id}, separators=(",", ":"))
+
+
+def event_channel(event_id: str) -> str:
+    """The bus name of an event's notifications (a '.' is never part of a join code, so it cannot clash)."""
+    return f"event.{event_id}"
 
 
 def resync_message(session_id: str) -> str:
@@ -227,6 +305,10 @@ def unpack_entry(raw: bytes | str) -> LogEntry:
     return LogEntry(int(version), command, events, json.loads(key), float(at))
 
 
+REVOKED = "-"
+"""The player credential of a table whose player token was revoked (no token hashes to it)."""
+
+
 class SessionStore(ABC):
     """Versioned, append-only storage of game sessions with compare-and-set commits."""
 
@@ -236,8 +318,10 @@ class SessionStore(ABC):
     """Seconds an archived table is kept after it was archived (0: forever)."""
 
     @abstractmethod
-    async def create(self, session_id: str, token_hash: str, snapshot: str, command: str, events: str) -> None:
+    async def create(self, session_id: str, token_hash: str, snapshot: str, command: str, events: str, *,
+                     event_id: str | None = None) -> None:
         """Create a session at version 0 (a checkpoint) with log entry 0; raise SessionExists if the id is taken.
+        `event_id` makes it a table of that event (its host reads it; add_to_event lists it there).
 
         Raises ValueError if the id does not match SESSION_ID_RE.
         """
@@ -270,13 +354,49 @@ class SessionStore(ABC):
         *,
         checkpoint: str | None = None,
         idempotency_ttl: float | None = None,
+        writer: str | None = None,
     ) -> CommitResult:
         """Atomically write version expected_version+1 (log entry, and `checkpoint` when given) and notify.
 
         A known idempotency key returns its first response (replayed=True, nothing written) even when
-        expected_version is stale; otherwise raises StaleVersion, SessionNotFound or SessionArchived.
+        expected_version is stale; otherwise raises StaleVersion, SessionNotFound, SessionArchived, SessionPaused or
+        (when `writer`, the hash of the writer's token, is not the table's player token) WriterRefused.
         `idempotency_ttl` overrides the store's TTL for this key.
         """
+
+    @abstractmethod
+    async def set_credential(self, session_id: str, role: str, token_hash: str | None) -> None:
+        """Set the hash of the table's `role` token ("player" or "spectator"); None revokes it (a revoked player
+        token leaves a table nobody writes to until a new one is set). Raises SessionNotFound. Notifies the table's
+        live views (access_message)."""
+
+    @abstractmethod
+    async def set_paused(self, session_id: str, paused: bool) -> float | None:
+        """Pause (read-only) or resume the table; returns when it was paused (None: running). SessionNotFound."""
+
+    @abstractmethod
+    async def create_event(self, event_id: str, name: str, host_hash: str) -> None:
+        """A new event; raise EventExists if the id is taken."""
+
+    @abstractmethod
+    async def event(self, event_id: str) -> StoredEvent | None:
+        """The event, or None."""
+
+    @abstractmethod
+    async def set_event_host(self, event_id: str, host_hash: str) -> None:
+        """Replace the event host token's hash (the old token stops working at once)."""
+
+    @abstractmethod
+    async def add_to_event(self, event_id: str, session_id: str, number: int) -> None:
+        """List a table (created with `event_id`) among the event's tables as table `number`; notifies the event."""
+
+    @abstractmethod
+    async def event_tables(self, event_id: str) -> list[tuple[str, int]]:
+        """The event's tables that still exist: (join code, table number), by number."""
+
+    @abstractmethod
+    async def list_events(self, limit: int = 100, after: str | None = None) -> list[str]:
+        """Up to `limit` event ids greater than `after`, ascending."""
 
     @abstractmethod
     async def get_idempotent(self, session_id: str, key: str) -> str | None:

@@ -1,25 +1,33 @@
-"""Redis session store: shared by every replica connected to the same Redis.
+"""Redis session store: shared by every replica connected to the same Redis (or Redis Cluster).
 
-Keys, with the default prefix ``brimstone``:
+Keys, with the default prefix ``brimstone``; each table's keys carry its join code as a hash tag (``{K7QX2M}``), so in
+a Redis Cluster they all live in one slot and the Lua scripts that touch several of them stay atomic:
 
-- ``brimstone:<sid>:meta``        hash: version, token_hash, created_at[, archived_at]
-- ``brimstone:<sid>:snapshots``   hash: checkpoint version -> snapshot JSON text
-- ``brimstone:<sid>:checkpoints`` sorted set of the checkpoint versions (score = version)
-- ``brimstone:<sid>:log``         list: entry N (compressed, see base.pack_entry) produced version N
-- ``brimstone:<sid>:idem:<key>``  string with a TTL: {"version", "response"}
-- ``brimstone:sessions``          sorted set (all scores 0) of session ids, for lexicographic paging
-- channel ``brimstone:<sid>:changes`` carries the notifications
+- ``brimstone:{<sid>}:meta``        hash: version, token_hash, created_at, updated_at[, archived_at, paused_at,
+                                     player, spectator, event]
+- ``brimstone:{<sid>}:snapshots``   hash: checkpoint version -> snapshot JSON text
+- ``brimstone:{<sid>}:checkpoints`` sorted set of the checkpoint versions (score = version)
+- ``brimstone:{<sid>}:log``         list: entry N (compressed, see base.pack_entry) produced version N
+- ``brimstone:{<sid>}:idem:<key>``  string with a TTL: {"version", "response"}
+- ``brimstone:sessions``            sorted set (all scores 0) of session ids, for lexicographic paging
+- ``brimstone:event:{<eid>}:meta``  hash: name, host (the host token's sha256), created_at
+- ``brimstone:event:{<eid>}:tables`` sorted set: join code -> table number
+- ``brimstone:events``              sorted set (all scores 0) of event ids
+- channels ``brimstone:{<sid>}:changes`` and ``brimstone:event:{<eid>}:changes`` carry the notifications
 
-create(), load()/read(), commit(), archive() and delete() are single Lua scripts: atomic, one round trip each;
-commit() publishes its notification from inside the script. The four keys of a table get the retention as their
-TTL on every write, so an idle table disappears by itself.
+create(), load()/read(), commit(), archive() and delete() are single Lua scripts over one table's keys: atomic, one
+round trip each; commit() publishes its notification from inside the script. The indexes (`sessions`, `events`, an
+event's `tables`) live in other slots and are written next to the scripts, never inside them; a listed id whose
+table expired is dropped when listing. The four keys of a table get the retention as their TTL on every write, so
+an idle table disappears by itself.
 
-Subscriptions share one pub/sub connection per store (per replica): it listens to every table's channel with one
-pattern and fans the messages out in process. When that connection is lost, the store reconnects with backoff and
-tells every local subscriber to resynchronise (it may have missed notifications meanwhile).
+Subscriptions share one pub/sub connection per store (per replica): it listens to every channel with one pattern
+and fans the messages out in process. When that connection is lost, the store reconnects with backoff and tells
+every local subscriber to resynchronise (it may have missed notifications meanwhile).
 
 Connections retry a command on a connection error with exponential backoff (redis-py's Retry); when Redis stays
-unreachable every call raises StoreUnavailable (HTTP 503 with Retry-After at the edge).
+unreachable every call raises StoreUnavailable (HTTP 503 with Retry-After at the edge). A URL starting with
+``redis+cluster://`` opens a Redis Cluster client (docs/operations.md, "When an event outgrows one Redis").
 """
 
 from __future__ import annotations
@@ -34,25 +42,35 @@ from typing import Any
 
 from redis import exceptions as redis_errors
 from redis.asyncio import ConnectionPool, Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 
 from services.store.base import (
     DEFAULT_IDEMPOTENCY_TTL,
+    REVOKED,
+    Access,
     CommitResult,
+    EventExists,
     LogEntry,
     SessionArchived,
     SessionExists,
     SessionNotFound,
+    SessionPaused,
     SessionStore,
     StaleVersion,
+    StoredEvent,
     StoredSession,
     StoreUnavailable,
     Subscription,
+    WriterRefused,
+    access_message,
     change_message,
     check_idempotency_key,
     check_session_id,
     deleted_message,
+    event_channel,
+    event_message,
     pack_entry,
     resync_message,
     unpack_entry,
@@ -68,15 +86,15 @@ MAX_CONNECTIONS = 1024
 """Commands share a pool this big (subscriptions take none of it: they share one pub/sub connection)."""
 RETRYABLE = (redis_errors.ConnectionError, redis_errors.TimeoutError, redis_errors.BusyLoadingError)
 
-# KEYS: meta, snapshots, checkpoints, log, sessions.  ARGV: session_id, token_hash, created_at, snapshot, entry, ttl_ms.
+# KEYS: meta, snapshots, checkpoints, log.  ARGV: session_id, token_hash, created_at, snapshot, entry, ttl_ms, event.
 _CREATE_LUA = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'version', '0', 'token_hash', ARGV[2], 'created_at', ARGV[3])
+redis.call('HSET', KEYS[1], 'version', '0', 'token_hash', ARGV[2], 'created_at', ARGV[3], 'updated_at', ARGV[3])
+if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'event', ARGV[7]) end
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 redis.call('HSET', KEYS[2], '0', ARGV[4])
 redis.call('ZADD', KEYS[3], 0, '0')
 redis.call('RPUSH', KEYS[4], ARGV[5])
-redis.call('ZADD', KEYS[5], 0, ARGV[1])
 if tonumber(ARGV[6]) > 0 then
   for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], ARGV[6]) end
 end
@@ -84,9 +102,11 @@ return 1
 """
 
 # KEYS: meta, snapshots, checkpoints, log[, idem].  ARGV: target (-1 = latest), known (-1 = none).
-# Returns {version, token_hash, created_at, archived_at, base, snapshot|false, entries, idem|false} or a status.
+# Returns {version, token_hash, created_at, archived_at, base, snapshot|false, entries, idem|false, access} or a
+# status; access is {player, spectator, event, paused_at, updated_at}, each false when unset.
 _READ_LUA = """
-local m = redis.call('HMGET', KEYS[1], 'version', 'token_hash', 'created_at', 'archived_at')
+local m = redis.call('HMGET', KEYS[1], 'version', 'token_hash', 'created_at', 'archived_at', 'player', 'spectator',
+                     'event', 'paused_at', 'updated_at')
 if not m[1] then return false end
 local latest = tonumber(m[1])
 local target = tonumber(ARGV[1])
@@ -101,23 +121,27 @@ local snapshot = false
 if known >= 0 and known <= target and known >= cp then base = known else snapshot = redis.call('HGET', KEYS[2], tostring(cp)) end
 local entries = {}
 if base < target then entries = redis.call('LRANGE', KEYS[4], base + 1, target) end
-return {tostring(target), m[2], m[3], m[4] or false, tostring(base), snapshot, entries, idem}
+return {tostring(target), m[2], m[3], m[4] or false, tostring(base), snapshot, entries, idem,
+        {m[5] or false, m[6] or false, m[7] or false, m[8] or false, m[9] or false}}
 """
 
 # KEYS: meta, snapshots, checkpoints, log[, idem].
-# ARGV: expected, entry, idem_value, idem_ttl_ms, channel, notification, checkpoint ('' = none), ttl_ms.
+# ARGV: expected, entry, idem_value, idem_ttl_ms, channel, notification, checkpoint ('' = none), ttl_ms,
+#       writer (the writer's token hash, '' = not checked), now.
 _COMMIT_LUA = """
 if KEYS[5] then
   local previous = redis.call('GET', KEYS[5])
   if previous then return {'replay', previous} end
 end
-local m = redis.call('HMGET', KEYS[1], 'version', 'archived_at')
+local m = redis.call('HMGET', KEYS[1], 'version', 'archived_at', 'paused_at', 'player', 'token_hash')
 local current = m[1]
 if not current then return {'missing'} end
+if ARGV[9] ~= '' and ARGV[9] ~= (m[4] or m[5]) then return {'writer'} end
 if m[2] then return {'archived'} end
+if m[3] then return {'paused'} end
 if tonumber(current) ~= tonumber(ARGV[1]) then return {'stale', current} end
 local new = tonumber(current) + 1
-redis.call('HSET', KEYS[1], 'version', tostring(new))
+redis.call('HSET', KEYS[1], 'version', tostring(new), 'updated_at', ARGV[10])
 redis.call('RPUSH', KEYS[4], ARGV[2])
 if ARGV[7] ~= '' then
   redis.call('HSET', KEYS[2], tostring(new), ARGV[7])
@@ -143,33 +167,28 @@ end
 return ARGV[1]
 """
 
-# KEYS: meta, snapshots, checkpoints, log, sessions.  ARGV: session_id, channel, notification.
+# KEYS: meta, snapshots, checkpoints, log.  ARGV: channel, notification.
 _DELETE_LUA = """
 local existed = redis.call('DEL', KEYS[1])
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
-redis.call('ZREM', KEYS[5], ARGV[1])
-if existed == 1 then redis.call('PUBLISH', ARGV[2], ARGV[3]) end
+if existed == 1 then redis.call('PUBLISH', ARGV[1], ARGV[2]) end
 return existed
 """
 
-# KEYS: sessions.  ARGV: key prefix, low bound, limit.  Ids whose table expired are dropped from the index here.
-_LIST_LUA = """
-local out = {}
-local low = ARGV[2]
-local limit = tonumber(ARGV[3])
-while #out < limit do
-  local ids = redis.call('ZRANGEBYLEX', KEYS[1], low, '+', 'LIMIT', 0, limit)
-  if #ids == 0 then break end
-  for _, id in ipairs(ids) do
-    if redis.call('EXISTS', ARGV[1] .. id .. ':meta') == 1 then
-      if #out < limit then table.insert(out, id) end
-    else
-      redis.call('ZREM', KEYS[1], id)
-    end
-  end
-  low = '(' .. ids[#ids]
-end
-return out
+# KEYS: meta.  ARGV: field, value ('' = remove the field), channel, notification.
+_SET_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if ARGV[2] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
+redis.call('PUBLISH', ARGV[3], ARGV[4])
+return 1
+"""
+
+# KEYS: event meta.  ARGV: name, host, created_at, ttl_ms.
+_CREATE_EVENT_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'name', ARGV[1], 'host', ARGV[2], 'created_at', ARGV[3])
+if tonumber(ARGV[4]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return 1
 """
 
 
@@ -190,20 +209,32 @@ def _glob_escape(text: str) -> str:
 
 @contextlib.contextmanager
 def _reachable() -> Any:
-    """Redis connection trouble that outlived the client's retries becomes StoreUnavailable."""
+    """Redis connection trouble that outlived the client's retries becomes StoreUnavailable, and so does a full
+    Redis (maxmemory with the noeviction policy refuses writes rather than dropping a table)."""
     try:
         yield
     except RETRYABLE as exc:
         raise StoreUnavailable(f"Redis is unreachable: {exc}") from exc
+    except redis_errors.OutOfMemoryError as exc:  # maxmemory reached with noeviction: nothing was written
+        log.error("Redis is full (maxmemory with noeviction): %s", exc)
+        raise StoreUnavailable(f"Redis is full: {exc}") from exc
+
+
+CLUSTER_SCHEME = "redis+cluster://"
 
 
 def make_client(url: str) -> Redis:
     """A client that retries a command on connection errors (3 times, exponential backoff up to 0.5 s) and checks an
-    idle connection before reusing it.
+    idle connection before reusing it; a ``redis+cluster://host:port`` URL gives a Redis Cluster client (it finds the
+    other nodes from that one).
 
     No socket read timeout and no waiting pool: each would cost a timer per command on the hot path; a reply's wait
     is bounded by the retry policy when the connection breaks."""
     retry = Retry(ExponentialBackoff(cap=0.5, base=0.05), retries=3)
+    if url.startswith(CLUSTER_SCHEME):
+        cluster = RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):], retry=retry,
+                                        socket_connect_timeout=2.0, decode_responses=False)
+        return cluster  # type: ignore[return-value]  # the calls the store makes are the same
     pool = ConnectionPool.from_url(
         url, max_connections=MAX_CONNECTIONS, retry=retry, retry_on_error=list(RETRYABLE),
         socket_connect_timeout=2.0, health_check_interval=15, decode_responses=False)
@@ -242,9 +273,12 @@ class RedisStore(SessionStore):
         if isinstance(client, str):
             self.client: Redis = make_client(client)
             self._owns_client = True
+            self._url = client
         else:
             self.client = client
             self._owns_client = False
+            self._url = ""
+        self.cluster = isinstance(self.client, RedisCluster)
         self.prefix = prefix
         self.idempotency_ttl = idempotency_ttl
         self.retention = retention
@@ -253,18 +287,35 @@ class RedisStore(SessionStore):
         self._closed = False
         self._listener: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        self._pubsub: Redis | None = None
         self.reconnects = 0
         self._create = self.client.register_script(_CREATE_LUA)
         self._commit = self.client.register_script(_COMMIT_LUA)
         self._read = self.client.register_script(_READ_LUA)
         self._archive = self.client.register_script(_ARCHIVE_LUA)
         self._delete = self.client.register_script(_DELETE_LUA)
-        self._list = self.client.register_script(_LIST_LUA)
+        self._set = self.client.register_script(_SET_LUA)
+        self._create_event = self.client.register_script(_CREATE_EVENT_LUA)
 
     # -- key names ------------------------------------------------------------------------------------
 
     def _key(self, session_id: str, part: str) -> str:
-        return f"{self.prefix}:{session_id}:{part}"
+        return f"{self.prefix}:{{{session_id}}}:{part}"
+
+    def _event_key(self, event_id: str, part: str) -> str:
+        return f"{self.prefix}:event:{{{event_id}}}:{part}"
+
+    @property
+    def events_key(self) -> str:
+        """The sorted set listing every event id."""
+        return f"{self.prefix}:events"
+
+    def _bus_name(self, channel: str) -> str:
+        """The in-process bus a channel's messages go to: a join code, or event_channel(<event id>)."""
+        middle = channel[len(self.prefix) + 1: -len(":changes")]
+        if middle.startswith("event:"):
+            return event_channel(middle[len("event:"):].strip("{}"))
+        return middle.strip("{}")
 
     def _table_keys(self, session_id: str) -> list[str]:
         return [self._key(session_id, part) for part in ("meta", "snapshots", "checkpoints", "log")]
@@ -287,15 +338,17 @@ class RedisStore(SessionStore):
 
     # -- SessionStore ---------------------------------------------------------------------------------
 
-    async def create(self, session_id: str, token_hash: str, snapshot: str, command: str, events: str) -> None:
+    async def create(self, session_id: str, token_hash: str, snapshot: str, command: str, events: str, *,
+                     event_id: str | None = None) -> None:
         """Create a session at version 0 with log entry 0; raise SessionExists if the id is taken."""
         check_session_id(session_id)
         now = time.time()
         entry = pack_entry(LogEntry(0, command, events, None, now))
         with _reachable():
+            await self.client.zadd(self.sessions_key, {session_id: 0})  # listed first: a missing table is skipped
             created = await self._create(
-                keys=[*self._table_keys(session_id), self.sessions_key],
-                args=[session_id, token_hash, repr(now), snapshot, entry, self._ms(self.retention)],
+                keys=self._table_keys(session_id),
+                args=[session_id, token_hash, repr(now), snapshot, entry, self._ms(self.retention), event_id or ""],
             )
         if int(created) != 1:
             raise SessionExists(session_id)
@@ -310,12 +363,15 @@ class RedisStore(SessionStore):
             reply = await self._read(keys=keys, args=[target, -1 if known is None else known])
         if not reply or not isinstance(reply, list):
             return None
-        version, token_hash, created_at, archived_at, base, snapshot, entries, idem = reply
+        version, token_hash, created_at, archived_at, base, snapshot, entries, idem, access = reply
+        player, spectator, event, paused_at, updated_at = (None if a is None else _text(a) for a in access)
         return StoredSession(
             session_id, int(version), _text(token_hash), float(created_at), int(base),
             None if snapshot is None else _text(snapshot), tuple(unpack_entry(_raw(e)) for e in entries),
             None if archived_at is None else float(archived_at),
             None if idem is None else str(json.loads(idem)["response"]),
+            Access(player, spectator, event, None if paused_at is None else float(paused_at),
+                   float(updated_at) if updated_at is not None else float(created_at)),
         )
 
     async def load(
@@ -341,12 +397,14 @@ class RedisStore(SessionStore):
         *,
         checkpoint: str | None = None,
         idempotency_ttl: float | None = None,
+        writer: str | None = None,
     ) -> CommitResult:
         """Atomically write version expected_version+1 (or replay a known idempotency key) and notify."""
         check_idempotency_key(idempotency_key)
         if not valid_session_id(session_id):
             raise SessionNotFound(session_id)
         new = expected_version + 1
+        now = time.time()
         keys = self._table_keys(session_id)
         if idempotency_key is not None:
             keys.append(self.idempotency_key_name(session_id, idempotency_key))
@@ -356,13 +414,15 @@ class RedisStore(SessionStore):
                 keys=keys,
                 args=[
                     expected_version,
-                    pack_entry(LogEntry(new, command, events, idempotency_key, time.time())),
+                    pack_entry(LogEntry(new, command, events, idempotency_key, now)),
                     json.dumps({"version": new, "response": response}),
                     max(1, self._ms(ttl)),
                     self.channel(session_id),
                     change_message(session_id, new),
                     checkpoint or "",
                     self._ms(self.retention),
+                    writer or "",
+                    repr(now),
                 ],
             )
         status = _text(reply[0])
@@ -375,6 +435,10 @@ class RedisStore(SessionStore):
             raise StaleVersion(int(reply[1]), expected_version, session_id)
         if status == "archived":
             raise SessionArchived(session_id)
+        if status == "paused":
+            raise SessionPaused(session_id)
+        if status == "writer":
+            raise WriterRefused(session_id)
         raise SessionNotFound(session_id)
 
     async def get_idempotent(self, session_id: str, key: str) -> str | None:
@@ -419,9 +483,107 @@ class RedisStore(SessionStore):
         if not valid_session_id(session_id):
             return False
         with _reachable():
-            existed = await self._delete(keys=[*self._table_keys(session_id), self.sessions_key],
-                                         args=[session_id, self.channel(session_id), deleted_message(session_id)])
+            existed = await self._delete(keys=self._table_keys(session_id),
+                                         args=[self.channel(session_id), deleted_message(session_id)])
+            await self.client.zrem(self.sessions_key, session_id)
         return int(existed) == 1
+
+    # -- credentials, pausing and events ---------------------------------------------------------------
+
+    async def set_credential(self, session_id: str, role: str, token_hash: str | None) -> None:
+        """Set (or revoke) the player or spectator token's hash; notifies the table's live views."""
+        if role not in ("player", "spectator"):
+            raise ValueError(f"role: {role!r} is not player or spectator")
+        if not valid_session_id(session_id):
+            raise SessionNotFound(session_id)
+        value = token_hash if token_hash is not None else ("" if role == "spectator" else REVOKED)
+        with _reachable():
+            done = await self._set(keys=[self._key(session_id, "meta")],
+                                   args=[role, value, self.channel(session_id), access_message(session_id)])
+        if not int(done):
+            raise SessionNotFound(session_id)
+
+    async def set_paused(self, session_id: str, paused: bool) -> float | None:
+        """Pause or resume the table (a paused table commits nothing); notifies its live views."""
+        if not valid_session_id(session_id):
+            raise SessionNotFound(session_id)
+        at = time.time() if paused else None
+        with _reachable():
+            done = await self._set(keys=[self._key(session_id, "meta")],
+                                   args=["paused_at", "" if at is None else repr(at), self.channel(session_id),
+                                         access_message(session_id)])
+        if not int(done):
+            raise SessionNotFound(session_id)
+        return at
+
+    def _event_ttl_ms(self) -> int:
+        keep = max(self.retention, self.archive_retention) if self.retention and self.archive_retention else 0
+        return self._ms(keep)
+
+    async def create_event(self, event_id: str, name: str, host_hash: str) -> None:
+        check_session_id(event_id)
+        with _reachable():
+            await self.client.zadd(self.events_key, {event_id: 0})
+            created = await self._create_event(keys=[self._event_key(event_id, "meta")],
+                                               args=[name, host_hash, repr(time.time()), self._event_ttl_ms()])
+        if int(created) != 1:
+            raise EventExists(event_id)
+
+    async def event(self, event_id: str) -> StoredEvent | None:
+        if not valid_session_id(event_id):
+            return None
+        with _reachable():
+            found: list[Any] = await self.client.hmget(self._event_key(event_id, "meta"), ["name", "host", "created_at"])
+        name, host, created_at = found
+        if host is None:
+            return None
+        return StoredEvent(event_id, _text(name), _text(host), float(_text(created_at)))
+
+    async def set_event_host(self, event_id: str, host_hash: str) -> None:
+        if await self.event(event_id) is None:
+            raise SessionNotFound(event_id)
+        with _reachable():
+            await self.client.hset(self._event_key(event_id, "meta"), "host", host_hash)
+
+    async def add_to_event(self, event_id: str, session_id: str, number: int) -> None:
+        key = self._event_key(event_id, "tables")
+        with _reachable():
+            await self.client.zadd(key, {session_id: number})
+            ttl = self._event_ttl_ms()
+            if ttl:
+                await self.client.pexpire(key, ttl)
+            await self.client.publish(self._event_key(event_id, "changes"), event_message(event_id, session_id))
+
+    async def event_tables(self, event_id: str) -> list[tuple[str, int]]:
+        if not valid_session_id(event_id):
+            return []
+        key = self._event_key(event_id, "tables")
+        with _reachable():
+            rows: list[Any] = await self.client.zrange(key, 0, -1, withscores=True)
+            ids = [_text(sid) for sid, _ in rows]
+            alive = await self._existing(ids)
+            gone = [sid for sid in ids if sid not in alive]
+            if gone:
+                await self.client.zrem(key, *gone)
+        return [(_text(sid), int(score)) for sid, score in rows if _text(sid) in alive]
+
+    async def _existing(self, ids: list[str]) -> set[str]:
+        """The ids whose table still exists (one pipeline; a cluster pipeline splits it by slot)."""
+        if not ids:
+            return set()
+        async with self.client.pipeline(transaction=False) as pipe:
+            for sid in ids:
+                pipe.exists(self._key(sid, "meta"))
+            found = await pipe.execute()
+        return {sid for sid, there in zip(ids, found, strict=True) if there}
+
+    async def list_events(self, limit: int = 100, after: str | None = None) -> list[str]:
+        if limit <= 0:
+            return []
+        low = "-" if after is None else "(" + after
+        with _reachable():
+            ids = await self.client.zrangebylex(self.events_key, low, "+", start=0, num=limit)
+        return [_text(i) for i in ids]
 
     async def ping(self) -> None:
         with _reachable():
@@ -452,11 +614,11 @@ class RedisStore(SessionStore):
     async def _listen(self) -> None:
         """The shared pub/sub connection: one pattern for every table's channel, fanned out to local subscribers;
         reconnects with backoff and then tells every subscriber to resynchronise."""
-        pattern = f"{_glob_escape(self.prefix)}:*:changes"
+        pattern = f"{_glob_escape(self.prefix)}:*:changes"  # every table's channel and every event's
         delay = 0.05
         lost = False
         while not self._closed:
-            pubsub = self.client.pubsub()
+            pubsub = self._pubsub_client().pubsub()
             try:
                 await pubsub.psubscribe(pattern)
                 while True:  # wait for the confirmation before announcing we listen
@@ -472,9 +634,7 @@ class RedisStore(SessionStore):
                     for session_id in self.bus.sessions():
                         self.bus.publish(session_id, resync_message(session_id))
                 async for msg in self._messages(pubsub):
-                    channel = _text(msg["channel"])
-                    session_id = channel[len(self.prefix) + 1: -len(":changes")]
-                    self.bus.publish(session_id, _text(msg["data"]))
+                    self.bus.publish(self._bus_name(_text(msg["channel"])), _text(msg["data"]))
             except asyncio.CancelledError:
                 break
             except Exception as exc:  # connection lost (or Redis loading after a restart): retry with backoff
@@ -488,6 +648,16 @@ class RedisStore(SessionStore):
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
+    def _pubsub_client(self) -> Redis:
+        """The client the shared pub/sub connection comes from: in a Redis Cluster, a published message reaches
+        every node, so one node's connection hears every table (a node of the cluster's seed URL)."""
+        if not self.cluster:
+            return self.client
+        if self._pubsub is None:
+            node = self.client.get_default_node()  # type: ignore[attr-defined]
+            self._pubsub = Redis(host=node.host, port=node.port, socket_connect_timeout=2.0)
+        return self._pubsub
+
     async def _messages(self, pubsub: Any) -> AsyncIterator[dict[str, Any]]:
         while True:
             msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=30.0)
@@ -498,13 +668,40 @@ class RedisStore(SessionStore):
                 yield msg
 
     async def list_sessions(self, limit: int = 100, after: str | None = None) -> list[str]:
-        """Return up to `limit` session ids greater than `after`, ascending (byte order); expired ones are skipped."""
-        if limit <= 0:
-            return []
+        """Return up to `limit` session ids greater than `after`, ascending (byte order); expired ones are skipped
+        (and dropped from the index)."""
+        out: list[str] = []
         low = "-" if after is None else "(" + after
         with _reachable():
-            ids = await self._list(keys=[self.sessions_key], args=[f"{self.prefix}:", low, limit])
-        return [_text(i) for i in ids]
+            while len(out) < limit:
+                ids = [_text(i) for i in await self.client.zrangebylex(self.sessions_key, low, "+", start=0,
+                                                                       num=limit)]
+                if not ids:
+                    break
+                alive = await self._existing(ids)
+                gone = [sid for sid in ids if sid not in alive]
+                if gone:
+                    await self.client.zrem(self.sessions_key, *gone)
+                out.extend(sid for sid in ids if sid in alive)
+                low = "(" + ids[-1]
+        return out[:limit]
+
+    async def migrate_layout(self) -> int:
+        """Rename the keys of tables stored by the layout before hash tags (``brimstone:<sid>:meta`` ...) to this
+        one; returns how many tables moved. Run once, with the replicas stopped (`brimstone redis-migrate`)."""
+        moved = 0
+        with _reachable():
+            async for raw in self.client.scan_iter(match=f"{_glob_escape(self.prefix)}:*:meta", count=1000):
+                key = _text(raw)
+                sid = key[len(self.prefix) + 1: -len(":meta")]
+                if "{" in sid or ":" in sid or not valid_session_id(sid):
+                    continue
+                old = f"{self.prefix}:{sid}:"
+                async for part in self.client.scan_iter(match=_glob_escape(old) + "*", count=1000):
+                    name = _text(part)
+                    await self.client.rename(name, self._key(sid, name[len(old):]))
+                moved += 1
+        return moved
 
     async def close(self) -> None:
         """Close open subscriptions and, if the store created the client, the client."""
@@ -516,5 +713,7 @@ class RedisStore(SessionStore):
             self._listener.cancel()
             with contextlib.suppress(BaseException):
                 await self._listener
+        if self._pubsub is not None:
+            await self._pubsub.aclose()
         if self._owns_client:
             await self.client.aclose()

@@ -22,20 +22,29 @@ from typing import TypeVar
 
 from services.store.base import (
     DEFAULT_IDEMPOTENCY_TTL,
+    REVOKED,
+    Access,
     CommitResult,
+    EventExists,
     LogEntry,
     SessionArchived,
     SessionExists,
     SessionNotFound,
+    SessionPaused,
     SessionStore,
     StaleVersion,
+    StoredEvent,
     StoredSession,
     StoreUnavailable,
     Subscription,
+    WriterRefused,
+    access_message,
     change_message,
     check_idempotency_key,
     check_session_id,
     deleted_message,
+    event_channel,
+    event_message,
     pack_entry,
     unpack_entry,
 )
@@ -50,7 +59,24 @@ CREATE TABLE IF NOT EXISTS sessions (
     token_hash TEXT NOT NULL,
     created_at REAL NOT NULL,
     archived_at REAL,
-    expires_at REAL
+    expires_at REAL,
+    player_hash TEXT,
+    spectator_hash TEXT,
+    event_id TEXT,
+    paused_at REAL,
+    updated_at REAL
+);
+CREATE TABLE IF NOT EXISTS events (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    host_hash TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS event_tables (
+    event_id TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    PRIMARY KEY (event_id, session_id)
 );
 CREATE TABLE IF NOT EXISTS checkpoints (
     session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
@@ -81,9 +107,11 @@ def _migrate(conn: sqlite3.Connection) -> None:
     tables = {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if "sessions" in tables:
         columns = {str(r[1]) for r in conn.execute("PRAGMA table_info(sessions)")}
-        for column in ("archived_at", "expires_at"):
+        for column, kind in (("archived_at", "REAL"), ("expires_at", "REAL"), ("player_hash", "TEXT"),
+                             ("spectator_hash", "TEXT"), ("event_id", "TEXT"), ("paused_at", "REAL"),
+                             ("updated_at", "REAL")):
             if column not in columns:
-                conn.execute(f"ALTER TABLE sessions ADD COLUMN {column} REAL")
+                conn.execute(f"ALTER TABLE sessions ADD COLUMN {column} {kind}")
     if "log" in tables and "entries" not in tables:
         conn.execute("CREATE TABLE entries (session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
                      " version INTEGER NOT NULL, entry BLOB NOT NULL, PRIMARY KEY (session_id, version))")
@@ -98,7 +126,7 @@ def _migrate(conn: sqlite3.Connection) -> None:
 
 def _remove(conn: sqlite3.Connection, session_id: str) -> bool:
     """Delete a table and its rows (children first: a file migrated from the first layout has no cascades)."""
-    for table in ("idempotency", "entries", "checkpoints"):
+    for table in ("idempotency", "entries", "checkpoints", "event_tables"):
         conn.execute(f"DELETE FROM {table} WHERE session_id = ?", (session_id,))
     return conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount > 0
 
@@ -205,9 +233,15 @@ class SqliteStore(SessionStore):
         ).fetchone()
         return None if row is None else (int(row[0]), str(row[1]), float(row[2]), row[3])
 
+    def _access(self, conn: sqlite3.Connection, session_id: str) -> Access:
+        row = conn.execute("SELECT player_hash, spectator_hash, event_id, paused_at, updated_at, created_at"
+                           " FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        return Access(row[0], row[1], row[2], row[3], row[4] if row[4] is not None else row[5])
+
     # -- SessionStore ---------------------------------------------------------------------------------
 
-    async def create(self, session_id: str, token_hash: str, snapshot: str, command: str, events: str) -> None:
+    async def create(self, session_id: str, token_hash: str, snapshot: str, command: str, events: str, *,
+                     event_id: str | None = None) -> None:
         """Create a session at version 0 with log entry 0; raise SessionExists if the id is taken."""
         check_session_id(session_id)
         now = self._clock()
@@ -218,8 +252,9 @@ class SqliteStore(SessionStore):
                 self._purge(conn)
             try:
                 conn.execute(
-                    "INSERT INTO sessions (id, version, token_hash, created_at, expires_at) VALUES (?, 0, ?, ?, ?)",
-                    (session_id, token_hash, now, self._expiry(self.retention, now)),
+                    "INSERT INTO sessions (id, version, token_hash, created_at, expires_at, event_id, updated_at)"
+                    " VALUES (?, 0, ?, ?, ?, ?, ?)",
+                    (session_id, token_hash, now, self._expiry(self.retention, now), event_id, now),
                 )
             except sqlite3.IntegrityError:
                 raise SessionExists(session_id) from None
@@ -256,10 +291,11 @@ class SqliteStore(SessionStore):
                 row = conn.execute("SELECT response FROM idempotency WHERE session_id = ? AND key = ?"
                                    " AND expires_at > ?", (session_id, key, self._clock())).fetchone()
                 idem = None if row is None else str(row[0])
+            access = self._access(conn, session_id)
         finally:
             conn.execute("COMMIT")
         return StoredSession(session_id, target, token_hash, created_at, base, snapshot,
-                             tuple(unpack_entry(bytes(r[0])) for r in rows), archived_at, idem)
+                             tuple(unpack_entry(bytes(r[0])) for r in rows), archived_at, idem, access)
 
     async def load(
         self, session_id: str, *, known_version: int | None = None, idempotency_key: str | None = None
@@ -284,6 +320,7 @@ class SqliteStore(SessionStore):
         *,
         checkpoint: str | None = None,
         idempotency_ttl: float | None = None,
+        writer: str | None = None,
     ) -> CommitResult:
         """Atomically write version expected_version+1 (or replay a known idempotency key) and notify."""
         check_idempotency_key(idempotency_key)
@@ -303,14 +340,19 @@ class SqliteStore(SessionStore):
             live = self._live(conn, session_id)
             if live is None:
                 raise SessionNotFound(session_id)
-            current, _, _, archived_at = live
+            current, first_hash, _, archived_at = live
+            access = self._access(conn, session_id)
+            if writer is not None and writer != access.player_hash(first_hash):
+                raise WriterRefused(session_id)
             if archived_at is not None:
                 raise SessionArchived(session_id)
+            if access.paused_at is not None:
+                raise SessionPaused(session_id)
             if current != expected_version:
                 raise StaleVersion(current, expected_version, session_id)
             new = current + 1
-            conn.execute("UPDATE sessions SET version = ?, expires_at = ? WHERE id = ?",
-                         (new, self._expiry(self.retention, now), session_id))
+            conn.execute("UPDATE sessions SET version = ?, expires_at = ?, updated_at = ? WHERE id = ?",
+                         (new, self._expiry(self.retention, now), now, session_id))
             conn.execute("INSERT INTO entries (session_id, version, entry) VALUES (?, ?, ?)", (session_id, new, entry))
             if checkpoint is not None:
                 conn.execute("INSERT INTO checkpoints (session_id, version, snapshot) VALUES (?, ?, ?)",
@@ -402,6 +444,94 @@ class SqliteStore(SessionStore):
             return existed
 
         return await self._run(run)
+
+    # -- credentials, pausing and events ---------------------------------------------------------------
+
+    async def _set(self, session_id: str, column: str, value: object) -> None:
+        loop = asyncio.get_running_loop()
+
+        def tx(conn: sqlite3.Connection) -> bool:
+            if self._live(conn, session_id) is None:
+                return False
+            conn.execute(f"UPDATE sessions SET {column} = ? WHERE id = ?", (value, session_id))
+            return True
+
+        def run() -> None:
+            if not self._write(tx):
+                raise SessionNotFound(session_id)
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self.bus.publish, session_id, access_message(session_id))
+
+        await self._run(run)
+
+    async def set_credential(self, session_id: str, role: str, token_hash: str | None) -> None:
+        """Set (or revoke) the player or spectator token's hash; notifies the table's live views."""
+        if role not in ("player", "spectator"):
+            raise ValueError(f"role: {role!r} is not player or spectator")
+        value = token_hash if token_hash is not None else (None if role == "spectator" else REVOKED)
+        await self._set(session_id, f"{role}_hash", value)
+
+    async def set_paused(self, session_id: str, paused: bool) -> float | None:
+        at = self._clock() if paused else None
+        await self._set(session_id, "paused_at", at)
+        return at
+
+    async def create_event(self, event_id: str, name: str, host_hash: str) -> None:
+        check_session_id(event_id)
+
+        def tx(conn: sqlite3.Connection) -> None:
+            try:
+                conn.execute("INSERT INTO events (id, name, host_hash, created_at) VALUES (?, ?, ?, ?)",
+                             (event_id, name, host_hash, self._clock()))
+            except sqlite3.IntegrityError:
+                raise EventExists(event_id) from None
+
+        await self._run(lambda: self._write(tx))
+
+    async def event(self, event_id: str) -> StoredEvent | None:
+        def read() -> StoredEvent | None:
+            row = self._conn.execute("SELECT name, host_hash, created_at FROM events WHERE id = ?",
+                                     (event_id,)).fetchone()
+            return None if row is None else StoredEvent(event_id, str(row[0]), str(row[1]), float(row[2]))
+
+        return await self._run(read)
+
+    async def set_event_host(self, event_id: str, host_hash: str) -> None:
+        def tx(conn: sqlite3.Connection) -> None:
+            if conn.execute("UPDATE events SET host_hash = ? WHERE id = ?", (host_hash, event_id)).rowcount == 0:
+                raise SessionNotFound(event_id)
+
+        await self._run(lambda: self._write(tx))
+
+    async def add_to_event(self, event_id: str, session_id: str, number: int) -> None:
+        loop = asyncio.get_running_loop()
+
+        def run() -> None:
+            self._write(lambda conn: conn.execute("INSERT OR REPLACE INTO event_tables VALUES (?, ?, ?)",
+                                                  (event_id, session_id, number)))
+            channel = event_channel(event_id)
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self.bus.publish, channel, event_message(event_id, session_id))
+
+        await self._run(run)
+
+    async def event_tables(self, event_id: str) -> list[tuple[str, int]]:
+        def read() -> list[tuple[str, int]]:
+            rows = self._conn.execute(
+                "SELECT t.session_id, t.number FROM event_tables t JOIN sessions s ON s.id = t.session_id"
+                " WHERE t.event_id = ? AND (s.expires_at IS NULL OR s.expires_at > ?) ORDER BY t.number",
+                (event_id, self._clock())).fetchall()
+            return [(str(r[0]), int(r[1])) for r in rows]
+
+        return await self._run(read)
+
+    async def list_events(self, limit: int = 100, after: str | None = None) -> list[str]:
+        def read() -> list[str]:
+            rows = self._conn.execute("SELECT id FROM events WHERE id > ? ORDER BY id LIMIT ?",
+                                      (after or "", max(0, limit))).fetchall()
+            return [str(r[0]) for r in rows]
+
+        return await self._run(read)
 
     async def ping(self) -> None:
         await self._run(lambda: self._conn.execute("SELECT 1").fetchone())

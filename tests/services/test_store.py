@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 import pytest
 from redis.asyncio import Redis
+from redis.crc import key_slot
 
 from services.store import (
     SessionExists,
@@ -335,10 +336,13 @@ async def test_redis_layout_ttl_and_cleanup(store_factory: StoreFactory) -> None
     await store.commit(SID, 0, "{}", "[]", '"r"', idempotency_key="k")
     pttl = await store.client.pttl(store.idempotency_key_name(SID, "k"))
     assert 0 < pttl <= 24 * 3600 * 1000
-    assert await store.client.hget(f"{store.prefix}:{SID}:meta", "version") == b"1"
-    assert await store.client.llen(f"{store.prefix}:{SID}:log") == 2
+    assert await store.client.hget(f"{store.prefix}:{{{SID}}}:meta", "version") == b"1"
+    assert await store.client.llen(f"{store.prefix}:{{{SID}}}:log") == 2
+    # a table's keys share one Redis Cluster slot (its join code is their hash tag): the Lua scripts stay atomic
+    names = [*store._table_keys(SID), store.idempotency_key_name(SID, "k"), store.channel(SID)]
+    assert len({key_slot(name.encode()) for name in names}) == 1
 
-    assert store.channel(SID) == f"{store.prefix}:{SID}:changes"
+    assert store.channel(SID) == f"{store.prefix}:{{{SID}}}:changes"
     async with store.subscribe(SID), store.subscribe("other"), store.subscribe(SID):
         # one shared pattern subscription per store, however many subscribers
         assert await store.client.pubsub_numpat() == 1
@@ -382,3 +386,20 @@ async def test_sqlite_uses_wal_and_open_store_picks_backend(store_target: tuple[
     redis_store = open_store("redis://127.0.0.1:1/0", store_target[1])
     assert isinstance(redis_store, RedisStore)
     await redis_store.close()
+
+
+@pytest.mark.parametrize("store_backend", ["redis"], indirect=True)
+async def test_tables_stored_before_the_hash_tags_are_migrated(store_factory: StoreFactory) -> None:
+    """`brimstone redis-migrate`: the keys of the old layout (prefix:<code>:part) move to prefix:{<code>}:part."""
+    store = store_factory()
+    assert isinstance(store, RedisStore)
+    await new_session(store)
+    await store.commit(SID, 0, '{"c":1}', "[1]", '"r"', idempotency_key="k")
+    for part in ("meta", "snapshots", "checkpoints", "log", "idem:k"):  # as the old layout kept them
+        await store.client.rename(store._key(SID, part), f"{store.prefix}:{SID}:{part}")
+    assert await store.load(SID) is None
+    assert await store.migrate_layout() == 1
+    loaded = await store.load(SID)
+    assert loaded is not None and loaded.version == 1
+    assert await store.get_idempotent(SID, "k") == '"r"'
+    assert await store.migrate_layout() == 0

@@ -17,12 +17,33 @@ from strawberry.utils.logging import StrawberryLogger
 
 from services.api.graphql.context import context_getter
 from services.api.graphql.generated import SCALARS
+from services.api.graphql.hosting import HostingMutation, HostingQuery, HostingSubscription
 from services.api.graphql.mutations import Mutation
 from services.api.graphql.odds import OddsMutation, OddsQuery, OddsSubscription
 from services.api.graphql.queries import Query
 from services.api.graphql.subscriptions import Subscription
 
 log = logging.getLogger("brimstone.graphql")
+
+GRAPHIQL_HTML = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Brimstone Table GraphiQL</title>
+<link rel="icon" type="image/svg+xml" href="/static/favicon.svg">
+<link rel="stylesheet" href="/static/vendor/graphiql/graphiql.min.css">
+<link rel="stylesheet" href="/static/graphiql.css">
+<script src="/static/vendor/react/react.production.min.js" defer></script>
+<script src="/static/vendor/react/react-dom.production.min.js" defer></script>
+<script src="/static/vendor/graphiql/graphiql.min.js" defer></script>
+<script src="/static/graphiql.js" defer></script>
+</head>
+<body><div id="graphiql">Loading GraphiQL...</div></body>
+</html>
+"""
+"""GraphiQL from the service's own copies of its scripts (services/api/web/static/vendor): it works on a venue network
+with no internet access. The page sends `Authorization: Bearer <token>` when a token is set in GraphiQL's headers."""
 
 
 
@@ -40,8 +61,9 @@ class Schema(strawberry.Schema):
             StrawberryLogger.error(error, execution_context)
 
 
-schema = Schema(query=merge_types("Query", (Query, OddsQuery)), mutation=merge_types("Mutation", (Mutation, OddsMutation)),
-                subscription=merge_types("Subscription", (Subscription, OddsSubscription)),
+schema = Schema(query=merge_types("Query", (Query, OddsQuery, HostingQuery)),
+                mutation=merge_types("Mutation", (Mutation, OddsMutation, HostingMutation)),
+                subscription=merge_types("Subscription", (Subscription, OddsSubscription, HostingSubscription)),
                 config=StrawberryConfig(scalar_map=SCALARS))
 
 
@@ -67,4 +89,5 @@ def graphql_controller(allowed_origins: tuple[str, ...] = ("*",), extensions: li
         allowed_origins=list(allowed_origins),
     )
     controller.include_in_schema = False  # GraphiQL is HTML and POST has no JSON schema: keep it out of OpenAPI
+    controller.graphql_ide_html = property(lambda _self: GRAPHIQL_HTML)  # served assets, no CDN
     return controller

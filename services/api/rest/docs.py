@@ -102,7 +102,7 @@ PROBLEM_RESPONSES: dict[int, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     403: ("Forbidden", ("forbidden",), ()),
     404: ("NotFound", ("not-found",), ()),
     405: ("MethodNotAllowed", ("method-not-allowed",), ("Allow",)),
-    409: ("Conflict", ("illegal-command", "stale-version", "archived"), ()),
+    409: ("Conflict", ("illegal-command", "stale-version", "archived", "paused"), ()),
     412: ("PreconditionFailed", ("precondition-failed",), ("ETag",)),
     413: ("ContentTooLarge", ("body-too-large",), ()),
     415: ("UnsupportedMediaType", ("unsupported-media-type",), ()),

@@ -36,6 +36,7 @@ from services.api.rest.docs import (
     example_hero,
     example_view,
 )
+from services.api.rest.hosting import TableHostHandlers
 from services.api.rest.operations import TableOwnerHandlers
 from services.contract.envelopes import MAX_VERSION, SESSION_ID_PATTERN
 
@@ -75,7 +76,7 @@ def _written(result: use_cases.Written) -> Response[bytes]:
     return answer(result.body, headers=headers)
 
 
-class SessionsController(TableOwnerHandlers, Controller):
+class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
     path = "/v1/sessions"
     tags = ["sessions"]  # noqa: RUF012 - litestar reads a class attribute
 

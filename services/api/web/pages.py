@@ -1,0 +1,422 @@
+"""The host's dashboard and join cards: server-rendered HTML (Jinja2) made live with htmx and server-sent events.
+
+The host signs in once with the event's code and host token; the token is kept in an HttpOnly, SameSite=Strict cookie
+scoped to the event's pages (`/host/<event>`), because a browser's EventSource cannot send an Authorization header.
+Every page and action calls the same use cases as the API (services/hosting.py), so the roles are the API's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import datetime as dt
+import json
+import time
+import zlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import segno
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from litestar import Controller, Request, Response, get, post
+from litestar.datastructures import Cookie, State
+from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage
+from markupsafe import escape
+
+from services import hosting
+from services.api.rest.common import services
+from services.use_cases import ServiceError, Services
+from shared_rules.codec import decode_hero, encode
+from shared_rules.content import hero_from_class
+from shared_rules.errors import RulesError
+
+HERE = Path(__file__).resolve().parent
+STATIC = HERE / "static"
+COOKIE = "brimstone_host"
+COOKIE_SECONDS = 24 * 3600
+KEEP_ALIVE_SECONDS = 15.0
+
+_env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(("html",)),
+                   trim_blocks=True, lstrip_blocks=True)
+
+PHASES = (("", "Anywhere"), ("between_adventures", "Between adventures"), ("travel", "On the road"),
+          ("arrival", "Arriving"), ("town", "In town"), ("adventure", "Adventure"))
+PHASE_NAMES = {key: label for key, label in PHASES if key}
+COLUMNS = (("number", "#"), ("code", "Code"), ("posse", "Posse"), ("where", "Where"), ("activity", "Last move"),
+           ("alerts", "Alerts"), ("", ""))
+PRESET_HEROES = {
+    "forbidden-fortress": (("hanzo", "Hanzo", "Samurai Warrior"), ("akane", "Akane", "Assassin"),
+                           ("tenzin", "Tenzin", "Traveling Monk"), ("mei", "Mei", "Sorceress")),
+    "pair": (("hanzo", "Hanzo", "Samurai Warrior"), ("tenzin", "Tenzin", "Traveling Monk")),
+    "solo": (("hanzo", "Hanzo", "Samurai Warrior"),),
+}
+PRESETS = (("forbidden-fortress", "Four heroes: Samurai Warrior, Assassin, Traveling Monk, Sorceress"),
+           ("pair", "Two heroes: Samurai Warrior and Traveling Monk"), ("solo", "One hero: Samurai Warrior"))
+_SEVERITY = {"hero_died": 3, "stuck": 2, "idle": 1}
+
+
+# ---- rendering --------------------------------------------------------------------------------------------------
+
+
+def ago(stamp: float, now: float | None = None) -> str:
+    """How long ago, as a host reads it across a room: "just now", "4 min ago", "1 h 12 min ago"."""
+    seconds = max(0, int((now if now is not None else time.time()) - stamp))
+    if seconds < 60:
+        return "just now"
+    minutes = seconds // 60
+    return f"{minutes} min ago" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min ago"
+
+
+def iso(stamp: float) -> str:
+    return dt.datetime.fromtimestamp(stamp, dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def render(template: str, **values: Any) -> str:
+    return _env.get_template(template).render(ago=ago, iso=iso, phase_names=PHASE_NAMES, **values)
+
+
+def qr_svg(link: str) -> str:
+    """The QR code of a link as an inline SVG element (segno; error correction M, so a worn card still scans)."""
+    return str(segno.make(link, error="m").svg_inline(scale=4, border=2, omitsize=True))
+
+
+def html(text: str, status: int = 200, headers: dict[str, str] | None = None) -> Response[str]:
+    return Response(text, status_code=status, media_type="text/html; charset=utf-8", headers=headers)
+
+
+def one_line(text: str) -> str:
+    """A fragment as one line: a server-sent event's `data` then holds it whole."""
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+# ---- the view: filter and sort ----------------------------------------------------------------------------------
+
+
+def view_of(query: dict[str, str]) -> dict[str, Any]:
+    return {"q": query.get("q", "")[:100], "status": query.get("status", ""), "phase": query.get("phase", ""),
+            "alerts": query.get("alerts") == "1", "sort": query.get("resort") or query.get("sort") or "number"}
+
+
+def _matches(table: dict[str, Any], view: dict[str, Any]) -> bool:
+    if view["status"] and table["status"] != view["status"]:
+        return False
+    if view["phase"] and table["where"]["phase"] != view["phase"]:
+        return False
+    if view["alerts"] and not table["alerts"]:
+        return False
+    words = view["q"].strip().lower()
+    if words:
+        haystack = " ".join([str(table["number"]), table["session_id"], *(h["name"] for h in table["posse"])]).lower()
+        return all(word in haystack for word in words.split())
+    return True
+
+
+def _key(table: dict[str, Any], column: str) -> Any:
+    order = [key for key, _ in PHASES]
+    return {
+        "number": table["number"],
+        "code": table["session_id"],
+        "posse": " ".join(h["name"] for h in table["posse"]).lower(),
+        "where": (order.index(table["where"]["phase"]) if table["where"]["phase"] in order else 99,
+                  table["where"]["text"]),
+        "activity": table["last_activity"],
+        "alerts": (max((_SEVERITY.get(a["kind"], 0) for a in table["alerts"]), default=0), len(table["alerts"])),
+    }.get(column, table["number"])
+
+
+def arranged(tables: list[dict[str, Any]], view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tables the view shows, in its order (`sort`: a column, `:desc` for descending)."""
+    column, _, direction = view["sort"].partition(":")
+    shown = sorted((t for t in tables if _matches(t, view)), key=lambda t: t["number"])  # ties stay in number order
+    return sorted(shown, key=lambda t: _key(t, column), reverse=direction == "desc")
+
+
+def counts(tables: list[dict[str, Any]]) -> dict[str, int]:
+    return {"tables": len(tables), "playing": sum(t["status"] == "playing" for t in tables),
+            "paused": sum(t["status"] == "paused" for t in tables),
+            "alerts": sum(1 for t in tables if t["alerts"])}
+
+
+# ---- posses for new tables --------------------------------------------------------------------------------------
+
+
+def read_posse(text: str) -> list[dict[str, Any]]:
+    """Heroes from a posse link (brimstone://posse?d=..., as the phone app exports it) or an exported file's JSON."""
+    text = text.strip()
+    if text.startswith(f"{hosting.LINK_SCHEME}://posse"):
+        packed = parse_qs(urlsplit(text).query).get("d", [""])[0]
+        try:
+            text = zlib.decompress(base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4))).decode()
+        except (ValueError, zlib.error) as error:
+            raise ValueError("that posse link is damaged: export it again from the app") from error
+    try:
+        data: Any = json.loads(text)
+    except ValueError as error:
+        raise ValueError("that is neither a posse link nor an exported posse") from error
+    if isinstance(data, dict):
+        data = data.get("heroes", [data])
+    if not isinstance(data, list) or not data:
+        raise ValueError("that is neither a posse link nor an exported posse")
+    try:
+        return [encode(decode_hero(item, f"heroes[{i}]")) for i, item in enumerate(data)]
+    except RulesError as error:
+        raise ValueError(f"that posse cannot be read: {error.message}") from error
+
+
+def preset_posse(key: str) -> list[dict[str, Any]]:
+    chosen = PRESET_HEROES.get(key, PRESET_HEROES["forbidden-fortress"])
+    return [encode(hero_from_class(hero_id, name, hero_class)) for hero_id, name, hero_class in chosen]
+
+
+# ---- the controller ---------------------------------------------------------------------------------------------
+
+
+def _token(request: Request[Any, Any, Any]) -> str | None:
+    return request.cookies.get(COOKIE) or None
+
+
+def _cross_site(request: Request[Any, Any, Any]) -> bool:
+    """A form post from another site (the cookie is SameSite=Strict too; this is the second lock)."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        return site not in ("same-origin", "none")
+    origin = request.headers.get("origin")
+    return origin is not None and origin.rstrip("/") != str(request.base_url).rstrip("/")
+
+
+def _login(event_id: str = "", error: str = "", status: int = 200) -> Response[str]:
+    return html(render("login.html", event_id=event_id, error=error), status)
+
+
+def _refused(request: Request[Any, Any, Any], event_id: str, exc: ServiceError) -> Response[str]:
+    """A page the token does not open: the sign-in form (an htmx request is sent there whole)."""
+    if request.headers.get("hx-request"):
+        return html("", 401, {"HX-Redirect": f"/host/?event={event_id}"})
+    return _login(event_id, exc.message, 403 if exc.__class__.__name__ == "Forbidden" else 404)
+
+
+class HostPages(Controller):
+    path = "/host"
+    include_in_schema = False
+
+    @get("/")
+    async def login_page(self, event: str = "") -> Response[str]:
+        """Sign in: the event's code and its host token."""
+        return _login(event)
+
+    @post("/login")
+    async def login(self, request: Request[Any, Any, Any], state: State) -> Response[Any]:
+        """Check the token against the event and keep it in the event's cookie."""
+        form = await request.form()
+        event_id, token = str(form.get("event_id", "")).strip().upper(), str(form.get("token", "")).strip()
+        if _cross_site(request):
+            return _login(event_id, "sign in from this page", 403)
+        try:
+            event, _ = await hosting.event_for(services(state), event_id, token)
+        except ServiceError as exc:
+            return _login(event_id, exc.message, 403)
+        cookie = Cookie(key=COOKIE, value=token, path=f"/host/{event.event_id}", httponly=True, samesite="strict",
+                        secure=request.url.scheme == "https", max_age=COOKIE_SECONDS)
+        return Redirect(f"/host/{event.event_id}", status_code=303, cookies=[cookie])
+
+    @post("/{event_id:str}/logout")
+    async def logout(self, event_id: str) -> Response[Any]:
+        cookie = Cookie(key=COOKIE, value="", path=f"/host/{event_id}", max_age=0, httponly=True, samesite="strict")
+        return Redirect(f"/host/?event={event_id}", status_code=303, cookies=[cookie])
+
+    @get("/{event_id:str}")
+    async def dashboard(self, request: Request[Any, Any, Any], state: State, event_id: str) -> Response[str]:
+        """Every table of the event, live."""
+        svc = services(state)
+        try:
+            board = await hosting.board(svc, event_id, _token(request))
+        except ServiceError as exc:
+            return _refused(request, event_id, exc)
+        view = view_of(dict(request.query_params))
+        tables = board["tables"]
+        return html(render("dashboard.html", board=board, base=f"/host/{board['event_id']}", view=view,
+                           tables=arranged(tables, view), filtered=bool(tables), counts=counts(tables),
+                           columns=COLUMNS, phases=PHASES, presets=PRESETS,
+                           idle_minutes=svc.settings.alert_idle // 60, stuck_minutes=svc.settings.alert_stuck // 60))
+
+    @get("/{event_id:str}/rows")
+    async def rows(self, request: Request[Any, Any, Any], state: State, event_id: str) -> Response[str]:
+        """The table for the view asked (htmx: filtering, sorting, the half-minute refresh), and the counters."""
+        try:
+            board = await hosting.board(services(state), event_id, _token(request))
+        except ServiceError as exc:
+            return _refused(request, event_id, exc)
+        view = view_of(dict(request.query_params))
+        base = f"/host/{board['event_id']}"
+        body = render("board.html", tables=arranged(board["tables"], view), filtered=bool(board["tables"]),
+                      base=base, columns=COLUMNS, view=view)
+        sort = escape(view["sort"])
+        oob = (f'<input type="hidden" name="sort" id="sort" value="{sort}" hx-swap-oob="true">'
+               f'<div id="counts" sse-swap="counts" hx-swap-oob="true">'
+               f'{render("counts.html", counts=counts(board["tables"]))}</div>')
+        return html(body + oob)
+
+    @get("/{event_id:str}/stream")
+    async def stream(self, request: Request[Any, Any, Any], state: State, event_id: str) -> Response[Any]:
+        """Server-sent events of rendered rows (`t-<code>`), the counters (`counts`) and new tables (`added`)."""
+        svc = services(state)
+        try:
+            watch = await hosting.open_event_watch(svc, event_id, _token(request))
+            known = {sid for sid, _ in await svc.store.event_tables(event_id)}
+        except ServiceError as exc:
+            return _refused(request, event_id, exc)
+        return ServerSentEvent(_rows_stream(svc, event_id, watch, known),
+                               headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    async def _act(self, request: Request[Any, Any, Any], state: State, event_id: str, session_id: str,
+                   action: str) -> Response[str]:
+        svc = services(state)
+        token = _token(request)
+        if _cross_site(request):
+            return html("", 403)
+        try:
+            if action == "close":
+                await hosting.close_table(svc, session_id, token)
+            else:
+                await hosting.pause_table(svc, session_id, token, action == "pause")
+            table = await hosting.table_of_event(svc, event_id, session_id, token)
+        except ServiceError as exc:
+            return _refused(request, event_id, exc)
+        return html(render("row.html", t=table, base=f"/host/{event_id}"))
+
+    @post("/{event_id:str}/tables/{session_id:str}/pause")
+    async def pause(self, request: Request[Any, Any, Any], state: State, event_id: str,
+                    session_id: str) -> Response[str]:
+        return await self._act(request, state, event_id, session_id, "pause")
+
+    @post("/{event_id:str}/tables/{session_id:str}/resume")
+    async def resume(self, request: Request[Any, Any, Any], state: State, event_id: str,
+                     session_id: str) -> Response[str]:
+        return await self._act(request, state, event_id, session_id, "resume")
+
+    @post("/{event_id:str}/tables/{session_id:str}/close")
+    async def close(self, request: Request[Any, Any, Any], state: State, event_id: str,
+                    session_id: str) -> Response[str]:
+        return await self._act(request, state, event_id, session_id, "close")
+
+    async def _card(self, request: Request[Any, Any, Any], state: State, event_id: str, session_id: str,
+                    role: str) -> Response[str]:
+        svc = services(state)
+        token = _token(request)
+        if _cross_site(request):
+            return html("", 403)
+        try:
+            event, _ = await hosting.event_for(svc, event_id, token)
+            table = await hosting.table_of_event(svc, event_id, session_id, token)
+            issued = await hosting.issue_token(svc, session_id, token, role, str(request.base_url))
+        except ServiceError as exc:
+            return _refused(request, event_id, exc)
+        card = {"session_id": session_id, "token": issued["token"], "link": issued["join_link"], "role": role,
+                "title": f"Table {table['number']}" + (" · spectator" if role == "spectator" else "")}
+        return _cards(event.name, svc, str(request.base_url), [card])
+
+    @post("/{event_id:str}/tables/{session_id:str}/card")
+    async def new_card(self, request: Request[Any, Any, Any], state: State, event_id: str,
+                       session_id: str) -> Response[str]:
+        """A new player token on a new card (the old card stops working): a lost or leaked card is replaced."""
+        return await self._card(request, state, event_id, session_id, "player")
+
+    @post("/{event_id:str}/tables/{session_id:str}/spectator")
+    async def spectator_card(self, request: Request[Any, Any, Any], state: State, event_id: str,
+                             session_id: str) -> Response[str]:
+        """A read-only token on a card, for a judge or a stream (a new one replaces the last)."""
+        return await self._card(request, state, event_id, session_id, "spectator")
+
+    @post("/{event_id:str}/tables")
+    async def open_tables(self, request: Request[Any, Any, Any], state: State, event_id: str) -> Response[str]:
+        """Open N tables at once and show their join cards, ready to print (their tokens are shown only here)."""
+        svc = services(state)
+        if _cross_site(request):
+            return html("", 403)
+        form = await request.form()
+        try:
+            posse = str(form.get("posse", "")).strip()
+            heroes = read_posse(posse) if posse else preset_posse(str(form.get("preset", "")))
+            count = int(str(form.get("count", "1")))
+        except ValueError as exc:
+            return html(render("login.html", event_id=event_id, error=str(exc)), 422)
+        try:
+            event, _ = await hosting.event_for(svc, event_id, _token(request))
+            made = await hosting.add_tables(svc, event_id, _token(request), {"count": count, "heroes": heroes},
+                                            str(request.base_url))
+        except (ServiceError, RulesError) as exc:
+            if isinstance(exc, ServiceError):
+                return _refused(request, event_id, exc)
+            return html(render("login.html", event_id=event_id, error=exc.message), 422)
+        cards = [{"session_id": t["session_id"], "token": t["token"], "link": t["join_link"], "role": "player",
+                  "title": f"Table {t['number']}"} for t in made["tables"]]
+        return _cards(event.name, svc, str(request.base_url), cards)
+
+    @get("/{event_id:str}/summaries")
+    async def summaries(self, request: Request[Any, Any, Any], state: State, event_id: str) -> Response[str]:
+        """After the event: a readable summary per posse, printable."""
+        try:
+            export = await hosting.export_event(services(state), event_id, _token(request))
+        except ServiceError as exc:
+            return _refused(request, event_id, exc)
+        return html(render("summaries.html", export=export, base=f"/host/{event_id}"))
+
+    @get("/{event_id:str}/export.json")
+    async def export(self, request: Request[Any, Any, Any], state: State, event_id: str) -> Response[Any]:
+        """After the event: every table's whole log and summary as one JSON file."""
+        try:
+            export = await hosting.export_event(services(state), event_id, _token(request))
+        except ServiceError as exc:
+            return _refused(request, event_id, exc)
+        return Response(json.dumps(export, indent=1), media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="{event_id}.json"'})
+
+
+def _cards(event_name: str, svc: Services, requested: str, cards: list[dict[str, Any]]) -> Response[str]:
+    for card in cards:
+        card["qr"] = qr_svg(card["link"])
+    return html(render("cards.html", event_name=event_name, cards=cards,
+                       server=hosting.public_server(svc, requested)))
+
+
+async def _rows_stream(svc: Services, event_id: str, watch: AsyncIterator[dict[str, Any]],
+                       known: set[str]) -> AsyncIterator[ServerSentEventMessage]:
+    """Each table's row as it changes, the counters after it, and `added` when a table joins the event."""
+    latest: dict[str, dict[str, Any]] = {}
+    iterator = watch.__aiter__()
+    pending: asyncio.Future[dict[str, Any]] = asyncio.ensure_future(iterator.__anext__())
+    base = f"/host/{event_id}"
+    try:
+        yield ServerSentEventMessage(data=None, comment="following the event", retry=2000)
+        while True:
+            done, _ = await asyncio.wait({pending}, timeout=KEEP_ALIVE_SECONDS)
+            if not done:
+                yield ServerSentEventMessage(data=None, comment="keep-alive")
+                continue
+            try:
+                table = pending.result()
+            except StopAsyncIteration:
+                return
+            pending = asyncio.ensure_future(iterator.__anext__())
+            sid = table["session_id"]
+            latest[sid] = table
+            if sid not in known:
+                known.add(sid)
+                yield ServerSentEventMessage(data=sid, event="added")
+            else:
+                yield ServerSentEventMessage(data=one_line(render("row.html", t=table, base=base)), event=f"t-{sid}")
+            await asyncio.sleep(0)
+            if not pending.done():  # the burst is over: the counters once
+                yield ServerSentEventMessage(data=one_line(render("counts.html", counts=counts(list(latest.values())))),
+                                             event="counts")
+    finally:
+        pending.cancel()
+        with contextlib.suppress(BaseException):
+            await pending
+        aclose = getattr(iterator, "aclose", None)
+        if aclose is not None:
+            with contextlib.suppress(Exception):
+                await aclose()

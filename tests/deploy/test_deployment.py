@@ -1,0 +1,264 @@
+"""The deployment runs (issue 13), on one machine and without containers, exactly as deploy/ describes it: Redis
+from deploy/redis.conf (AOF, maxmemory with noeviction), two API replicas and two rq workers, behind nginx running
+deploy/nginx.conf (only its addresses, ports and certificate paths changed) with TLS from a self-signed certificate.
+
+Two tables of an event are played through the proxy while a phone per table follows it over a GraphQL
+subscription (wss) and the host follows the event's stream (server-sent events); one replica is killed mid-evening
+and the tables keep going; a simulation is worked off by the rq workers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import signal
+import ssl
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis
+import websockets
+
+from tests.services.servers import (
+    ROOT,
+    ServerProcess,
+    Storage,
+    WorkerProcess,
+    free_port,
+    next_command,
+    redis_storage,
+)
+
+HERO = {"id": "hanzo", "name": "Hanzo"}
+WAIT = 30.0
+
+
+def _ensure(binary: str, package: str) -> str:
+    found = shutil.which(binary) or (f"/usr/sbin/{binary}" if Path(f"/usr/sbin/{binary}").exists() else None)
+    if found:
+        return found
+    subprocess.run(["apt-get", "update", "-q"], check=False, capture_output=True)
+    subprocess.run(["apt-get", "install", "-y", "-q", package], check=True, capture_output=True,
+                   env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    return shutil.which(binary) or f"/usr/sbin/{binary}"
+
+
+@pytest.fixture(scope="module")
+def tls(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A self-signed certificate for 127.0.0.1 (a venue would use its own)."""
+    path = tmp_path_factory.mktemp("tls")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(path / "brimstone.key"),
+                    "-out", str(path / "brimstone.crt")], check=True, capture_output=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """redis-server with deploy/redis.conf (its data in a temporary dir, on a free port, 64 MB)."""
+    data = tmp_path_factory.mktemp("redis")
+    port = free_port()
+    process = subprocess.Popen([shutil.which("redis-server") or "redis-server", str(ROOT / "deploy" / "redis.conf"),
+                                "--port", str(port), "--dir", str(data), "--bind", "127.0.0.1",
+                                "--maxmemory", "64mb"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    client = redis.Redis(port=port)
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            if time.monotonic() > deadline:
+                process.kill()
+                raise
+            time.sleep(0.05)
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def stack(redis_url: str, tls: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    logs = tmp_path_factory.mktemp("stack-logs")
+    storage: Storage = redis_storage(redis_url)
+    replicas = [ServerProcess(storage, logs, env={"BRIMSTONE_SIMULATION_EXECUTOR": "thread"}) for _ in range(2)]
+    workers = [WorkerProcess(storage, logs) for _ in range(2)]
+    nginx = _ensure("nginx", "nginx")
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    https, http = free_port(), free_port()
+    for replica, name in zip(replicas, ("api-1:8000", "api-2:8000"), strict=True):
+        conf = conf.replace(f"server {name}", f"server 127.0.0.1:{replica.port}")
+    conf = conf.replace("listen 443 ssl", f"listen 127.0.0.1:{https} ssl").replace("listen 80;", f"listen 127.0.0.1:{http};")
+    conf = conf.replace("/etc/nginx/tls/", f"{tls}/")
+    prefix = tmp_path_factory.mktemp("nginx")
+    (prefix / "brimstone.conf").write_text(conf)
+    (prefix / "nginx.conf").write_text(
+        f"worker_processes 1;\npid {prefix}/nginx.pid;\nerror_log {prefix}/error.log warn;\n"
+        f"events {{ worker_connections 1024; }}\n"
+        f"http {{ access_log {prefix}/access.log; client_body_temp_path {prefix}/body; proxy_temp_path {prefix}/proxy;"
+        f" fastcgi_temp_path {prefix}/fastcgi; uwsgi_temp_path {prefix}/uwsgi; scgi_temp_path {prefix}/scgi;\n"
+        f"  include {prefix}/brimstone.conf;\n}}\n")
+    proxy: subprocess.Popen[bytes] | None = None
+    try:
+        for replica in replicas:
+            replica.start()
+        for worker in workers:
+            worker.start()
+        check = subprocess.run([nginx, "-t", "-c", str(prefix / "nginx.conf"), "-p", str(prefix)], capture_output=True,
+                               text=True, check=False)
+        assert check.returncode == 0, check.stderr
+        proxy = subprocess.Popen([nginx, "-c", str(prefix / "nginx.conf"), "-p", str(prefix), "-g", "daemon off;"])
+        url = f"https://127.0.0.1:{https}"
+        trusted = ssl.create_default_context(cafile=str(tls / "brimstone.crt"))
+        _until(lambda: httpx.get(f"{url}/v1/ready", verify=trusted).status_code == 200, "the proxy")
+        yield {"url": url, "http": f"http://127.0.0.1:{http}", "verify": str(tls / "brimstone.crt"),
+               "replicas": replicas, "workers": workers, "admin": replicas[0].host_token, "redis": redis_url,
+               "nginx_log": prefix / "error.log"}
+    finally:
+        if proxy is not None:
+            proxy.send_signal(signal.SIGQUIT)
+            proxy.wait(timeout=10)
+        for worker in workers:
+            worker.stop()
+        for replica in replicas:
+            replica.stop()
+
+
+def _until(check: Any, what: str, timeout: float = WAIT) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            found = check()
+        except (httpx.HTTPError, OSError):
+            found = None
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:.0f} s for {what}")
+        time.sleep(0.05)
+
+
+class Phone:
+    """A phone at a table: its writes through the proxy (retried with the same key, as the app does) and its
+    subscription (wss through the proxy), resubscribing with the last version it saw when its replica dies."""
+
+    def __init__(self, stack: dict[str, Any], code: str, token: str) -> None:
+        self.stack, self.code, self.token = stack, code, token
+        self.seen: list[int] = []
+        self.client = httpx.Client(base_url=stack["url"], timeout=30,
+                                   verify=ssl.create_default_context(cafile=stack["verify"]),
+                                   headers={"Authorization": f"Bearer {token}"})
+        self.view: dict[str, Any] = self.client.get(f"/v1/sessions/{code}").json()
+
+    def send(self, command: dict[str, Any], key: str) -> dict[str, Any]:
+        for _ in range(20):
+            try:
+                response = self.client.post(f"/v1/sessions/{self.code}/commands", json=command,
+                                            headers={"Idempotency-Key": key})
+            except httpx.TransportError:
+                continue
+            if response.status_code in (502, 503):
+                continue
+            assert response.status_code == 200, response.text
+            body: dict[str, Any] = response.json()
+            return body
+        raise AssertionError("the proxy never answered")
+
+    async def follow(self, upto: int) -> None:
+        """Every version after 0 up to `upto`, in order, reconnecting after a dropped connection."""
+        context = ssl.create_default_context(cafile=self.stack["verify"])
+        ws_url = self.stack["url"].replace("https", "wss") + "/graphql"
+        while not self.seen or self.seen[-1] < upto:
+            after = self.seen[-1] if self.seen else 0
+            try:
+                async with websockets.connect(ws_url, subprotocols=["graphql-transport-ws"],  # type: ignore[list-item]
+                                              ssl=context) as ws:
+                    await ws.send(json.dumps({"type": "connection_init", "payload": {"token": self.token}}))
+                    assert json.loads(await ws.recv())["type"] == "connection_ack"
+                    query = ("subscription($s: String!, $v: Int) { sessionChanges(sessionId: $s, afterVersion: $v) "
+                             "{ version } }")
+                    await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {
+                        "query": query, "variables": {"s": self.code, "v": after}}}))
+                    while not self.seen or self.seen[-1] < upto:
+                        message = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+                        if message["type"] == "next":
+                            self.seen.append(message["payload"]["data"]["sessionChanges"]["version"])
+            except (websockets.ConnectionClosed, OSError):
+                await asyncio.sleep(0.1)  # the replica went away: resubscribe after the last version seen
+
+
+@pytest.mark.slow
+def test_an_event_plays_through_the_proxy_and_survives_a_replica(stack: dict[str, Any]) -> None:
+    url, verify = stack["url"], ssl.create_default_context(cafile=stack["verify"])
+    r = redis.Redis.from_url(stack["redis"])
+    assert r.config_get("appendonly")["appendonly"] == "yes"
+    assert r.config_get("maxmemory-policy")["maxmemory-policy"] == "noeviction"
+    assert httpx.get(f"{stack['http']}/v1/health").status_code == 301  # plain HTTP only redirects to TLS
+
+    with httpx.Client(base_url=url, verify=verify, timeout=30) as c:
+        event = c.post("/v1/events", json={"name": "Deployment night"},
+                       headers={"Authorization": f"Bearer {stack['admin']}"}).json()
+        host = {"Authorization": f"Bearer {event['host_token']}"}
+        tables = c.post(f"/v1/events/{event['event_id']}/tables", json={"count": 2, "heroes": [HERO]},
+                        headers=host).json()["tables"]
+        simulation = c.post("/v1/simulations", json={"heroes": [HERO], "size": "medium", "trials": 400}).json()
+    phones = [Phone(stack, t["session_id"], t["token"]) for t in tables]
+    moves = 8  # per table: 4 before the replica dies, 4 after
+    board: dict[str, int] = {}  # join code -> the latest version the host's stream showed
+
+    def host_follows() -> None:
+        """The host's dashboard: the event's stream through the proxy, reconnecting (as EventSource does) when its
+        replica dies, until both tables show their last move."""
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                with httpx.Client(base_url=url, verify=verify, timeout=None, headers=host) as client, \
+                        client.stream("GET", f"/v1/events/{event['event_id']}/changes") as stream:
+                    for line in stream.iter_lines():
+                        if line.startswith("data:"):
+                            table = json.loads(line[5:])
+                            board[table["session_id"]] = max(board.get(table["session_id"], 0), table["version"])
+                            if len(board) == 2 and min(board.values()) == moves:
+                                return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+
+    watcher = threading.Thread(target=host_follows, daemon=True)
+    watcher.start()
+
+    async def evening() -> None:
+        following = [asyncio.create_task(phone.follow(moves)) for phone in phones]
+        for move in range(1, moves + 1):
+            if move == moves // 2 + 1:
+                stack["replicas"][0].process.kill()  # SIGKILL: a replica dies mid-evening
+                stack["replicas"][0].process.wait()
+            for phone in phones:
+                phone.view = await asyncio.to_thread(phone.send, next_command(phone.view, "small"),
+                                                     f"{phone.code}-{move}")
+                assert phone.view["version"] == move
+        await asyncio.wait_for(asyncio.gather(*following), 60)
+
+    asyncio.run(evening())
+    for phone in phones:
+        assert phone.seen == list(range(1, moves + 1)), phone.seen  # every version, in order, no gap
+    watcher.join(WAIT)
+    assert not watcher.is_alive(), "the host's event stream missed the last moves"
+    assert board == {p.code: moves for p in phones}
+
+    with httpx.Client(base_url=url, verify=verify, timeout=30) as c:
+        job = _until(lambda: (j := c.get(f"/v1/simulations/{simulation['job_id']}").json())["status"] == "finished"
+                     and j, "the rq workers to finish the simulation", 120)
+        assert job["backend"] == "rq" and job["result"]["trials"] == 400
+        exported = c.get(f"/v1/events/{event['event_id']}/export", headers=host).json()
+    assert [len(t["log"]) for t in exported["tables"]] == [moves + 1, moves + 1]
+
