@@ -11,7 +11,7 @@ from ...content.stay import PRINTED_TOKENS, WARE_KINDS, SaleOffer, Ware
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure
 from ...prompts import Amount, Option
-from ...state import Item, ItemTag, Session
+from ...state import Hero, Item, ItemTag, Session
 from ..adjust import _item_id, apply_effect, check_effects
 from .common import BLACKSMITH, active_hero, apply_effects, change, content, day_under_way, price, stay_of
 from .days import no_wheel_round
@@ -141,11 +141,13 @@ def _what(state: Session, command: Sell) -> tuple[str, str]:
     if command.ware.replace("_", " ").lower() == DARK_STONE.lower():
         return "dark_stone", DARK_STONE
     hero = state.hero(command.hero)
-    item = next((i for i in hero.items if command.ware in (i.id, i.name)), None)
-    if item is not None:
+    item = _item(hero, command.ware)
+    if item is not None and ItemTag.STARTING not in item.tags:
         return "item", item.name
-    if command.ware in hero.side_bag:
+    if command.ware in hero.side_bag:  # a token, even when a Starting Item bears the same name
         return "token", command.ware
+    if item is not None:
+        return "item", item.name  # a Starting Item: refused below (FF-HERO-07)
     raise IllegalCommand(f"ware: {hero.name} has no {command.ware!r} to sell", field="ware", rule="FT-TOWN-07")
 
 
@@ -158,7 +160,8 @@ def _sale(state: Session, command: Sell) -> tuple[str, str, int]:
     if kind == "dark_stone" and command.count > hero.dark_stone:
         raise IllegalCommand(f"count: {hero.name} has {hero.dark_stone} Dark Stone", field="count", rule="FT-TOWN-07")
     if kind == "item":
-        item = next(i for i in hero.items if command.ware in (i.id, i.name))
+        item = _item(hero, command.ware)
+        assert item is not None
         if ItemTag.STARTING in item.tags:
             raise IllegalCommand(f"ware: {item.name} is a Starting Item: never traded", field="ware",
                                  rule="FF-HERO-07")  # fmt: skip
@@ -170,6 +173,12 @@ def _sale(state: Session, command: Sell) -> tuple[str, str, int]:
         raise IllegalCommand(f"ware: the {location} does not buy {name}", field="ware", rule="FT-TOWN-07")
     each = price(listed.price if listed else None, command.price, name, rule="FT-TOWN-07")
     return kind, name, each
+
+
+def _item(hero: Hero, ware: str) -> Item | None:
+    """The item `ware` names (by id or name), one that may be traded first (FF-HERO-07)."""
+    named = [i for i in hero.items if ware in (i.id, i.name)]
+    return next((i for i in named if ItemTag.STARTING not in i.tags), named[0] if named else None)
 
 
 def check_sell(state: Session, command: Sell) -> None:
@@ -184,7 +193,8 @@ def sell(ctx: Ctx, command: Sell) -> Procedure:
     if kind == "dark_stone":
         ctx.change(hero, "dark_stone", -command.count, rule="FT-TOWN-07", why="sold")
     elif kind == "item":
-        item = next(i for i in ctx.hero(hero).items if command.ware in (i.id, i.name))
+        item = _item(ctx.hero(hero), command.ware)
+        assert item is not None
         ctx.remove_item(hero, item.id, rule="FT-TOWN-07", why="sold")
     else:
         ctx.remove_token(hero, ctx.hero(hero).side_bag.index(name), rule="FT-TOWN-07", why="sold")

@@ -132,6 +132,16 @@ def test_selling_items_and_what_cannot_be_sold(monkeypatch: pytest.MonkeyPatch) 
     assert t.hero("a").gold == 30 and t.hero("a").items == (pistol,)
 
 
+def test_a_token_named_like_a_starting_item_is_the_one_sold_FF_HERO_07() -> None:
+    oil = item("Lantern Oil", "gear", "starting")  # found by hypothesis: legal_commands listed the token for sale
+    t = TownTable.in_town([hero("a", items=(oil,), side_bag=("Lantern Oil",))], slots=("Church",), day=True)
+    t.visit("a", "Church", two_d6(5))
+    t.card("Nothing much")
+    assert "Lantern Oil" in t.legal("sell", "a")
+    t.sell("a", "Lantern Oil", price=15)
+    assert t.hero("a").side_bag == () and t.hero("a").items == (oil,) and t.hero("a").gold == 15
+
+
 def test_without_a_pack_the_table_prices_a_sale_FT_TRAVEL_D24() -> None:
     t = TownTable.in_town([hero("a", dark_stone=2)], slots=("Church",), day=True, carry=Carry(dark_stone_bonus=25))
     t.visit("a", "Church", two_d6(5))
