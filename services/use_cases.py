@@ -563,7 +563,15 @@ async def _written(
             tags = ", ".join(f'"{v}"' for v in if_match)
             raise PreconditionFailed(f'If-Match: the session is at version {table.version} (ETag "{table.version}"),'
                                      f" not {tags}", current=table.version)
-        step_ = await step(table)
+        try:
+            step_ = await step(table)
+        except RulesError:
+            # A retry whose first attempt was committed meanwhile (through another replica, or an answer lost on
+            # the way) is refused by the rules on the state it moved on to: it is answered with the first answer.
+            record = await services.store.get_idempotent(session_id, key) if idempotency_key is not None else None
+            if record is None:
+                raise
+            return Written(await _replayed(services, table, record, fingerprint, key), True)
         new_version = table.version + 1
         encoded = _encode_state(step_.state)
         body = {"based_on": table.version, "events": step_.events,
@@ -583,10 +591,12 @@ async def _written(
                                          current=exc.current_version) from None
             if expected_version is not None:
                 raise
-            latest = await services.history.latest(session_id)
+            latest = await services.history.latest(session_id, idempotency_key=idempotency_key)
             if latest is None:
                 raise NotFound(f"session {session_id!r} does not exist", field="session_id") from None
             table = latest
+            if table.idempotent is not None:
+                return Written(await _replayed(services, table, table.idempotent, fingerprint, key), True)
             await asyncio.sleep(random.uniform(0, 0.001 * min(_attempt, 20)))  # spread out a crowd of writers
             continue
         except SessionNotFound:

@@ -126,8 +126,12 @@ def stack(redis_url: str, tls: Path, tmp_path_factory: pytest.TempPathFactory) -
                "nginx_log": prefix / "error.log"}
     finally:
         if proxy is not None:
-            proxy.send_signal(signal.SIGQUIT)
-            proxy.wait(timeout=10)
+            proxy.send_signal(signal.SIGTERM)  # fast shutdown: a graceful one waits on the evening's open streams
+            try:
+                proxy.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proxy.kill()
+                proxy.wait()
         for worker in workers:
             worker.stop()
         for replica in replicas:

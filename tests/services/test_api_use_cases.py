@@ -102,6 +102,23 @@ async def test_idempotency_key_answers_once_and_refuses_another_request(services
     assert (await use_cases.get_session(services, sid, token))["version"] == 2
 
 
+async def test_a_retry_reaching_a_replica_that_already_read_the_result_gets_the_first_answer(
+        services: use_cases.Services, tmp_path: Path) -> None:
+    """Two replicas on one store: the first attempt commits on one, the phone's retry (same key) reaches the other
+    after it read the new version; the rules would refuse the command there, the key answers it (principle 5)."""
+    sid, token = await table(services)
+    other_store = SqliteStore(tmp_path / "uc.sqlite3")
+    other = use_cases.Services(other_store, Settings(db_path=str(tmp_path / "uc.sqlite3"), host_token="the-host"))
+    once = {"type": "choose_town_size", "size": "small"}  # legal once: the road is chosen
+    first = await use_cases.submit_command(services, sid, token, once, idempotency_key="k")
+    assert (await use_cases.get_session(other, sid, token))["version"] == 1  # the other replica knows version 1
+    retry = await use_cases.submit_command(other, sid, token, once, idempotency_key="k")
+    assert retry.replayed and retry.body == first.body
+    with pytest.raises(IllegalCommand):  # without the key it is a second request, and the rules refuse it
+        await use_cases.submit_command(other, sid, token, once)
+    await other_store.close()
+
+
 async def test_watch_streams_every_version_in_order_and_catches_up(services: use_cases.Services) -> None:
     sid, token = await table(services)
     await use_cases.submit_command(services, sid, token, XP)  # version 1, before anyone watches
