@@ -5,4 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh dev
 export KIVY_LOG_MODE=PYTHON KIVY_NO_ARGS=1
-exec .venv/bin/python -m pytest "$@"
+# one worker per core (pytest-xdist); `scripts/test.sh -n 0` runs in one process
+workers=(-n auto --dist worksteal)
+for arg in "$@"; do
+  case "$arg" in -n|-n*|--numprocesses*) workers=() ;; esac
+done
+exec .venv/bin/python -m pytest "${workers[@]}" "$@"
