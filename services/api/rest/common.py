@@ -7,8 +7,8 @@ import asyncio
 import contextlib
 import hashlib
 import json
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterable, AsyncIterator
+from typing import Any, TypeVar
 
 import msgspec
 from litestar import Request, Response
@@ -111,27 +111,28 @@ def events_links(path: str, next_after: int | None, limit: int) -> str:
 
 
 KEEP_ALIVE_SECONDS = 15.0
+T = TypeVar("T")
 
 
-async def change_stream(changes: AsyncIterator[dict[str, Any]]) -> AsyncIterator[ServerSentEventMessage]:
-    """A table's changes as server-sent events (`event: change`, `id: <version>`), with a comment line whenever
-    nothing was written for KEEP_ALIVE_SECONDS, so proxies keep the connection open."""
-    iterator = changes.__aiter__()
-    pending: asyncio.Future[dict[str, Any]] = asyncio.ensure_future(iterator.__anext__())
+async def paced(source: AsyncIterable[T],
+                keep_alive: float = KEEP_ALIVE_SECONDS) -> AsyncIterator[tuple[T, bool] | None]:
+    """Each item of `source` with whether another one is already waiting (the end of a burst), and None whenever
+    nothing came for `keep_alive` seconds, so a stream can send a keep-alive comment; closes `source` at the end."""
+    iterator = source.__aiter__()
+    pending: asyncio.Future[T] = asyncio.ensure_future(iterator.__anext__())
     try:
-        yield ServerSentEventMessage(data=None, comment="following the table", retry=2000)
         while True:
-            done, _ = await asyncio.wait({pending}, timeout=KEEP_ALIVE_SECONDS)
+            done, _ = await asyncio.wait({pending}, timeout=keep_alive)
             if not done:
-                yield ServerSentEventMessage(data=None, comment="keep-alive")
+                yield None
                 continue
             try:
-                change = pending.result()
+                item = pending.result()
             except StopAsyncIteration:
                 return
-            yield ServerSentEventMessage(data=json.dumps(change, separators=(",", ":")), event="change",
-                                         id=str(change["version"]))
             pending = asyncio.ensure_future(iterator.__anext__())
+            await asyncio.sleep(0)
+            yield item, pending.done() and pending.exception() is None  # an ended source has nothing waiting
     finally:
         pending.cancel()
         with contextlib.suppress(BaseException):
@@ -140,3 +141,19 @@ async def change_stream(changes: AsyncIterator[dict[str, Any]]) -> AsyncIterator
         if aclose is not None:
             with contextlib.suppress(Exception):
                 await aclose()
+
+
+KEEP_ALIVE = ServerSentEventMessage(data=None, comment="keep-alive")
+
+
+async def change_stream(changes: AsyncIterable[dict[str, Any]]) -> AsyncIterator[ServerSentEventMessage]:
+    """A table's changes as server-sent events (`event: change`, `id: <version>`), with a comment line whenever
+    nothing was written for KEEP_ALIVE_SECONDS, so proxies keep the connection open."""
+    yield ServerSentEventMessage(data=None, comment="following the table", retry=2000)
+    async for paced_change in paced(changes):
+        if paced_change is None:
+            yield KEEP_ALIVE
+            continue
+        change, _ = paced_change
+        yield ServerSentEventMessage(data=json.dumps(change, separators=(",", ":")), event="change",
+                                     id=str(change["version"]))

@@ -3,10 +3,8 @@ and live, the export; and on a table, its tokens (rotate, revoke) and the host's
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterable, AsyncIterator
 from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, delete, get, post
@@ -15,7 +13,16 @@ from litestar.params import Parameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from services import hosting
-from services.api.rest.common import KEEP_ALIVE_SECONDS, SECURITY, answer, bearer, json_body, require_bearer, services
+from services.api.rest.common import (
+    KEEP_ALIVE,
+    SECURITY,
+    answer,
+    bearer,
+    json_body,
+    paced,
+    require_bearer,
+    services,
+)
 from services.api.rest.docs import EVENT_STREAM, documented, example_hero
 from services.api.rest.operations import _no_content
 from services.contract.envelopes import SESSION_ID_PATTERN
@@ -113,31 +120,15 @@ class TableHostHandlers:
         return answer(await hosting.pause_table(services(state), session_id, bearer(request), False))
 
 
-async def _event_stream(board: AsyncIterator[dict[str, Any]]) -> AsyncIterator[ServerSentEventMessage]:
+async def _event_stream(board: AsyncIterable[dict[str, Any]]) -> AsyncIterator[ServerSentEventMessage]:
     """The event's table summaries as server-sent events (`event: table`), with keep-alive comments."""
-    iterator = board.__aiter__()
-    pending: asyncio.Future[Any] = asyncio.ensure_future(iterator.__anext__())
-    try:
-        yield ServerSentEventMessage(data=None, comment="following the event", retry=2000)
-        while True:
-            done, _ = await asyncio.wait({pending}, timeout=KEEP_ALIVE_SECONDS)
-            if not done:
-                yield ServerSentEventMessage(data=None, comment="keep-alive")
-                continue
-            try:
-                summary = pending.result()
-            except StopAsyncIteration:
-                return
-            yield ServerSentEventMessage(data=json.dumps(summary, separators=(",", ":")), event="table")
-            pending = asyncio.ensure_future(iterator.__anext__())
-    finally:
-        pending.cancel()
-        with contextlib.suppress(BaseException):
-            await pending
-        aclose = getattr(iterator, "aclose", None)
-        if aclose is not None:
-            with contextlib.suppress(Exception):
-                await aclose()
+    yield ServerSentEventMessage(data=None, comment="following the event", retry=2000)
+    async for paced_summary in paced(board):
+        if paced_summary is None:
+            yield KEEP_ALIVE
+            continue
+        summary, _ = paced_summary
+        yield ServerSentEventMessage(data=json.dumps(summary, separators=(",", ":")), event="table")
 
 
 class EventsController(Controller):

@@ -7,14 +7,12 @@ Every page and action calls the same use cases as the API (services/hosting.py),
 
 from __future__ import annotations
 
-import asyncio
 import base64
-import contextlib
 import datetime as dt
 import json
 import time
 import zlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterable, AsyncIterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -27,7 +25,7 @@ from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage
 from markupsafe import escape
 
 from services import hosting
-from services.api.rest.common import services
+from services.api.rest.common import KEEP_ALIVE, paced, services
 from services.use_cases import ServiceError, Services
 from shared_rules.codec import decode_hero, encode
 from shared_rules.content import hero_from_class
@@ -37,7 +35,6 @@ HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
 COOKIE = "brimstone_host"
 COOKIE_SECONDS = 24 * 3600
-KEEP_ALIVE_SECONDS = 15.0
 
 _env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(("html",)),
                    trim_blocks=True, lstrip_blocks=True)
@@ -382,41 +379,24 @@ def _cards(event_name: str, svc: Services, requested: str, cards: list[dict[str,
                        server=hosting.public_server(svc, requested)))
 
 
-async def _rows_stream(svc: Services, event_id: str, watch: AsyncIterator[dict[str, Any]],
+async def _rows_stream(svc: Services, event_id: str, watch: AsyncIterable[dict[str, Any]],
                        known: set[str]) -> AsyncIterator[ServerSentEventMessage]:
     """Each table's row as it changes, the counters after it, and `added` when a table joins the event."""
     latest: dict[str, dict[str, Any]] = {}
-    iterator = watch.__aiter__()
-    pending: asyncio.Future[dict[str, Any]] = asyncio.ensure_future(iterator.__anext__())
     base = f"/host/{event_id}"
-    try:
-        yield ServerSentEventMessage(data=None, comment="following the event", retry=2000)
-        while True:
-            done, _ = await asyncio.wait({pending}, timeout=KEEP_ALIVE_SECONDS)
-            if not done:
-                yield ServerSentEventMessage(data=None, comment="keep-alive")
-                continue
-            try:
-                table = pending.result()
-            except StopAsyncIteration:
-                return
-            pending = asyncio.ensure_future(iterator.__anext__())
-            sid = table["session_id"]
-            latest[sid] = table
-            if sid not in known:
-                known.add(sid)
-                yield ServerSentEventMessage(data=sid, event="added")
-            else:
-                yield ServerSentEventMessage(data=one_line(render("row.html", t=table, base=base)), event=f"t-{sid}")
-            await asyncio.sleep(0)
-            if not pending.done():  # the burst is over: the counters once
-                yield ServerSentEventMessage(data=one_line(render("counts.html", counts=counts(list(latest.values())))),
-                                             event="counts")
-    finally:
-        pending.cancel()
-        with contextlib.suppress(BaseException):
-            await pending
-        aclose = getattr(iterator, "aclose", None)
-        if aclose is not None:
-            with contextlib.suppress(Exception):
-                await aclose()
+    yield ServerSentEventMessage(data=None, comment="following the event", retry=2000)
+    async for paced_table in paced(watch):
+        if paced_table is None:
+            yield KEEP_ALIVE
+            continue
+        table, more_waiting = paced_table
+        sid = table["session_id"]
+        latest[sid] = table
+        if sid not in known:
+            known.add(sid)
+            yield ServerSentEventMessage(data=sid, event="added")
+        else:
+            yield ServerSentEventMessage(data=one_line(render("row.html", t=table, base=base)), event=f"t-{sid}")
+        if not more_waiting:  # the burst is over: the counters once
+            yield ServerSentEventMessage(data=one_line(render("counts.html", counts=counts(list(latest.values())))),
+                                         event="counts")
