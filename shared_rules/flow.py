@@ -80,7 +80,68 @@ HERO_FIELDS = (
 )  # fmt: skip
 
 
-class Ctx:
+class Requests:
+    """The requests a rule makes, with no session behind them: each one is yielded for a driver to answer (the
+    engine's `Ctx` answers them from the table, the RNG or a prompt; `rules.board.rolls.drive` from given dice)."""
+
+    __slots__ = ()
+
+    def roll(
+        self,
+        kind: DieKind,
+        purpose: str,
+        *,
+        hero: str | None = None,
+        pool: int = 1,
+        target: int = 0,
+        chart: bool = False,
+        rule: str = "",
+    ) -> Generator[Request, Any, Roll]:
+        """Ask for a roll; it lands in a `rolled` event with its purpose."""
+        if kind is DieKind.POOL and pool <= 0:
+            return Roll(purpose, kind, (), hero, "none", target, chart)
+        result: Roll = yield RollRequest(kind, purpose, hero, pool, target, chart, rule)
+        return result
+
+    def d6(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
+        return (yield from self.roll(DieKind.D6, purpose, hero=hero, chart=True, rule=rule)).value
+
+    def d3(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
+        return (yield from self.roll(DieKind.D3, purpose, hero=hero, chart=True, rule=rule)).value
+
+    def two_d6(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
+        return (yield from self.roll(DieKind.TWO_D6, purpose, hero=hero, chart=True, rule=rule)).value
+
+    def dice(
+        self, count: int, purpose: str, *, hero: str | None = None, rule: str = ""
+    ) -> Generator[Request, Any, tuple[int, ...]]:
+        """Roll `count` D6 at once ("a D6 for each ..."); returns the faces in order."""
+        return (yield from self.roll(DieKind.POOL, purpose, hero=hero, pool=count, chart=True, rule=rule)).faces
+
+    def choose(
+        self, question: str, options: Sequence[Option | tuple[str, str]], *, hero: str | None = None, rule: str = ""
+    ) -> Generator[Request, Any, str]:
+        """Ask the hero (or the posse) to pick one option; a single option is taken without asking.
+
+        Options that mean something beyond their key (taking part, a cost, a test) are given as `Option`s.
+        """
+        offered = tuple(o if isinstance(o, Option) else Option(o[0], o[1]) for o in options)
+        if len(offered) == 1:
+            return offered[0].key
+        choice: str = yield ChoiceRequest(question, offered, hero, rule)
+        return choice
+
+    def draw(
+        self, purpose: str, options: list[tuple[str, str]], *, rule: str = "", weights: Sequence[int] = ()
+    ) -> Generator[Request, Any, str]:
+        """Pick at random among `options`, uniformly or by `weights` (the RNG, or the table says what it drew)."""
+        if len(options) == 1:
+            return options[0][0]
+        picked: str = yield DrawRequest(purpose, tuple(Option(k, v) for k, v in options), rule, tuple(weights))
+        return picked
+
+
+class Ctx(Requests):
     """The working state of one command: rules read heroes and change them here; every change becomes an event.
 
     `quiet` records no events at all (bulk runs read only the states). `auto` is autoplay: the policy answers
@@ -179,8 +240,12 @@ class Ctx:
             if hero.knocked_out and not _ko(self.state, hero_id, before, field):
                 self.emit("knocked_out", f"{hero.name} is KO'd", hero=hero_id, rule="FF-HERO-02")
         if field == "grit" and before + delta > after:  # a partial overflow is announced too (FF-GRIT-07)
-            self.emit("grit_lost", f"{hero.name} is at Max Grit; {before + delta - after} more Grit is lost",
-                      hero=hero_id, rule="FF-GRIT-07")
+            self.emit(
+                "grit_lost",
+                f"{hero.name} is at Max Grit; {before + delta - after} more Grit is lost",
+                hero=hero_id,
+                rule="FF-GRIT-07",
+            )
         return int(after - before)
 
     def set_value(self, hero_id: str, field: str, value: Any, *, rule: str, why: str = "") -> None:
@@ -295,21 +360,6 @@ class Ctx:
         result: Roll = yield RollRequest(kind, purpose, hero, pool, target, chart, rule)
         return result
 
-    def d6(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
-        return (yield from self.roll(DieKind.D6, purpose, hero=hero, chart=True, rule=rule)).value
-
-    def d3(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
-        return (yield from self.roll(DieKind.D3, purpose, hero=hero, chart=True, rule=rule)).value
-
-    def two_d6(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
-        return (yield from self.roll(DieKind.TWO_D6, purpose, hero=hero, chart=True, rule=rule)).value
-
-    def dice(
-        self, count: int, purpose: str, *, hero: str | None = None, rule: str = ""
-    ) -> Generator[Request, Any, tuple[int, ...]]:
-        """Roll `count` D6 at once ("a D6 for each ..."); returns the faces in order."""
-        return (yield from self.roll(DieKind.POOL, purpose, hero=hero, pool=count, chart=True, rule=rule)).faces
-
     def skill_test(
         self, hero_id: str, skill: str, target: int, purpose: str, *, rule: str, counts: bool = False
     ) -> Generator[Request, Any, Roll]:
@@ -415,7 +465,6 @@ class Ctx:
             apply_effect(self, hero_id, effect, rule=rule, field="effects")
         return answer
 
-
     # ---- what the driver does with an answer, shared with autoplay ------------------------------------------------
     def _decide(self, request: Request) -> Answer:
         """Autoplay: the policy's answer to a decision (it must answer every one)."""
@@ -479,8 +528,14 @@ def _reclamp(hero: Hero) -> Hero:
     max_health, max_sanity = hero.max_health, hero.max_sanity
     if hero.wounds <= max_health and hero.sanity_damage <= max_sanity and hero.grit <= hero.max_grit:
         return hero
-    return _evolve(hero, {"wounds": min(hero.wounds, max_health), "sanity_damage": min(hero.sanity_damage, max_sanity),
-                          "grit": min(hero.grit, hero.max_grit)})
+    return _evolve(
+        hero,
+        {
+            "wounds": min(hero.wounds, max_health),
+            "sanity_damage": min(hero.sanity_damage, max_sanity),
+            "grit": min(hero.grit, hero.max_grit),
+        },
+    )
 
 
 _T = TypeVar("_T")
@@ -500,10 +555,12 @@ def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     if getattr(cls, "__post_init__", None) is not None or not hasattr(cls, "__slots__"):
         return lambda value, changes: replace(value, **changes)  # not the plain frozen record this copier assumes
     lines = [f"    set(new, {n!r}, changes[{n!r}] if {n!r} in changes else value.{n})" for n in names]
-    source = ("def copy(value, changes):\n"
-              "    if not changes.keys() <= known:\n"
-              "        raise TypeError(f'{cls.__name__} has no field(s) {sorted(changes.keys() - known)}')\n"
-              "    new = make(cls)\n" + "\n".join(lines) + "\n    return new\n")
+    source = (
+        "def copy(value, changes):\n"
+        "    if not changes.keys() <= known:\n"
+        "        raise TypeError(f'{cls.__name__} has no field(s) {sorted(changes.keys() - known)}')\n"
+        "    new = make(cls)\n" + "\n".join(lines) + "\n    return new\n"
+    )
     scope: dict[str, Any] = {"make": object.__new__, "set": object.__setattr__, "cls": cls, "known": frozenset(names)}
     exec(source, scope)  # names come from the class's own fields, nothing else is interpolated
     copier: Callable[[Any, dict[str, Any]], Any] = scope["copy"]

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from ...flow import ChoiceRequest, DrawRequest, Request
+from ...flow import ChoiceRequest, DrawRequest, Request, Requests
 from ..board import Board, Model, Pos, Side, Space, drive, has_cover, in_range
-from ..board.rolls import Pick, Requests, Rolls
+from ..board.rolls import Pick, Rolls
 from .ai import (
     Scene,
     adjacent_heroes,

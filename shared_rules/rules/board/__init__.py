@@ -6,6 +6,7 @@
     shortest_path(board, Pos.at(0, 12), [(12, 12)], blocked=[(5, 12)])
 """
 
+from ...flow import Requests
 from .cover import Cover, HitKind, corner_walls, cover, cover_saves, has_cover, lean_options
 from .dynamite import blast_spaces, bounce, dynamite_hits, roof_throw_spaces, throw_targets
 from .format import BOARDS, board_named, load_board, register_board, roof_name
@@ -30,7 +31,7 @@ from .moves import (
     spaces_adjacent,
     steps_to_exit,
 )
-from .rolls import Requests, Rolls, drive
+from .rolls import Rolls, drive
 from .roofs import (
     Fall,
     climb_down_spaces,

@@ -1,7 +1,7 @@
 """The requests the board and Bandit rules make, and a driver that answers them from given dice.
 
 The rules are generators in the engine's idiom (`yield from ctx.d6(...)`): inside a command the engine's `Ctx`
-answers them (typed-in dice, the session RNG, or a prompt). `Requests` yields the same requests without a session,
+answers them (typed-in dice, the session RNG, or a prompt). `Requests` (flow) yields the same requests without a session,
 and `drive` answers them from a list of dice and picks, so the same rule runs as a pure function of its dice.
 """
 
@@ -43,49 +43,6 @@ class Rolls(Protocol):
     def choose(
         self, question: str, options: Sequence[Option | tuple[str, str]], *, hero: str | None = None, rule: str = ""
     ) -> Generator[Request, Any, str]: ...
-
-
-class Requests:
-    """A context with no session: it yields exactly the requests `Ctx` would, for `drive` (or any driver)."""
-
-    def roll(
-        self,
-        kind: DieKind,
-        purpose: str,
-        *,
-        hero: str | None = None,
-        pool: int = 1,
-        target: int = 0,
-        chart: bool = False,
-        rule: str = "",
-    ) -> Generator[Request, Any, Roll]:
-        if kind is DieKind.POOL and pool <= 0:
-            return Roll(purpose, kind, (), hero, "none", target, chart)
-        result: Roll = yield RollRequest(kind, purpose, hero, pool, target, chart, rule)
-        return result
-
-    def d6(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
-        return (yield from self.roll(DieKind.D6, purpose, hero=hero, chart=True, rule=rule)).value
-
-    def dice(
-        self, count: int, purpose: str, *, hero: str | None = None, rule: str = ""
-    ) -> Generator[Request, Any, tuple[int, ...]]:
-        return (yield from self.roll(DieKind.POOL, purpose, hero=hero, pool=count, chart=True, rule=rule)).faces
-
-    def draw(self, purpose: str, options: list[tuple[str, str]], *, rule: str = "") -> Generator[Request, Any, str]:
-        if len(options) == 1:
-            return options[0][0]
-        picked: str = yield DrawRequest(purpose, tuple(Option(k, v) for k, v in options), rule)
-        return picked
-
-    def choose(
-        self, question: str, options: Sequence[Option | tuple[str, str]], *, hero: str | None = None, rule: str = ""
-    ) -> Generator[Request, Any, str]:
-        offered = tuple(o if isinstance(o, Option) else Option(o[0], o[1]) for o in options)
-        if len(offered) == 1:
-            return offered[0].key
-        choice: str = yield ChoiceRequest(question, offered, hero, rule)
-        return choice
 
 
 Pick = str | int  # an option's key, or its index among the options offered
