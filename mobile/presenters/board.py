@@ -866,7 +866,7 @@ def board_input_from_state(adventure: Any, names: Mapping[str, str] | None = Non
     track = None
     if adventure.track.spaces:
         track = Track(adventure.darkness, adventure.party, adventure.track.entrance)
-    mission = str(adventure.mission).replace("_", " ").title() if adventure.mission else ""
+    mission = str(adventure.mission).replace("_", " ").capitalize() if adventure.mission else ""
     return BoardInput(board, tuple(models), tuple(moves), counters, track, mission)
 
 

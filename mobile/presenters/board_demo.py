@@ -3,6 +3,8 @@ Bandits' activation from typed-in dice: what the presenter tests and the screens
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from shared_rules.rules.bandits import Activation, plan_activation
 from shared_rules.rules.board import Model, Pos, Side, board_named
 
@@ -32,3 +34,8 @@ def shootout(models: tuple[Model, ...] = MODELS) -> BoardInput:
     """The position with the Bandits' proposed turn, the Posse 3 kills down the track."""
     return BoardInput(board_named("default"), models, moves_from_activation(activation()), dict(COUNTERS),
                       Track(darkness=4, posse=6, entrance=10), "Shootout in the Streets")
+
+
+def corrected(model: str, space: tuple[int, int]) -> tuple[Model, ...]:
+    """The position with one model where the table says it stands."""
+    return tuple(replace(m, pos=Pos(space)) if m.id == model else m for m in MODELS)

@@ -12,6 +12,7 @@ from mobile.presenters.board import (
     BoardInput,
     BoardPresenter,
     Track,
+    board_input_from_state,
     moves_from_activation,
     moves_from_events,
 )
@@ -181,3 +182,27 @@ def test_tokens_are_readable_numbers_and_letters_on_their_colours() -> None:
     for side in ("hero", "bandit", "neutral"):
         assert theme.contrast(board["token_text"], board[side]) >= 4.5, side
     assert theme.contrast(board["building_text"], board["building"]) >= 4.5
+
+
+def test_the_table_s_town_mission_is_read_from_the_adventure_state() -> None:
+    from shared_rules.state import Adventure, Figure, MissionCounter, PartyHero, Place
+    from shared_rules.state.adventure import Side as FigureSide
+
+    adventure = Adventure(
+        mission="shootout_in_the_streets",
+        heroes=(PartyHero("hanzo", place=Place("street", 12, 12)), PartyHero("kiri", place=Place("roof:3+4"))),
+        figures=(Figure("bandit-1", "Bandit 1", place=Place("street", 13, 11), kind="bandit"),
+                 Figure("folk", "Townsfolk", FigureSide.NEUTRAL, place=Place("street", 5, 5)),
+                 Figure("bandit-2", "Bandit 2", place=Place("entry:D"), kind="bandit")),
+        counters=(MissionCounter("kills", 2),),
+    )  # fmt: skip
+    data = board_input_from_state(adventure, {"hanzo": "Hanzo", "kiri": "Kiri"})
+    assert data is not None and data.mission == "Shootout in the streets"
+    view = BoardPresenter(data).view()
+    tokens = {t.id: t for t in view.tokens}
+    assert (tokens["hanzo"].label, tokens["hanzo"].side) == ("H", "hero")
+    assert tokens["kiri"].roof == "3+4" and board_named("default").building_at((int(tokens["kiri"].x),
+                                                                                  int(tokens["kiri"].y))) in (3, 4)
+    assert tokens["folk"].side == "neutral" and tokens["bandit-2"].entry == "D"
+    assert [(s.label, s.value) for s in view.status] == [("Bandits killed", "2")]
+    assert board_input_from_state(None) is None and board_input_from_state(Adventure()) is None

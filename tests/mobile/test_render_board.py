@@ -25,6 +25,6 @@ def test_the_board_screen_fits_a_small_phone_with_no_overlapping_or_clipped_labe
     assert run.returncode == 0, run.stderr[-4000:]
     assert set(report["sizes"]) == {"small@1.0", "small@2.0"}
     for config, part in report["sizes"].items():
-        assert sorted(part["screens"]) == ["board", "board_shootout"], config
+        assert sorted(part["screens"]) == ["board", "board_correct", "board_shootout"], config
         for name, screen in part["screens"].items():
             assert 0.1 < screen["ink"] < 0.97, f"{config} {name} looks blank or flooded: {screen['ink']}"
