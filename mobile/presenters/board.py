@@ -39,6 +39,7 @@ def place_model_command(model: str, space: Space) -> dict[str, Any]:
 
 
 WALL_TAP = 0.18  # a tap this close to a Wall line (in spaces) is on the Wall, not in a space
+NEAR_TAP = 1.1  # with nothing selected, a tap this near a model's centre (in spaces) selects it
 MIN_VIEW = 12  # the close-up shows at least this many spaces across: tokens stay apart, the Walls stay readable
 
 # the words for each mission counter a mission may keep; others are shown with their name made readable
@@ -280,6 +281,27 @@ def moves_from_events(events: Iterable[Mapping[str, Any]], names: Mapping[str, s
     return tuple(out)
 
 
+def moves_from_log(log: Sequence[Any], names: Mapping[str, str] | None = None) -> tuple[Move, ...]:
+    """The Bandits' turn that just happened: the proposals carried by the newest step (corrections after it
+    aside), read from each event's `proposal` (or `data`) with a `bandit`. Once anything else happens (a Hero
+    acts), there is no Bandits' turn to show."""
+    from dataclasses import asdict, is_dataclass
+
+    for step in reversed(log):
+        found = []
+        for event in getattr(step, "events", ()):
+            data = getattr(event, "proposal", None) or getattr(event, "data", None)
+            if data is not None and is_dataclass(data) and not isinstance(data, type):
+                data = asdict(data)
+            if isinstance(data, Mapping) and data.get("bandit"):
+                found.append(data)
+        if found:
+            return moves_from_events(found, names)
+        if getattr(step, "command", "") != PLACE_MODEL:
+            return ()
+    return ()
+
+
 # ---- geometry for drawing ---------------------------------------------------------------------------------------
 def _blocks(board: Board) -> tuple[Block, ...]:
     out = []
@@ -413,7 +435,12 @@ class BoardPresenter:
         """The board of the table's Town Mission (nothing to draw until one is under way)."""
 
         def read() -> BoardInput | None:
-            return board_input_from_state(table.read.adventure, table.read.names)
+            names = table.read.names
+            data = board_input_from_state(table.read.adventure, names)
+            if data is None:
+                return None
+            names = {**names, **{m.id: m.label for m in data.models}}
+            return replace(data, moves=moves_from_log(table.read.log, names))
 
         def send(command: dict[str, Any]) -> None:
             from shared_rules.codec import decode_command
@@ -575,10 +602,27 @@ class BoardPresenter:
             self.selected, self.correction = here.id, None
             return "selected"
         if not self.selected:
+            near = self._near(data, x, y)
+            if near is not None:  # a finger beside a token on a small phone: the model it meant
+                self.selected, self.correction = near.id, None
+                return "selected"
             self.notice = _("Tap a model first, then the space where it stands.") if on_wall is None else ""
             return "outside"
         self.correction = self.propose(self.selected, space, wall=on_wall)
         return "proposed" if self.correction.command is not None else "refused"
+
+    @staticmethod
+    def _near(data: BoardInput, x: float, y: float) -> Model | None:
+        """The model whose space centre is nearest a tap, within `NEAR_TAP` spaces."""
+        best: tuple[float, Model] | None = None
+        for model in data.models:
+            at = centre(model.pos, data.board)
+            if at is None:
+                continue
+            d = ((at[0] - x) ** 2 + (at[1] - y) ** 2) ** 0.5
+            if d <= NEAR_TAP and (best is None or d < best[0]):
+                best = (d, model)
+        return best[1] if best is not None else None
 
     def propose(self, model_id: str, space: Space, *, wall: str | None = None) -> Correction:
         """Check moving a model to a space against the board, in the players' words."""

@@ -15,6 +15,7 @@ from mobile.presenters.board import (
     board_input_from_state,
     moves_from_activation,
     moves_from_events,
+    moves_from_log,
 )
 from shared_rules.rules.board import Pos, board_named
 
@@ -206,3 +207,26 @@ def test_the_table_s_town_mission_is_read_from_the_adventure_state() -> None:
     assert tokens["folk"].side == "neutral" and tokens["bandit-2"].entry == "D"
     assert [(s.label, s.value) for s in view.status] == [("Bandits killed", "2")]
     assert board_input_from_state(None) is None and board_input_from_state(Adventure()) is None
+
+
+def test_a_tap_beside_a_token_selects_it_when_nothing_is_selected() -> None:
+    board = presenter()
+    assert board.tap(14.2, 11.5) == "selected" and board.selected == "bandit-1"  # (14, 11) is beside Bandit 1
+    assert board.tap(14.5, 11.5) == "proposed"  # with one selected, the same tap is a correction
+    empty = presenter()
+    assert empty.tap(20.5, 20.5) == "outside" and "Tap a model first" in empty.view().notice
+
+
+def test_the_log_s_newest_activation_is_the_bandits_turn_until_something_else_happens() -> None:
+    from types import SimpleNamespace as Step
+
+    activation = board_demo.activation()
+    events = tuple(Step(proposal={"bandit": p.bandit, "from": list(p.start.space or ()),
+                                  "path": [list(s) for s in p.path], "to": list(p.end.space or ()),
+                                  "reason": p.reason, "target": p.target, "shots": 1})
+                   for p in activation.proposals)  # fmt: skip
+    turn = Step(command="activate_bandits", events=events)
+    fix = Step(command=PLACE_MODEL, events=(Step(text="Bandit 1 placed"),))
+    hero = Step(command="hero_move", events=(Step(text="Hanzo moves"),))
+    assert len(moves_from_log([turn])) == 6 and len(moves_from_log([turn, fix])) == 6
+    assert moves_from_log([turn, fix, hero]) == ()
