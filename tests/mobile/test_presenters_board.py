@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from mobile import theme
 from mobile.presenters import board_demo
@@ -17,7 +18,9 @@ from mobile.presenters.board import (
     moves_from_events,
     moves_from_log,
 )
+from shared_rules.commands import COMMAND_TYPES
 from shared_rules.rules.board import Pos, board_named
+from tests.mobile.helpers import hero, offline_table
 
 
 def presenter(data: BoardInput | None = None) -> BoardPresenter:
@@ -230,3 +233,19 @@ def test_the_log_s_newest_activation_is_the_bandits_turn_until_something_else_ha
     hero = Step(command="hero_move", events=(Step(text="Hanzo moves"),))
     assert len(moves_from_log([turn])) == 6 and len(moves_from_log([turn, fix])) == 6
     assert moves_from_log([turn, fix, hero]) == ()
+
+
+def test_on_a_real_table_with_no_mission_the_board_waits_and_a_correction_is_not_sent_half_way(tmp_path: Path) -> None:
+    table = offline_table(tmp_path, [hero("ann", "Ann")], dice="server")
+    board = BoardPresenter.for_table(table)
+    assert "No board yet" in board.view().empty_text
+    assert board.tap(3.5, 3.5) == "outside"
+    before = table.snapshot.version
+    board.send = BoardPresenter.for_table(table).send
+    board._source = board_demo.shootout()  # a board to tap on; the table itself has no mission
+    board.tap(13.5, 11.5)
+    board.tap(14.5, 11.5)
+    board.confirm()
+    if PLACE_MODEL not in COMMAND_TYPES:  # until the missions' command lands: said in words, nothing sent
+        assert "does not take board corrections yet" in board.view().notice
+        assert table.snapshot.version == before and not table.outbox
