@@ -513,6 +513,8 @@ class BoardPresenter:
                 text += ". " + _("The table put it elsewhere")
             turn.append(TurnLine(model.id, short[model.id], text, model.id == focus,
                                  bool(line is not None and not line.clear) or elsewhere))
+        standing = {(int(t.x), int(t.y)) for t in tokens if not t.ghost}
+        tokens = [replace(t, label="") if t.ghost and (int(t.x), int(t.y)) in standing else t for t in tokens]
         tokens.sort(key=lambda t: (not t.ghost, t.selected))  # ghosts under the models, the selected on top
         turn.sort(key=lambda line: _order(line.label))
         if self.whole:

@@ -249,3 +249,13 @@ def test_on_a_real_table_with_no_mission_the_board_waits_and_a_correction_is_not
     if PLACE_MODEL not in COMMAND_TYPES:  # until the missions' command lands: said in words, nothing sent
         assert "does not take board corrections yet" in board.view().notice
         assert table.snapshot.version == before and not table.outbox
+
+
+def test_a_ghost_where_another_model_stands_is_drawn_without_its_number() -> None:
+    data = board_demo.shootout()
+    end = next(m for m in data.moves if m.bandit == "bandit-6").end
+    assert end.space is not None
+    crowded = replace(data, models=data.models + (replace(board_demo.HEROES[0], id="extra", name="Extra",
+                                                                pos=Pos(end.space)),))  # fmt: skip
+    ghost = next(t for t in presenter(crowded).view().tokens if t.ghost and t.id == "bandit-6")
+    assert ghost.label == ""
