@@ -843,9 +843,11 @@ def status_items(data: BoardInput) -> tuple[StatusItem, ...]:
 
 
 def _segments_in(board: Board, viewport: tuple[int, int, int, int]) -> set[str]:
+    """The kinds of segment that show in the viewport (one on its edge does not)."""
     x, y, w, h = viewport
-    return {s.kind for s in _segments(board) if x <= min(s.x1, s.x2) <= x + w and y <= min(s.y1, s.y2) <= y + h
-            and (s.x1 != s.x2 or s.y1 != s.y2)}
+    return {s.kind for s in _segments(board)
+            if x < max(s.x1, s.x2) and min(s.x1, s.x2) < x + w and y < max(s.y1, s.y2) and min(s.y1, s.y2) < y + h
+            and not (s.x1 == s.x2 and s.x1 in (x, x + w)) and not (s.y1 == s.y2 and s.y1 in (y, y + h))}
 
 
 def legend(data: BoardInput, overlay: bool, shown: set[str] | None = None) -> tuple[LegendItem, ...]:

@@ -259,3 +259,12 @@ def test_a_ghost_where_another_model_stands_is_drawn_without_its_number() -> Non
                                                                 pos=Pos(end.space)),))  # fmt: skip
     ghost = next(t for t in presenter(crowded).view().tokens if t.ghost and t.id == "bandit-6")
     assert ghost.label == ""
+
+
+def test_the_legend_names_what_is_on_the_screen() -> None:
+    keys = [item.key for item in presenter().view().legend]
+    assert keys[:2] == ["hero", "bandit"] and {"ghost", "arrow", "fire", "cover", "blocked"} <= set(keys)
+    assert "shared roof" not in keys  # 3+4's and 7+8's shared Walls lie outside this close-up
+    whole = presenter()
+    whole.toggle_whole()
+    assert "shared roof" in [item.key for item in whole.view().legend]
