@@ -27,6 +27,7 @@ from kivy.uix.togglebutton import ToggleButton
 from . import platform, theme
 from .client import GraphQLBackend, OfflineBackend, TableBackend
 from .i18n import _, set_language
+from .presenters.board import BoardPresenter
 from .presenters.dice import PromptPresenter
 from .presenters.log import LogPresenter
 from .presenters.posse import PossePresenter
@@ -35,6 +36,7 @@ from .presenters.start import StartPresenter, join_link
 from .presenters.table import CallQueue, Post, TableSession, ThreadWorker, Worker
 from .presenters.town import TownPresenter
 from .presenters.travel import TravelPresenter
+from .screens.board import BoardScreen
 from .screens.dice import DiceScreen
 from .screens.log import LogScreen
 from .screens.posse import PosseScreen
@@ -43,12 +45,13 @@ from .screens.town import TownScreen
 from .screens.travel import TravelScreen
 
 SCREENS_DIR = Path(__file__).parent / "screens"
-KV_FILES = ("widgets", "posse", "dice", "travel", "town", "log", "start", "app")
+KV_FILES = ("widgets", "posse", "dice", "travel", "town", "log", "start", "board", "app")
 SCREEN_CLASSES: dict[str, Any] = {"posse": PosseScreen, "travel": TravelScreen, "dice": DiceScreen,
                                   "town": TownScreen, "log": LogScreen}  # fmt: skip
+PAGES: dict[str, Any] = {"board": BoardScreen}  # screens with no tab, opened from another screen (app.go("board"))
 PRESENTERS: dict[str, Callable[[TableSession], Any]] = {
     "posse": PossePresenter, "travel": TravelPresenter, "dice": PromptPresenter, "town": TownPresenter,
-    "log": LogPresenter,
+    "log": LogPresenter, "board": BoardPresenter.for_table,
 }  # fmt: skip
 
 
@@ -205,6 +208,9 @@ class BrimstoneApp(App):
             manager.add_widget(screen)
             frame.ids.tabs.add_widget(TabButton(icon=spec.icon, label=_(spec.label), screen=spec.name,
                                                 on_release=lambda b: self.go(b.screen)))
+        for name, page in PAGES.items():
+            self.screens[name] = page(name=name)
+            manager.add_widget(self.screens[name])
         for screen in self.screens.values():
             screen.bind(on_pre_enter=lambda s: s.refresh())
         if self.table is not None:

@@ -71,3 +71,16 @@ def contrast(a: Colour, b: Colour) -> float:
 def die_colours(colour: str) -> tuple[Colour, Colour]:
     """(face, pips) for a die colour name."""
     return DIE_FACE.get(colour, DIE_FACE["white"]), DIE_PIPS.get(colour, ON_ACCENT)
+
+# The Town board (mobile/screens/board.py): the Street dark, Buildings as wood, Walls light, Doors brass, Windows
+# blue; Heroes blue and Bandits red (each with a letter or number too, never colour alone); the Bandits' moves in
+# brass, their lines of fire red, a blocked line grey and dashed with a cross.
+BOARD = {
+    "street": hex_colour("#24242B"), "grid": hex_colour("#FFFFFF", 0.07), "building": hex_colour("#4A3828"),
+    "building_text": hex_colour("#F2DDBA"), "wall": hex_colour("#E6D5B8"), "door": hex_colour("#FFB547"),
+    "window": hex_colour("#86C8FF"), "shared roof": hex_colour("#E6D5B8", 0.55), "entry": hex_colour("#86C8FF"),
+    "entry_fill": hex_colour("#86C8FF", 0.16), "hero": hex_colour("#1E63C6"), "bandit": hex_colour("#C62828"),
+    "neutral": hex_colour("#5E5E68"), "token_text": hex_colour("#FFFFFF"), "ghost": hex_colour("#FF8A80"),
+    "arrow": hex_colour("#FFB547"), "fire": hex_colour("#FF5252"), "cover": hex_colour("#FFD166"),
+    "blocked": hex_colour("#A0A0AA"), "selected": hex_colour("#FFFFFF"),
+}  # fmt: skip

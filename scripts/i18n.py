@@ -30,6 +30,9 @@ def data_strings() -> list[str]:
     found += ["Out", "KO", "Near death", "Wanted!", "Most Wanted!", "Bag torn", "Scratch's deal"]
     found += ["Tens (red)", "Ones (white)", "Peril Die", "D6", "D8", "D3 (a D6)", "Small Town", "Medium Town",
               "Large Town"]
+    from mobile.presenters.board import COUNTER_WORDS
+
+    found += list(COUNTER_WORDS.values())  # the board's status strip names a mission's counters
     return found
 
 

@@ -131,11 +131,47 @@ def layout_problems(root: Any, where: str) -> list[str]:
         if widget.right > screen_width + 1 or widget.x < -1:
             label = getattr(widget, "text", "") or widget.__class__.__name__
             found.append(f"{where}: off the side of the screen (x {widget.x:.0f}..{widget.right:.0f}): {label!r}")
+        found += drawn_label_problems(widget, where)
         if isinstance(widget, ButtonBehavior) and not widget.disabled and min(widget.size) < dp(48) - 1:
             label = getattr(widget, "text", "") or widget.__class__.__name__
             found.append(f"{where}: touch target {widget.width / dp(1):.0f}x{widget.height / dp(1):.0f} dp < 48 dp: "
                          f"{label!r}")
     return found
+
+
+def drawn_label_problems(widget: Any, where: str) -> list[str]:
+    """Labels a widget draws on its canvas (the board's numbers and letters, `drawn_labels`): each inside the
+    widget, none lying on another."""
+    labels = getattr(widget, "drawn_labels", None)
+    if not labels:
+        return []
+    found = []
+    for text, x, y, w, h in labels:
+        if x < widget.x - 1 or y < widget.y - 1 or x + w > widget.right + 1 or y + h > widget.top + 1:
+            found.append(f"{where}: {text!r} drawn cut off at the edge of the board")
+    for n, (text, x, y, w, h) in enumerate(labels):
+        for other, ox, oy, ow, oh in labels[n + 1:]:
+            if x < ox + ow - 1 and ox < x + w - 1 and y < oy + oh - 1 and oy < y + h - 1:
+                found.append(f"{where}: {text!r} drawn over {other!r} on the board")
+    return found
+
+
+def board_shots(app: Any, shot: Any) -> None:
+    """The Town board mid-shootout (mobile/presenters/board_demo.py): the Bandits' turn shown, then hidden."""
+    from mobile.presenters import board_demo
+    from mobile.presenters.board import BoardPresenter
+
+    presenter = BoardPresenter(board_demo.shootout())
+    app.screens["board"].presenter = presenter
+    shot("board_shootout", "board")
+    presenter.toggle_overlay()
+    shot("board", "board")
+    # the table put Kiri deeper in the Sheriff's Office: Bandit 1's shot is blocked; Bandit 1 tapped, then a space
+    presenter = BoardPresenter(board_demo.shootout(board_demo.corrected("kiri", (6, 17))))
+    app.screens["board"].presenter = presenter
+    presenter.tap(13.5, 11.5)
+    presenter.tap(14.5, 11.5)
+    shot("board_correct", "board")
 
 
 def ink(pixels: bytes) -> float:
@@ -153,8 +189,9 @@ def ink(pixels: bytes) -> float:
 
 
 # ---- the table the screenshots show ---------------------------------------------------------------------------------
-def render(out: Path | None, size: str = "phone", scale: float = 1.0) -> dict[str, Any]:
-    """Play the table and look at each screen at `size` and font `scale`; PNGs go to `out` (None: none)."""
+def render(out: Path | None, size: str = "phone", scale: float = 1.0, only: str = "") -> dict[str, Any]:
+    """Play the table and look at each screen at `size` and font `scale`; PNGs go to `out` (None: none).
+    `only="board"`: just open a table and look at the board screens."""
     import time
 
     _prepare_kivy(size)
@@ -234,7 +271,8 @@ def render(out: Path | None, size: str = "phone", scale: float = 1.0) -> dict[st
     start.add_item(0, "Horse", ("transport",))
     start.set_server("http://192.168.1.20:8000")
     app.screens["start"].refresh()
-    shot("start")
+    if not only:
+        shot("start")
 
     # -- a table on the engine, three heroes ----------------------------------------------------------------------------
     watch = Item("pocket-watch", "Pocket Watch", frozenset({ItemTag.PERSONAL}), hourglass=1)
@@ -252,6 +290,10 @@ def render(out: Path | None, size: str = "phone", scale: float = 1.0) -> dict[st
     app.open_table(table)
     held: list[Any] = []
     table.schedule = lambda _delay, call: (held.append(call), lambda: held.remove(call) if call in held else None)[1]
+
+    if only == "board":
+        board_shots(app, shot)
+        return report
 
     def window_passes() -> None:  # the short window after the last die: the faces go out
         while held:
@@ -356,17 +398,19 @@ def render(out: Path | None, size: str = "phone", scale: float = 1.0) -> dict[st
         if widget is not app.root:
             widget.dismiss(animation=False)
     settle()
+    board_shots(app, shot)
     return report
 
 
-def one_size(size: str, scales: list[float], out: Path | None, every_png: Path | None) -> dict[str, Any]:
+def one_size(size: str, scales: list[float], out: Path | None, every_png: Path | None,
+             only: str = "") -> dict[str, Any]:
     """Every scale at one size, in this process: PNGs for the phone at 1.0 (and all of them with --every-png)."""
     merged: dict[str, Any] = {"sizes": {}, "problems": []}
     for scale in scales:
         target = out if size == "phone" and scale == 1.0 else None
         if every_png is not None:
             target = every_png / f"{size}-{scale}"
-        report = render(target, size, scale)
+        report = render(target, size, scale, only)
         merged["sizes"][f"{size}@{scale}"] = report
         merged["problems"] += report["problems"]
         if size == "phone" and scale == 1.0:
@@ -382,12 +426,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="only this size (repeatable); default: all, each in a process of its own")
     parser.add_argument("--scales", default=",".join(map(str, SCALES)), help="font scales, e.g. 1.0,2.0")
     parser.add_argument("--every-png", type=Path, help="also write every size and scale's PNGs here, to look at")
+    parser.add_argument("--only", choices=["board"], help="only these screens, in one size (--size)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     scales = [float(x) for x in args.scales.split(",")]
     sizes = args.size or list(SIZES)
     if len(sizes) == 1:
-        report = one_size(sizes[0], scales, args.out, args.every_png)
+        report = one_size(sizes[0], scales, args.out, args.every_png, args.only or "")
     else:  # one process per size: a Kivy window keeps the size it was opened with
         import subprocess
 
