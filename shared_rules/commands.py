@@ -666,3 +666,78 @@ class AdjustResource(Command):
     resource: str
     amount: int
     reason: str = ""
+
+
+# ---- Town Missions (rules/missions) -----------------------------------------------------------------------------
+@command
+@dataclass(frozen=True, slots=True)
+class RollMission(Command):
+    """Roll on the Town Mission table (FT-MIS-00): a D6; a 6 is the High Noon Duel for a Random Hero, and with more
+    than one Hero another Mission is rolled until it is 1-5 (A32)."""
+
+    type: ClassVar[str] = "roll_mission"
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class StayInTown(Command):
+    """After a Town Mission that was not failed, stay in the same town instead of travelling: a fresh Town Stay of
+    the same Size and Specialty Type (FT-TOWN-09, FT-MIS-AFTER-01)."""
+
+    type: ClassVar[str] = "stay_in_town"
+
+
+@dataclass(frozen=True, slots=True)
+class BanditTarget:
+    """The table's correction of a Bandit's target: `hero` (or a figure the Bandits may target) instead of the one
+    the engine picked; refused without Range and Line of Sight (FT-BANDIT-05)."""
+
+    bandit: str
+    hero: str
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class ActivateBandits(Command):
+    """The Bandits next in Initiative order activate as a Shootout group (FT-BANDIT-03..08) or as the Mission's
+    Bandits move (Bank Robbers, FT-M3-03..06): the engine proposes each Bandit's move, target and line of fire with
+    its reason, rolls or takes the typed dice, and resolves the attacks. `targets` corrects a target."""
+
+    type: ClassVar[str] = "activate_bandits"
+    targets: tuple[BanditTarget, ...] = ()
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class PlaceModel(Command):
+    """Put a hero or figure where it really stands on the Town Adventure Board (the physical board wins): `to` a
+    square (`tile` street / building-N, x, y), a rooftop (`roof:3+4`) or off the board (`entry:A`); `path`, the
+    squares it moved through, is checked against Walls and Windows (FT-BOARD-03/04/05)."""
+
+    type: ClassVar[str] = "place_model"
+    model: str
+    to: Place
+    path: tuple[tuple[int, int], ...] = ()
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class MoveTownsfolk(Command):
+    """Town Overrun: move a Townsfolk marker with points from this turn's shared pool (the Hold Back the Darkness
+    total), never onto a Rooftop or off the board (FT-M5-02)."""
+
+    type: ClassVar[str] = "move_townsfolk"
+    townsfolk: str
+    to: Place
+    spaces: int
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class Desperation(Command):
+    """Town Overrun: a Hero with no Enemies on their Map Tile gives up their Attack to `scavenge`, `recover_grit`,
+    `ready_item` (a Once per Fight Item, A24) or `catch_breath` (Heal D3) (FT-M5-07)."""
+
+    type: ClassVar[str] = "desperation"
+    hero: str
+    choice: str

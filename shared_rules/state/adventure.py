@@ -146,6 +146,8 @@ class Figure:
     place: Place | None = None
     ambush: bool = False  # +2 Initiative on its first turn (FF-TURN-03, A13)
     arrived: int = 0  # the turn it came onto the board
+    brutal: bool = False  # the Brutal side of its Record Sheet (a Rooftop Bandit's Rifle then has Shots 3, FT-BANDIT-08)
+    heading: str = ""  # the Entry Area it is making for (a Bank Robber's Escape Exit, FT-M3-03)
 
     @property
     def health_left(self) -> int:

@@ -244,7 +244,8 @@ def move(ctx: Ctx, command: Move) -> Procedure:
         if command.to else ""  # fmt: skip
     ctx.emit("moved", f"{ctx.name(hero)} moves {command.spaces} space(s){where}; {allowance(ctx.state, act)} left",
              hero=hero, rule="FF-MOVE-01")  # fmt: skip
-    yield from ()
+    yield from mission_of(ctx.state).after_move(ctx, hero)
+    yield from advance(ctx)
 
 
 def check_end_activation(state: Session, command: EndActivation) -> None:
