@@ -12,6 +12,7 @@ from enum import Enum
 
 from ..dice import Roll
 
+MARKER_KINDS = frozenset({"money_bag"})  # figures that are markers lying on the board, not models: they block nothing
 STAGE_TARGETS = {1: 7, 2: 8, 3: 9}  # FF-DEPTH-01: the value printed under each Stage of the Depth Track
 
 

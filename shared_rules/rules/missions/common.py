@@ -18,6 +18,7 @@ from ...dice import DieKind, Roll
 from ...errors import IllegalCommand
 from ...flow import Ctx, Steps
 from ...state import Figure, MapTile, Place, Session, Side, TileKind
+from ...state.adventure import MARKER_KINDS
 from ..adventure import Ending, Mission
 from ..adventure.board_models import board_models, board_pos
 from ..adventure.common import adventure, party_ids, put, put_figure, put_member, set_counter, standing
@@ -97,7 +98,7 @@ def taken(state: Session, *, but: Iterable[str] = ()) -> set[tuple[int, int]]:
         if member.id not in skip and (s := space_of(member.place)) is not None:
             out.add(s)
     for figure in adv.figures:
-        if figure.id not in skip and figure.kind != "money_bag" and (s := space_of(figure.place)) is not None:
+        if figure.id not in skip and figure.kind not in MARKER_KINDS and (s := space_of(figure.place)) is not None:
             out.add(s)
     return out
 
@@ -369,7 +370,7 @@ class TownMission(Mission):
                 model = replace(model, side=BSide.NEUTRAL)
             if model.id in extra:
                 model = replace(model, side=BSide.HERO)
-            if figure_kind == "money_bag":
+            if figure_kind in MARKER_KINDS:
                 continue
             out.append(model)
         return tuple(out)

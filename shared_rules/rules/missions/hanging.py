@@ -19,7 +19,7 @@ from ..adventure import Ending, register
 from ..adventure.board_models import board_pos
 from ..adventure.common import adventure, member, own_roll, party_ids, put, put_figure, set_counter, standing
 from ..adventure.fight import add_figures
-from ..board import edge_spaces, random_rooftop, sees
+from ..board import Pos, edge_spaces, random_rooftop, sees, shortest_path
 from .common import (
     BANDIT,
     TownMission,
@@ -161,7 +161,13 @@ class HangingHigh(TownMission):
             return
         taken_ = taken(ctx.state, but=[PRISONER]) | set(board.spaces["gallows"])
         around = [(x + dx, y + dy) for x, y in board.spaces["gallows"] for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
-        spot = next(s for s in around if board.on_board(s) and s not in taken_)
+        spots = [s for s in dict.fromkeys(around) if board.on_board(s) and s not in taken_]
+
+        def to_c(space: tuple[int, int]) -> int:  # the Heroes would drop him where he can run (any empty space)
+            path = shortest_path(board, Pos.at(*space), board.entry_areas["C"].spaces, blocked=taken_)
+            return len(path) if path is not None else 999
+
+        spot = min(spots, key=lambda s: (to_c(s), s))
         prisoner = adventure(ctx).figure(PRISONER)
         put_figure(ctx, replace(prisoner, place=ground(board, spot)))
         set_counter(ctx, "freed", adventure(ctx).turn)
