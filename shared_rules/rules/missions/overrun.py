@@ -171,9 +171,17 @@ class TownOverrun(TownMission):
     def failure(self, ctx: Ctx, ending: Ending) -> Steps[None]:
         from .common import no_town
 
-        if ending.reason == "darkness":  # FT-M5-11: the KO'd roll, and so do the others (their choice of chart)
-            for hero in party_ids(ctx.state):
-                yield from injury_or_madness(ctx, hero, rule="FT-M5-11")
+        for hero in party_ids(ctx.state):  # FT-M5-11: the KO'd roll; if the Darkness escaped, the others too
+            if ctx.hero(hero).knocked_out:
+                if ending.reason != "all_ko":  # the core already rolled for a posse all KO'd
+                    yield from injury_or_madness(ctx, hero, rule="FT-M5-11")
+            elif ending.reason == "darkness":
+                chart = yield from ctx.choose(f"{ctx.name(hero)}: the Darkness escaped: Injury or Madness?",
+                                              [Option("injury", "Roll on the Injury chart"),
+                                               Option("madness", "Roll on the Madness chart")], hero=hero,
+                                              rule="FT-M5-11")  # fmt: skip
+                yield from ctx.card(hero, chart, f"The Darkness escaped: roll on the {chart.capitalize()} chart and "
+                                    "enter what it says", rule="FT-M5-11")  # fmt: skip
         ctx.emit("mission", "The Town is destroyed", rule="FT-M5-11")
         no_town(ctx, "FT-M5-11")
 

@@ -13,7 +13,7 @@ __all__ = ["adv", "answer", "bandits", "figure", "layout", "of", "posse", "town"
 
 
 def posse(n: int, **values: Any) -> list[Any]:
-    return [of(chr(ord("a") + i), max_grit=2, **values) for i in range(n)]
+    return [of(chr(ord("a") + i), **{"max_grit": 2, **values}) for i in range(n)]
 
 
 def town(mission: str, heroes: int = 2, *, length: int = 14, dice: tuple[tuple[int, ...], ...] = (),
