@@ -57,7 +57,7 @@ def test_heroes_may_never_enter_the_bank_FT_M3_01() -> None:
     assert (error.value.field, error.value.rule) == ("to", "FT-M3-01")
 
 
-def test_the_bank_fires_then_d3_robbers_spawn_at_the_corner_door_run_p_spaces_then_fire_FT_M3_03_to_06() -> None:
+def test_the_bank_fires_then_d3_robbers_spawn_run_p_spaces_then_fire_FT_M3_03_FT_M3_04_FT_M3_05_FT_M3_06() -> None:
     t = bank()
     robbers_out(t)
     texts = [e.text for e in t.events]
