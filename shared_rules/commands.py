@@ -741,3 +741,40 @@ class Desperation(Command):
     type: ClassVar[str] = "desperation"
     hero: str
     choice: str
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class RandomTarget(Command):
+    """Town Overrun: roll a Random Hero for `enemy` with the Townsfolk as one more "Hero" (FT-M5-03); picked, they
+    mean the Townsfolk marker closest to the Enemy, or, for an Ambush (`ambush`), the marker the Heroes choose
+    (FT-M5-09)."""
+
+    type: ClassVar[str] = "random_target"
+    enemy: str
+    ambush: bool = False
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class StrikeTownsfolk(Command):
+    """Town Overrun: `enemy` lands `hits` on a Townsfolk marker (Damage `damage` each, `kind` wound or horror): an
+    adjacent Hero may take them instead, before Defense; the marker saves on 4+ and has 1 Health, and ignores
+    Sanity Damage (FT-M5-04)."""
+
+    type: ClassVar[str] = "strike_townsfolk"
+    enemy: str
+    townsfolk: str
+    hits: int
+    damage: int = 1
+    kind: str = "wound"
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class RescueHero(Command):
+    """Hanging High's optional rule: `hero` is the one on the Gallows, to be saved from hanging (FT-M2-12). Given
+    before the first Hold Back the Darkness; the Old Lantern holder cannot be the captive."""
+
+    type: ClassVar[str] = "rescue_hero"
+    hero: str

@@ -60,7 +60,9 @@ from shared_rules.commands import (
     PayOffWarrants,
     PlaceModel,
     PlayDevilsWheel,
+    RandomTarget,
     RerollWithGrit,
+    RescueHero,
     RevealToken,
     RingBell,
     RollMission,
@@ -73,6 +75,7 @@ from shared_rules.commands import (
     StartDay,
     StayInTown,
     StopBleeding,
+    StrikeTownsfolk,
     ThrowShuriken,
     UseTactic,
     UseToken,
@@ -169,7 +172,8 @@ ADVENTURE_SAMPLES: dict[str, Command] = {
     "roll_mission": RollMission(), "stay_in_town": StayInTown(), "activate_bandits": ActivateBandits(),
     "place_model": PlaceModel("a", Place("street", 1, 1)),
     "move_townsfolk": MoveTownsfolk("townsfolk-1", Place("street", 1, 1), 1),
-    "desperation": Desperation("a", "recover_grit"),
+    "desperation": Desperation("a", "recover_grit"), "random_target": RandomTarget("oni-1"),
+    "strike_townsfolk": StrikeTownsfolk("oni-1", "townsfolk-1", 1), "rescue_hero": RescueHero("b"),
 }  # fmt: skip
 
 

@@ -507,6 +507,7 @@ PLAUSIBLE: dict[str, Any] = {
     "path": st.lists(st.lists(st.integers(-1, 25), min_size=2, max_size=2), max_size=3),
     "townsfolk": st.sampled_from(("townsfolk-1", "x")),
     "choice": st.sampled_from(("recover_grit", "catch_breath", "scavenge", "x")),
+    "damage": st.integers(-1, 120),
 }
 
 

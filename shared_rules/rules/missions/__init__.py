@@ -78,10 +78,19 @@ def legal(state: Session) -> Iterator[LegalCommand]:
             yield LegalCommand("stay_in_town", note="a fresh stay in the same town (FT-TOWN-09)")
     yield from activation_legal(state)
     adv = state.adventure
+    if adv is not None and adv.mission == hanging.HangingHigh.key and adv.turn == 1 and not adv.counter("captive") \
+            and adv.step.value == "start":
+        yield LegalCommand("rescue_hero", options=tuple(m.id for m in adv.heroes if m.id != adv.lantern),
+                           note="optional: play the Mission to save a Hero from the hanging (FT-M2-12)")
     if adv is not None and adv.mission == overrun.TownOverrun.key:
         if adv.counter("townsfolk_moves"):
             yield LegalCommand("move_townsfolk", options=tuple(f.id for f in adv.figures if f.kind == "townsfolk"),
                                note=f"{adv.counter('townsfolk_moves')} Movement Point(s) to share (FT-M5-02)")  # fmt: skip
+        if adv.enemies:
+            enemies = tuple(f.id for f in adv.enemies)
+            yield LegalCommand("random_target", options=enemies, note="a Random Hero, the Townsfolk as one (FT-M5-03)")
+            if any(f.kind == "townsfolk" for f in adv.figures):
+                yield LegalCommand("strike_townsfolk", options=enemies, note="an Enemy's Hits on a Townsfolk marker")
         if adv.activation is not None and adv.activation.figure in {m.id for m in adv.heroes}:
             yield LegalCommand("desperation", hero=adv.activation.figure, options=overrun.DESPERATION,
                                note="instead of an Attack, with no Enemy on the Map Tile (FT-M5-07)")  # fmt: skip
@@ -100,6 +109,11 @@ AREA = Area(
         "move_townsfolk": CommandRule(overrun.move_townsfolk, ADV, "FT-M5-02", "in Town Overrun",
                                       overrun.check_move_townsfolk),  # fmt: skip
         "desperation": CommandRule(overrun.desperation, ADV, "FT-M5-07", "in Town Overrun", overrun.check_desperation),
+        "rescue_hero": CommandRule(hanging.rescue_hero, ADV, "FT-M2-12", "in Hanging High", hanging.check_rescue),
+        "random_target": CommandRule(overrun.random_target, ADV, "FT-M5-03", "in Town Overrun",
+                                     overrun.check_random_target),  # fmt: skip
+        "strike_townsfolk": CommandRule(overrun.strike_townsfolk, ADV, "FT-M5-04", "in Town Overrun",
+                                        overrun.check_strike_townsfolk),  # fmt: skip
     },
     legal,
 )

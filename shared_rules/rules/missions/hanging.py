@@ -11,13 +11,27 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ...commands import RescueHero
 from ...dice import DieKind, Roll
-from ...flow import Ctx, Steps
+from ...errors import IllegalCommand
+from ...flow import Ctx, Procedure, Steps
 from ...prompts import Option, Part
-from ...state import Figure, Session, Side
+from ...state import Figure, Place, Session, Side, TurnStep
 from ..adventure import Ending, register
 from ..adventure.board_models import board_pos
-from ..adventure.common import adventure, member, own_roll, party_ids, put, put_figure, set_counter, standing
+from ..adventure.common import (
+    adventure,
+    member,
+    need_adventure,
+    need_hero,
+    own_roll,
+    party_ids,
+    put,
+    put_figure,
+    put_member,
+    set_counter,
+    standing,
+)
 from ..adventure.fight import add_figures
 from ..board import Pos, edge_spaces, random_rooftop, sees, shortest_path
 from .common import (
@@ -35,6 +49,7 @@ from .common import (
 
 COUNTERS = 8
 PRISONER = "prisoner"
+CAPTIVE = "captive"  # the Place tile of a Hero held on the Gallows (FT-M2-12)
 LATER = 999  # a Marshal not yet Alerted takes no turn (FT-M2-03)
 
 
@@ -168,9 +183,15 @@ class HangingHigh(TownMission):
             return len(path) if path is not None else 999
 
         spot = min(spots, key=lambda s: (to_c(s), s))
+        set_counter(ctx, "freed", adventure(ctx).turn)
+        captive = captive_of(ctx.state)
+        if captive:  # FT-M2-12: the captive, not the marker, is placed; he acts from the next turn
+            put_member(ctx, replace(member(ctx, captive), place=ground(board, spot)))
+            ctx.emit("mission", f"{ctx.name(captive)} drops free at ({spot[0]},{spot[1]})", hero=captive,
+                     rule="FT-M2-12")  # fmt: skip
+            return
         prisoner = adventure(ctx).figure(PRISONER)
         put_figure(ctx, replace(prisoner, place=ground(board, spot)))
-        set_counter(ctx, "freed", adventure(ctx).turn)
         ctx.emit("mission", f"{ctx.name(hero)} shoots the rope: the Prisoner drops free at ({spot[0]},{spot[1]}) and "
                  "runs for Entry C", hero=hero, rule="FT-M2-08")  # fmt: skip
 
@@ -181,7 +202,12 @@ class HangingHigh(TownMission):
 
     # ---- the Prisoner on the run ----------------------------------------------------------------------------
     def start_of_turn(self, ctx: Ctx) -> Steps[None]:
-        """FT-M2-09: from the turn after he was freed, [P] spaces toward Entry C and off the board."""
+        """FT-M2-09: from the turn after he was freed, [P] spaces toward Entry C and off the board. A captive Hero
+        takes no part until the turn after release (FT-M2-12)."""
+        captive = captive_of(ctx.state)
+        adv = adventure(ctx)
+        if captive and not (adv.counter("freed") and adv.counter("freed") < adv.turn):
+            put(ctx, replace(adv, activated=(*adv.activated, captive)))
         adv = adventure(ctx)
         freed = adv.counter("freed")
         if not freed or freed >= adv.turn or PRISONER not in {f.id for f in adv.figures}:
@@ -244,6 +270,12 @@ class HangingHigh(TownMission):
     def check_end(self, state: Session) -> Ending | None:
         adv = state.adventure
         assert adv is not None
+        held = next((m for m in adv.heroes if adv.counter(f"captive:{m.id}")), None)
+        if held is not None:  # FT-M2-12
+            if state.hero(held.id).knocked_out:
+                return Ending(False, "captive_ko", "FT-M2-12", "The captive is KO'd: the Mission is failed")
+            if held.place is not None and held.place.tile == "entry:C":
+                return Ending(True, "rescued", "FT-M2-12", "The captive gets away at Entry C: the Mission is won")
         if adv.counter("hanged"):
             return Ending(False, "hanged", "FT-M2-10", "The Prisoner is hanged: the Mission is failed")
         if adv.counter("prisoner_killed"):
@@ -267,6 +299,10 @@ class HangingHigh(TownMission):
     def failure(self, ctx: Ctx, ending: Ending) -> Steps[None]:
         from .common import no_town
 
+        if ending.reason == "captive_ko":  # FT-M2-12: a single D6 on the Injury Chart
+            held = next(m.id for m in adventure(ctx).heroes if adventure(ctx).counter(f"captive:{m.id}"))
+            yield from ctx.card(held, "injury", "The captive was KO'd: a single D6 on the Injury chart",
+                                rule="FT-M2-12", die=DieKind.D6)  # fmt: skip
         for hero in party_ids(ctx.state):  # FT-M2-11: D3 Corruption Points, ignoring Willpower
             points = yield from ctx.d3("Corruption for the hanged man", hero=hero, rule="FT-M2-11")
             ctx.change(hero, "corruption", points, rule="FT-M2-11", why="the Prisoner was not saved")
@@ -280,3 +316,41 @@ def _posse_level(state: Session) -> int:
 
 
 HANGING_HIGH = register(HangingHigh())
+
+
+# ---- rescuing a Hero (FT-M2-12) ----------------------------------------------------------------------------------
+def captive_of(state: Session) -> str:
+    """The Hero held on the Gallows, until he is freed."""
+    adv = state.adventure
+    assert adv is not None
+    return next((m.id for m in adv.heroes if m.place is not None and m.place.tile == CAPTIVE), "")
+
+
+def check_rescue(state: Session, command: RescueHero) -> None:
+    adv = need_adventure(state)
+    need_hero(state, command.hero)
+    if adv.mission != HangingHigh.key or adv.turn != 1 or adv.step is not TurnStep.START or adv.counter("captive"):
+        raise IllegalCommand("type: a Hero is put on the Gallows when Hanging High begins, before the first Hold Back "
+                             "the Darkness (FT-M2-12)", field="type", rule="FT-M2-12")  # fmt: skip
+    if command.hero == adv.lantern:
+        raise IllegalCommand("hero: the Old Lantern holder rolls Hold Back the Darkness; another Hero is the captive "
+                             "(FT-M2-12)", field="hero", rule="FT-M2-12")  # fmt: skip
+
+
+def rescue_hero(ctx: Ctx, command: RescueHero) -> Procedure:
+    """FT-M2-12: the captive takes the Prisoner's place on the centre of the Gallows and no part until freed; the
+    Mission fails if he is KO'd (a single D6 on the Injury Chart) and is won if he leaves at Entry C or every
+    Marshal dies. His Items and Side Bag Tokens are set aside at the table and come back at the end."""
+    hero = command.hero
+    adv = adventure(ctx)
+    put(ctx, replace(adv, figures=tuple(f for f in adv.figures if f.id != PRISONER)))
+    put_member(ctx, replace(member(ctx, hero), place=Place(CAPTIVE)))
+    set_counter(ctx, "captive", 1)
+    set_counter(ctx, f"captive:{hero}", 1)
+    if ctx.hero(hero).grit != 1:
+        ctx.change(hero, "grit", 1 - ctx.hero(hero).grit, rule="FT-M2-12", why="the captive starts with 1 Grit")
+    ctx.emit("mission", f"{ctx.name(hero)} stands on the Gallows with the noose round the neck: set aside their "
+             "Items and Side Bag Tokens (not those that cannot be discarded or sold); they have a Starting Gear "
+             "Pistol, and everything back at the end", hero=hero, rule="FT-M2-12")  # fmt: skip
+    put(ctx, replace(adventure(ctx), activated=(*adventure(ctx).activated, hero)))
+    yield from ()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ...commands import Desperation, MoveTownsfolk
+from ...commands import Desperation, MoveTownsfolk, RandomTarget, StrikeTownsfolk
 from ...dice import DieKind, Roll
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure, Steps
@@ -267,3 +267,99 @@ def desperation(ctx: Ctx, command: Desperation) -> Procedure:
 
 
 TOWN_OVERRUN = register(TownOverrun())
+
+
+# ---- the Townsfolk as targets (FT-M5-03/04/09) -------------------------------------------------------------------
+def check_random_target(state: Session, command: RandomTarget) -> None:
+    adv = need_adventure(state)
+    if adv.mission != TownOverrun.key:
+        raise IllegalCommand("type: the Townsfolk join the Random Hero roll in Town Overrun (FT-M5-03)", field="type",
+                             rule="FT-M5-03")  # fmt: skip
+    if command.enemy not in {f.id for f in adv.enemies}:
+        raise InvalidCommand(f"enemy: no Enemy {command.enemy!r} on the board", field="enemy")
+
+
+def _from(state: Session, figure: Figure) -> tuple[int, int] | None:
+    """Where distances to an Enemy are counted from: its square, or the centre of its Entry Area off the board."""
+    if figure.place is None:
+        return None
+    if figure.place.tile.startswith("entry:"):
+        return board_of(state).entry_areas[figure.place.tile[6:]].spaces[0]
+    return None if figure.place.x is None or figure.place.y is None else (figure.place.x, figure.place.y)
+
+
+def random_target(ctx: Ctx, command: RandomTarget) -> Procedure:
+    """FT-M5-03: a Random Hero among the Heroes standing and the Townsfolk as one; the Townsfolk picked, the marker
+    closest to the Enemy (FT-M5-09 for an Ambush: the Heroes choose the marker). A10: KO'd Heroes are left out."""
+    from ...events import Change
+
+    enemy = adventure(ctx).figure(command.enemy)
+    folk = [f for f in adventure(ctx).figures if f.kind == "townsfolk"]
+    pool = [(h, ctx.name(h)) for h in standing(ctx.state)] + ([("townsfolk", "the Townsfolk")] if folk else [])
+    rule = "FT-M5-09" if command.ambush else "FT-M5-03"
+    picked = yield from ctx.draw(f"{enemy.name}'s Random Hero (the Townsfolk count as one)", pool, rule=rule)
+    if picked == "townsfolk":
+        if command.ambush:
+            picked = yield from ctx.choose("The Ambush falls on the Townsfolk: which marker?",
+                                           [(f.id, f.id) for f in folk], rule="FT-M5-09")  # fmt: skip
+        else:
+            here = _from(ctx.state, enemy) or (0, 0)
+
+            def away(f: Figure) -> tuple[int, str]:
+                p = f.place
+                spot = (p.x, p.y) if p is not None and p.x is not None and p.y is not None else here
+                return max(abs(spot[0] - here[0]), abs(spot[1] - here[1])), f.id
+
+            picked = min(folk, key=away).id
+    what = "ambush" if command.ambush else "target"
+    ctx.emit("mission", f"{enemy.name}'s {what}: {ctx.name(picked) if picked in party_ids(ctx.state) else picked}"
+             + (" (place the Ambushers adjacent, on that Map Tile, +2 Initiative on their first turn)"
+                if command.ambush else ""), rule=rule,
+             changes=(Change("target", "", picked),))  # fmt: skip
+    yield from advance(ctx)
+
+
+def check_strike_townsfolk(state: Session, command: StrikeTownsfolk) -> None:
+    adv = need_adventure(state)
+    if adv.mission != TownOverrun.key:
+        raise IllegalCommand("type: Townsfolk take Hits this way in Town Overrun (FT-M5-04)", field="type",
+                             rule="FT-M5-04")  # fmt: skip
+    if command.enemy not in {f.id for f in adv.enemies}:
+        raise InvalidCommand(f"enemy: no Enemy {command.enemy!r} on the board", field="enemy")
+    if not any(f.id == command.townsfolk and f.kind == "townsfolk" for f in adv.figures):
+        raise InvalidCommand(f"townsfolk: no Townsfolk marker {command.townsfolk!r}", field="townsfolk")
+    if not 0 <= command.hits <= 20 or not 0 <= command.damage <= 99:
+        raise InvalidCommand("hits: 0-20 Hits of 0-99 Damage", field="hits")
+    if command.kind not in ("wound", "horror"):
+        raise InvalidCommand("kind: wound or horror", field="kind")
+
+
+def strike_townsfolk(ctx: Ctx, command: StrikeTownsfolk) -> Procedure:
+    """FT-M5-04: Sanity Damage does nothing to them; an adjacent Hero may take the Hits instead, before Defense;
+    else a Defense 4+ save per Hit, and 1 Health."""
+    from ...commands import EnemyStrike
+    from ..adventure.fight import take_strike
+    from ..board import adjacent
+    from .common import hit_figure
+
+    enemy = adventure(ctx).figure(command.enemy)
+    folk = adventure(ctx).figure(command.townsfolk)
+    if command.kind == "horror":
+        ctx.emit("mission", f"{folk.id} is immune to Sanity Damage", rule="FT-M5-04")
+        yield from advance(ctx)
+        return
+    board = board_of(ctx.state)
+    spot = board_pos(folk.place)
+    near = [h for h in standing(ctx.state) if spot is not None and (p := board_pos(member(ctx, h).place)) is not None
+            and adjacent(board, p, spot)]  # fmt: skip
+    taker = "none"
+    if near and command.hits:
+        taker = yield from ctx.choose(f"{command.hits} Hit(s) on {folk.id}: does an adjacent Hero take them instead?",
+                                      [*((h, f"{ctx.name(h)} takes the Hits") for h in near),
+                                       ("none", "Nobody")], rule="FT-M5-04")  # fmt: skip
+    if taker != "none":
+        ctx.emit("mission", f"{ctx.name(taker)} takes the Hits meant for {folk.id}", hero=taker, rule="FT-M5-04")
+        yield from take_strike(ctx, enemy, EnemyStrike(taker, hits=command.hits, damage=command.damage))
+    else:
+        yield from hit_figure(ctx, folk.id, command.hits, command.damage, by=enemy.name, rule="FT-M5-04")
+    yield from advance(ctx)

@@ -147,3 +147,36 @@ def test_the_prisoner_killed_while_escaping_fails_FT_M2_10() -> None:
     from shared_rules.rules.missions.hanging import HANGING_HIGH
 
     assert HANGING_HIGH.targets(t.state) == ("prisoner",)  # the Marshals may roll him as a Random Hero
+
+
+def test_playing_the_mission_to_rescue_a_hero_from_the_hanging_FT_M2_12() -> None:
+    from shared_rules.commands import RescueHero
+    from shared_rules.rules.adventure import order
+
+    t = hanging(2)
+    with pytest.raises(IllegalCommand) as error:
+        t.do(RescueHero("a"))  # the Old Lantern holder
+    assert error.value.rule == "FT-M2-12"
+    run(t, RescueHero("b"))
+    assert "prisoner" not in {f.id for f in adv(t).figures} and adv(t).hero("b").place == Place("captive")
+    countdown(t, 1)
+    t.do(HoldBackTheDarkness(dice=((2, 3),)))
+    t.choose("cut")  # only A can shoot the rope
+    assert adv(t).hero("b").place is not None and adv(t).hero("b").place.tile == "street"
+    assert order(t.state) == ("a",)  # B takes no part until the turn after release
+    run(t, Activate("a", dice=((2,),)))
+    run(t, EndActivation("a"))
+    t.do(HoldBackTheDarkness(dice=((6, 4),)))
+    assert order(t.state) == ("a", "b")
+    run(t, PlaceModel("b", Place("entry:C")))  # B leaves the board at Entry C
+    assert t.state.adventure is None and t.state.hero("a").xp == 100
+
+
+def test_the_captive_kod_fails_the_mission_with_a_single_d6_injury_FT_M2_12() -> None:
+    from shared_rules.commands import Adjust, Effect, RescueHero
+
+    t = hanging(2)
+    run(t, RescueHero("b"))
+    t.do(Adjust("b", (Effect("change", "wounds", 99),)))  # a card KOs the captive
+    t.do(HoldBackTheDarkness(dice=((6, 4),)))
+    assert t.prompt is not None and t.prompt.chart == "injury" and t.prompt.rule == "FT-M2-12"

@@ -183,3 +183,48 @@ def test_losing_the_duel_means_no_grit_next_adventure_FT_M6_06() -> None:
     while t.prompt is not None:  # the Injury Chart at the table
         t.card("A scar")
     assert t.state.carry.no_grit_next_adventure
+
+
+def test_the_townsfolk_are_one_more_hero_in_a_random_hero_roll_the_closest_marker_FT_M5_03() -> None:
+    from shared_rules.commands import RandomTarget
+
+    t = overrun()
+    t.do(AddEnemies((NewEnemy("Tengu", health=2, initiative=1, place=Place("street", 12, 20)),)))
+    prompt = t.do(RandomTarget("tengu-1"))
+    assert prompt is not None and [o.key for o in prompt.options] == ["a", "townsfolk"]
+    t.choose("townsfolk")
+    picked = [c.after for e in t.events for c in e.changes if c.field == "target"]
+    folk = {f.id: f.place for f in adv(t).figures if f.kind == "townsfolk"}
+    distance = {k: max(abs(p.x - 12), abs(p.y - 20)) for k, p in folk.items() if p and p.x is not None and p.y is not None}
+    assert picked == [min(distance, key=lambda k: (distance[k], k))]
+
+
+def test_an_ambush_on_the_townsfolk_falls_on_the_marker_the_heroes_choose_FT_M5_09() -> None:
+    from shared_rules.commands import RandomTarget
+
+    t = overrun()
+    t.do(AddEnemies((NewEnemy("Tengu", health=2, initiative=1, place=Place("street", 12, 20)),), ambush=True))
+    t.do(RandomTarget("tengu-1", ambush=True))
+    t.choose("townsfolk")
+    t.choose("townsfolk-2")
+    assert [c.after for e in t.events for c in e.changes if c.field == "target"] == ["townsfolk-2"]
+    assert figure(t, "tengu-1").ambush  # +2 Initiative on its first turn (A13)
+
+
+def test_a_townsfolk_marker_saves_on_4_has_1_health_ignores_sanity_an_adjacent_hero_may_take_the_hits_FT_M5_04() -> None:
+    from shared_rules.commands import PlaceModel, StrikeTownsfolk
+
+    t = overrun()
+    t.do(AddEnemies((NewEnemy("Tengu", health=2, initiative=1, place=Place("street", 12, 20)),)))
+    folk = figure(t, "townsfolk-4").place
+    assert folk is not None and folk.x is not None and folk.y is not None
+    run(t, StrikeTownsfolk("tengu-1", "townsfolk-4", 2, kind="horror"))
+    assert "townsfolk-4" in {f.id for f in adv(t).figures}
+    run(t, PlaceModel("a", Place("street", folk.x + 1, folk.y)))
+    t.do(StrikeTownsfolk("tengu-1", "townsfolk-4", 1, damage=2))
+    t.choose("a")  # Ann takes the Hit: her Defense roll
+    t.roll(1)
+    assert t.state.hero("a").wounds == 2 and "townsfolk-4" in {f.id for f in adv(t).figures}
+    t.do(StrikeTownsfolk("tengu-1", "townsfolk-4", 2, dice=((4, 1),)))
+    t.choose("none")
+    assert "townsfolk-4" not in {f.id for f in adv(t).figures}  # one save on 4+, the other Hit kills it
