@@ -262,3 +262,51 @@ def test_high_noon_duel_lost(server: ServerProcess) -> None:
                "stay_down", {"text": "A scar"})  # no Revive Token; the Injury chart at the table
         lost(t, "all_ko")
         assert t.state["carry"]["no_grit_next_adventure"]
+
+
+# ---- the typed GraphQL door --------------------------------------------------------------------------------------
+def test_the_bandits_activation_over_typed_graphql(server: ServerProcess) -> None:
+    """The same activation through GraphQL's typed door: @oneOf commands in, each Bandit's proposal out as fields."""
+    import asyncio
+
+    from gql import Client, GraphQLRequest, gql
+    from gql.transport.httpx import HTTPXAsyncTransport
+
+    send = gql("""
+    mutation Send($sid: String!, $command: CommandInput!) {
+      sendCommand(sessionId: $sid, command: $command) {
+        events { type text bandit { bandit reason action target path start { tile x y } end { tile x y }
+                                    shots { target frm to targetInCover } } }
+        pending { kind }
+        legalCommands { type }
+      }
+    }""")
+
+    async def scenario() -> None:
+        with server.client() as anon:
+            created = create_session(anon, [ANN], seed=5, options={"dice": "table", "offer_grit_rerolls": False})
+        headers = {"Authorization": f"Bearer {created['token']}"}
+        transport = HTTPXAsyncTransport(url=f"{server.url}/graphql", headers=headers, timeout=30)
+        async with Client(transport=transport) as session:
+            async def do(command: dict[str, Any]) -> dict[str, Any]:
+                result = await session.execute(GraphQLRequest(send, variable_values={
+                    "sid": created["session_id"], "command": command}))  # fmt: skip
+                sent: dict[str, Any] = result["sendCommand"]
+                return sent
+
+            await do({"startAdventure": {"lantern": "ann", "mission": "shootout_in_the_streets", "layout": PLAIN,
+                                         "sheets": [{"hero": "ann", "initiative": 9}]}})  # fmt: skip
+            await do({"placeModel": {"model": "ann", "to": {"tile": "street", "x": 7, "y": 12}}})
+            await do({"holdBackTheDarkness": {"dice": [[3, 2], [1], [2]]}})
+            await do({"activate": {"hero": "ann", "dice": [[2]]}})
+            ended = await do({"endActivation": {"hero": "ann"}})
+            assert "activate_bandits" in [c["type"] for c in ended["legalCommands"]]
+            out = await do({"activateBandits": {"dice": [[5], [5], [5], [5], [1], [1], [1], [1]]}})
+            assert out["pending"] is None
+            plans = [e["bandit"] for e in out["events"] if e["type"] == "bandit"]
+            assert plans[0] == {"bandit": "bandit-1", "reason": "advance", "action": "ranged", "target": "ann",
+                                "path": [[0, 12], [1, 12]], "start": {"tile": "street", "x": 0, "y": 12},
+                                "end": {"tile": "street", "x": 1, "y": 12},
+                                "shots": [{"target": "ann", "frm": [1, 12], "to": [7, 12], "targetInCover": False}]}
+
+    asyncio.run(scenario())
