@@ -23,7 +23,7 @@ from ..adventure.common import adventure, need_adventure, party_ids, put
 from ..adventure.turn import advance, up_next
 from ..bandits import Action, Proposal, activate
 from ..bandits.stats import DEFAULT_SHEET
-from ..board import check_path, in_range
+from ..board import check_path, has_cover, in_range
 from .common import BANDIT, TownMission, board_of, check_place, mission, obstacles, place_of, set_place, shoot
 
 REASONS = {Action.MELEE: "melee", Action.NONE: "no_target"}
@@ -107,21 +107,25 @@ def shootout(ctx: Ctx, ids: list[str], fixes: dict[str, str], *, still: bool = F
         line = None
         if p.bandit in fixes:
             target = fixes[p.bandit]
-            line = in_range(board, p.end, positions[target], 12 if p.end.roof else 6, blockers=blockers)
+            there = positions.get(target)
+            line = None if there is None else in_range(board, p.end, there, 12 if p.end.roof else 6, blockers=blockers)
             if line is None:
                 raise IllegalCommand(f"targets: {p.bandit} at {p.end.describe()} has no Range and Line of Sight to "
                                      f"{target} (FT-BANDIT-05)", field="targets", rule="FT-BANDIT-05")  # fmt: skip
         shots: tuple[FireLine, ...] = ()
-        if p.action is Action.RANGED and target:
-            shot = shots_by.get(p.bandit)
-            frm, to = (line.frm, line.to) if line is not None else (shot.line if shot is not None else ((0, 0), (0, 0)))
-            covered = shot.target_in_cover if shot is not None and target == shot.target else False
-            shots = (FireLine(target, frm, to, covered),)
+        action = p.action.value
+        if line is not None:  # the table's target: a Ranged Attack along the line it checked
+            covered = has_cover(board, positions[target], p.end, blockers=blockers)
+            action = "ranged"
+            shots = (FireLine(target, line.frm, line.to, covered),)
             attacks.append((p.bandit, target, covered, False))
+        elif p.action is Action.RANGED and target and (shot := shots_by.get(p.bandit)) is not None:
+            shots = (FireLine(target, shot.line[0], shot.line[1], shot.target_in_cover),)
+            attacks.append((p.bandit, target, shot.target_in_cover, False))
         elif p.action is Action.MELEE and target:
             attacks.append((p.bandit, target, False, True))
         plan = BanditPlan(p.bandit, place_of(board, p.start), p.path, place_of(board, p.end), reason_key(p),
-                          p.action.value, target, p.cover, tuple(d.face for d in p.rolls), shots)  # fmt: skip
+                          action, target, p.cover, tuple(d.face for d in p.rolls), shots)  # fmt: skip
         text = p.reason if p.bandit not in fixes else f"{p.reason}; the table says: targets {fixes[p.bandit]}"
         ctx.emit("bandit", text, rule="FT-BANDIT-05", bandit=plan)
     for bandit_id, target, covered, melee in attacks:

@@ -21,7 +21,7 @@ from ...state import Figure, MapTile, Place, Session, Side, TileKind
 from ...state.adventure import MARKER_KINDS
 from ..adventure import Ending, Mission
 from ..adventure.board_models import board_models, board_pos
-from ..adventure.common import adventure, party_ids, put, put_figure, put_member, set_counter, standing
+from ..adventure.common import adventure, party_ids, put, put_figure, put_member, set_counter
 from ..adventure.depth import move_darkness, move_party
 from ..adventure.fight import add_figures, kill, take_strike
 from ..adventure.ko import harmed
@@ -35,7 +35,6 @@ from ..board import (
     check_position,
     cover_saves,
     entry_placement,
-    occupied,
     random_rooftop,
     shortest_path,
 )
@@ -438,21 +437,9 @@ def each_hero_d6_times(ctx: Ctx, field: str, times: int, *, rule: str, why: str,
             ctx.change(hero, field, sign * amount, rule=rule, why=why)
 
 
-def heroes_standing(state: Session) -> list[str]:
-    return standing(state)
-
-
 def set_place(ctx: Ctx, model: str, place: Place) -> None:
     adv = adventure(ctx)
     if model in {m.id for m in adv.heroes}:
         put_member(ctx, replace(adv.hero(model), place=place))
     else:
         put_figure(ctx, replace(adv.figure(model), place=place))
-
-
-def blocked_for(state: Session, but: Iterable[str] = ()) -> set[tuple[int, int]]:
-    return taken(state, but=but) | set(obstacles(state))
-
-
-def occupied_by_models(board: Board, models: Iterable[BoardModel]) -> frozenset[int]:
-    return occupied(board, models)

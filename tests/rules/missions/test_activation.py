@@ -82,3 +82,12 @@ def test_place_model_refuses_a_square_on_another_tile_a_taken_square_and_a_path_
         assert (error.value.field, error.value.rule) == (field, rule), command
     run(t, PlaceModel("bandit-1", Place("roof:3+4")))
     assert figure(t, "bandit-1").place == Place("roof:3+4")
+
+
+def test_the_table_retargets_a_bandit_that_has_range_and_sight_FT_BANDIT_05() -> None:
+    t = bandits_up()
+    t.do(ActivateBandits(targets=(BanditTarget("bandit-3", "a"),), dice=((5,),)))
+    answer(t, "a", 5, 5, (1, 1), (1,), (1,))  # the same draws; every shot misses
+    third = [e for e in t.events if e.type.value == "bandit"][3]
+    assert third.bandit is not None and (third.bandit.target, third.bandit.action) == ("a", "ranged")
+    assert third.text.endswith("the table says: targets a")
