@@ -207,7 +207,7 @@ class BankRobbery(TownMission):
             yield from shoot(ctx, figure, hero, in_cover=has_cover(board, target, pos), rule="FT-M3-04")
 
     # ---- kills and Money Bags -------------------------------------------------------------------------------
-    def figure_killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:
+    def killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:
         if figure.kind != BANDIT:
             return
         kill_track(ctx, 1, rule="FT-M3-08", why=f"{figure.name} killed")

@@ -34,11 +34,14 @@ from ..board import (
     board_named,
     check_position,
     cover_saves,
+    enemy_killed_on_roof,
     entry_placement,
+    hero_wounded_on_roof,
     random_rooftop,
     shortest_path,
 )
 from ..board import Model as BoardModel
+from ..board import Side as BSide
 
 BANDITS = 6  # FT-BANDIT-01: 6 Bandit models; a seventh cannot be placed (FT-M1-05)
 BANDIT = "bandit"
@@ -248,9 +251,29 @@ def shoot(ctx: Ctx, figure: Figure, target: str, *, in_cover: bool, melee: bool 
     if target in {m.id for m in adv.heroes}:
         if ctx.hero(target).knocked_out:
             return
+        before = ctx.hero(target).wounds
         yield from take_strike(ctx, figure, EnemyStrike(target, hits=hits, damage=damage))
+        yield from roof_fall(ctx, target, ctx.hero(target).wounds > before)
         return
     yield from hit_figure(ctx, target, hits, damage, by=figure.name, rule=rule)
+
+
+def roof_fall(ctx: Ctx, hero: str, wounded: bool) -> Steps[None]:
+    """A Hero on a rooftop who took Wounds from an Attack falls on 1-3 of a D6: onto a ground space beside the
+    Building, D6 Wounds ignoring Defense (FT-BOARD-20)."""
+    place = adventure(ctx).hero(hero).place
+    if not wounded or ctx.state.adventure is None or place is None or not place.tile.startswith("roof:"):
+        return
+    board = board_of(ctx.state)
+    models = board_models(ctx.state)
+    me = next(m for m in models if m.id == hero)
+    fall = yield from hero_wounded_on_roof(ctx, board, models, me)
+    if fall is None:
+        return
+    set_place(ctx, hero, ground(board, fall.space))
+    ctx.emit("mission", f"{ctx.name(hero)} falls from the rooftop to ({fall.space[0]},{fall.space[1]})", hero=hero,
+             rule="FT-BOARD-20")  # fmt: skip
+    yield from hero_wounds(ctx, hero, fall.wounds, rule="FT-BOARD-20", why="a fall from the rooftop")
 
 
 def hit_figure(ctx: Ctx, figure_id: str, hits: int, damage: int, *, by: str, rule: str) -> Steps[None]:
@@ -359,8 +382,6 @@ class TownMission(Mission):
 
     def board_models(self, state: Session) -> tuple[BoardModel, ...]:
         """The models the Bandits' AI sees: non-Bandit Enemies and neutral figures block; `targets` count as Heroes."""
-        from ..board import Side as BSide
-
         out = []
         extra = set(self.targets(state))
         for model in board_models(state):
@@ -373,6 +394,21 @@ class TownMission(Mission):
                 continue
             out.append(model)
         return tuple(out)
+
+    def figure_killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:
+        """An Enemy a Hero kills on a rooftop falls on 1-3 and the Hero Recovers 1 Grit (FT-BOARD-20); then the
+        Mission's own `killed`."""
+        if by and figure.side is Side.ENEMY and figure.place is not None and figure.place.tile.startswith("roof:"):
+            model = BoardModel(figure.id, BSide.ENEMY, Pos.on_roof(figure.place.tile[5:]), name=figure.name)
+            if (yield from enemy_killed_on_roof(ctx, model)):
+                ctx.emit("mission", f"{figure.name} falls screaming from the rooftop", rule="FT-BOARD-20")
+                if ctx.hero(by).grit < ctx.hero(by).max_grit:
+                    ctx.change(by, "grit", 1, rule="FT-BOARD-20", why="an Enemy fell from the rooftop")
+        yield from self.killed(ctx, figure, by)
+
+    def killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:
+        """A figure was killed (a Mission's kill track, Money Bags ...)."""
+        yield from ()
 
     def bandits_act(self, ctx: Ctx, ids: list[str], corrections: dict[str, str]) -> Steps[None]:
         """The Bandits' activation (default: the Shootout, FT-BANDIT-03..08)."""

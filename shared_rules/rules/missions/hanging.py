@@ -262,7 +262,7 @@ class HangingHigh(TownMission):
         ctx.emit("mission", f"{why}: every Corrupt Marshal is Alerted and acts from next turn", rule="FT-M2-03")
 
     # ---- the end --------------------------------------------------------------------------------------------
-    def figure_killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:
+    def killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:
         if figure.id == PRISONER:
             set_counter(ctx, "prisoner_killed", 1)
         yield from ()

@@ -109,7 +109,7 @@ class JailBreak(TownMission):
         yield from ()
         return True  # FT-M4-06: Blood Spatter and Growing Dread spaces are ignored
 
-    def figure_killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:
+    def killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:
         if figure.kind == BANDIT and adventure(ctx).darkness > 0:  # FT-M4-06
             yield from move_darkness(ctx, -1, rule="FT-M4-06", why=f"{figure.name} killed: one Bandit fewer to come")
             if adventure(ctx).darkness == 0:

@@ -132,7 +132,7 @@ class TownOverrun(TownMission):
                 ctx.emit("mission", f"An Enemies Approaching marker at Entry Point {letter}", rule="FT-M5-05")
 
     # ---- kills ----------------------------------------------------------------------------------------------
-    def figure_killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:
+    def killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:
         """FT-M5-10, A27: 1 step per full 3 Enemies killed; a Large or bigger one, 2 steps and not counted."""
         if figure.kind == "townsfolk":
             ctx.emit("mission", "A Townsfolk marker is killed", rule="FT-M5-04")

@@ -87,7 +87,7 @@ class Shootout(TownMission):
                      f"of the game ({elite} so far)", rule="FT-M1-07")  # fmt: skip
         return True
 
-    def figure_killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:
+    def killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:
         """FT-M1-06: each Bandit killed moves the Posse marker 1 step, 2 with 1-2 Heroes."""
         if figure.kind == BANDIT:
             set_counter(ctx, "kills", adventure(ctx).counter("kills") + 1)

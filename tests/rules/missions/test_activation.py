@@ -91,3 +91,25 @@ def test_the_table_retargets_a_bandit_that_has_range_and_sight_FT_BANDIT_05() ->
     third = [e for e in t.events if e.type.value == "bandit"][3]
     assert third.bandit is not None and (third.bandit.target, third.bandit.action) == ("a", "ranged")
     assert third.text.endswith("the table says: targets a")
+
+
+def test_rooftop_falls_a_bandit_killed_there_and_a_hero_wounded_there_FT_BOARD_20() -> None:
+    from shared_rules.commands import Attack, HeroHit
+
+    t = town(M1, 1)  # Ann starts with 1 Grit of 2
+    run(t, PlaceModel("bandit-1", Place("roof:3+4")))
+    t.do(HoldBackTheDarkness(dice=((6, 4), (1,), (2,))))
+    run(t, Activate("a", dice=((2,),)))
+    t.do(Attack("a", hits=(HeroHit("bandit-1", 9),), dice=((2,),)))  # a 2: it falls; Ann Recovers 1 Grit
+    assert t.state.hero("a").grit == 2 and any("falls screaming" in x for x in t.texts())
+    t = town(M1, 1)
+    run(t, PlaceModel("a", Place("roof:3+4")))
+    run(t, PlaceModel("bandit-1", Place("roof:1")))  # a Rifle across the rooftops (every rooftop sees every other)
+    t.do(HoldBackTheDarkness(dice=((6, 4), (1,), (2,))))
+    run(t, Activate("a", dice=((2,),)))
+    run(t, EndActivation("a"))
+    t.do(ActivateBandits(dice=((5,), (5,), (5,))))  # the ground Bandits' Cover rolls: they move on
+    answer(t, (6, 6), (1, 1),  # the Rifle: 2 Hits; Ann has Cover on her rooftop (FT-BOARD-13) and fails both saves
+           (1, 1),  # her Defense fails too: 2 x Damage 4
+           2, "15,2", 1)  # a 2: she falls, lands at (15,2) beside Buildings 3+4, D6 1 Wound ignoring Defense
+    assert adv(t).hero("a").place == Place("street", 15, 2) and t.state.hero("a").wounds == 9
