@@ -21,7 +21,7 @@ from ...state import Figure, MapTile, Place, Session, Side, TileKind
 from ...state.adventure import MARKER_KINDS
 from ..adventure import Ending, Mission
 from ..adventure.board_models import board_models, board_pos
-from ..adventure.common import adventure, party_ids, put, put_figure, put_member, set_counter
+from ..adventure.common import adventure, party_ids, put, put_figure, put_member, set_counter, standing
 from ..adventure.depth import move_darkness, move_party
 from ..adventure.fight import add_figures, kill, take_strike
 from ..adventure.ko import harmed
@@ -286,6 +286,8 @@ def hit_figure(ctx: Ctx, figure_id: str, hits: int, damage: int, *, by: str, rul
     if figure.armor:
         roll = yield from ctx.roll(DieKind.POOL, f"{figure.name}'s Defense {figure.armor}+ saves", pool=hits,
                                    target=figure.armor, rule=rule)  # fmt: skip
+        if figure.kind == "prisoner":
+            roll = yield from grit_for(ctx, figure, roll)
         hits -= roll.successes
     wounds = hits * damage
     if not wounds:
@@ -296,6 +298,29 @@ def hit_figure(ctx: Ctx, figure_id: str, hits: int, damage: int, *, by: str, rul
     ctx.emit("hit", f"{figure.name} takes {wounds} Wound(s) from {by}: {figure.health_left} Health left", rule=rule)
     if figure.health_left <= 0:
         yield from kill(ctx, figure, by="")
+
+
+def grit_for(ctx: Ctx, figure: Figure, roll: Roll) -> Steps[Roll]:
+    """Any Hero may spend their own Grit to re-roll the Escaped Prisoner's Defense dice that failed, each die at
+    most once (FT-M2-09, FF-GRIT-02)."""
+    from ...prompts import Amount, Option, Part
+
+    while True:
+        failed = [i for i, f in enumerate(roll.faces) if f < roll.target and i not in roll.rerolled]
+        heroes = [h for h in standing(ctx.state) if ctx.hero(h).grit >= 1]
+        if not failed or not heroes:
+            return roll
+        options = [Option(h, f"{ctx.name(h)} spends 1 Grit: re-roll {len(failed)} failed save(s)", part=Part.JOIN,
+                          costs=(Amount("grit", 1),)) for h in heroes]  # fmt: skip
+        options.append(Option("none", "No re-roll", part=Part.DECLINE))
+        hero = yield from ctx.choose(f"{figure.name}'s Defense shows {','.join(map(str, roll.faces))}: spend Grit "
+                                     "to re-roll the failed saves?", options, rule="FT-M2-09")  # fmt: skip
+        if hero == "none":
+            return roll
+        ctx.change(hero, "grit", -1, rule="FT-M2-09", why=f"re-roll {figure.name}'s Defense")
+        again = yield from ctx.roll(DieKind.POOL, f"{figure.name}'s Defense (re-roll)", pool=len(failed),
+                                    rule="FF-GRIT-02")  # fmt: skip
+        roll = roll.with_rerolls(tuple(failed), again.faces)
 
 
 def hero_wounds(ctx: Ctx, hero: str, wounds: int, *, rule: str, why: str) -> Steps[None]:

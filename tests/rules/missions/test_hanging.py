@@ -180,3 +180,24 @@ def test_the_captive_kod_fails_the_mission_with_a_single_d6_injury_FT_M2_12() ->
     t.do(Adjust("b", (Effect("change", "wounds", 99),)))  # a card KOs the captive
     t.do(HoldBackTheDarkness(dice=((6, 4),)))
     assert t.prompt is not None and t.prompt.chart == "injury" and t.prompt.rule == "FT-M2-12"
+
+
+def test_the_marshals_may_shoot_the_escaped_prisoner_and_a_hero_may_spend_grit_on_his_defense_FT_M2_09() -> None:
+    from shared_rules.commands import ActivateBandits
+
+    t = hanging()
+    marshal = replace(figure(t, "bandit-4"), place=Place("street", 12, 12), arrived=1)
+    prisoner = replace(figure(t, "prisoner"), place=Place("street", 16, 12))
+    with_adventure(t, figures=(marshal, prisoner), counters=(MissionCounter("freed", 1), MissionCounter("alerted", 1)))
+    t.do(HoldBackTheDarkness(dice=((6, 4),)))
+    run(t, Activate("a", dice=((2,),)))
+    run(t, EndActivation("a"))
+    t.do(ActivateBandits())
+    t.choose("prisoner")  # the Random Hero: the Prisoner counts
+    t.roll(5)  # the Cover roll: it stays and shoots
+    t.roll(6)  # a Hit
+    t.roll(1)  # his Defense 4+ fails
+    assert t.prompt is not None and t.prompt.rule == "FT-M2-09"
+    t.choose("a")  # Ann spends her Grit
+    t.roll(5)  # saved
+    assert t.state.hero("a").grit == 0 and figure(t, "prisoner").wounds == 0
