@@ -778,3 +778,18 @@ class RescueHero(Command):
 
     type: ClassVar[str] = "rescue_hero"
     hero: str
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class PlayGang(Command):
+    """An Infamous Bandit Gang card comes into play (FT-BANDIT-09): drawn at a Town Mission's start for the whole
+    Mission (FT-MIS-GEN-01) or when a card calls for one; what the card says is typed in (the 5 cards are not in the
+    rulebooks). Every Bandit is then one of the Gang; its bonus XP and Gold go to the killer of each member."""
+
+    type: ClassVar[str] = "play_gang"
+    name: str
+    rules: str = ""
+    xp_per_kill: int = 0
+    bounty_per_kill: int = 0
+    dynamite: bool = False

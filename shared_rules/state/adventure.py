@@ -204,6 +204,18 @@ class MissionCounter:
 
 
 @dataclass(frozen=True, slots=True)
+class Gang:
+    """An Infamous Bandit Gang card in play (FT-BANDIT-09). The 5 cards are not in the rulebooks: the table enters what
+    its card says. `dynamite`: its members throw Dynamite (the Hitchcock Gang), at their gun's Range (FT-FAQ-07)."""
+
+    name: str
+    rules: str = ""
+    xp_per_kill: int = 0
+    bounty_per_kill: int = 0
+    dynamite: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Adventure:
     """Where the posse is in its Adventure (FF-TURN-01): the turn, the track, the party, the board."""
 
@@ -229,6 +241,7 @@ class Adventure:
     last_hbtd: Roll | None = None  # this turn's Hold Back the Darkness roll
     counters: tuple[MissionCounter, ...] = ()
     fights: int = 0  # Fights begun (a Fight lasts while any enemy is on the board)
+    gang: Gang | None = None  # an Infamous Bandit Gang card in play: every Bandit is one of it (FT-BANDIT-09)
 
     def hero(self, hero_id: str) -> PartyHero:
         for member in self.heroes:

@@ -60,6 +60,7 @@ from shared_rules.commands import (
     PayOffWarrants,
     PlaceModel,
     PlayDevilsWheel,
+    PlayGang,
     RandomTarget,
     RerollWithGrit,
     RescueHero,
@@ -174,6 +175,7 @@ ADVENTURE_SAMPLES: dict[str, Command] = {
     "move_townsfolk": MoveTownsfolk("townsfolk-1", Place("street", 1, 1), 1),
     "desperation": Desperation("a", "recover_grit"), "random_target": RandomTarget("oni-1"),
     "strike_townsfolk": StrikeTownsfolk("oni-1", "townsfolk-1", 1), "rescue_hero": RescueHero("b"),
+    "play_gang": PlayGang("Hitchcock Gang"),
 }  # fmt: skip
 
 

@@ -508,6 +508,8 @@ PLAUSIBLE: dict[str, Any] = {
     "townsfolk": st.sampled_from(("townsfolk-1", "x")),
     "choice": st.sampled_from(("recover_grit", "catch_breath", "scavenge", "x")),
     "damage": st.integers(-1, 120),
+    "rules": st.text(max_size=8), "xp_per_kill": st.integers(-1, 2000), "bounty_per_kill": st.integers(-1, 2000),
+    "dynamite": st.booleans(),
 }
 
 

@@ -21,7 +21,14 @@ from ...state import Phase, Session
 from ..area import Area, CommandRule
 from ..town.arrival import stay_again
 from . import bank, duel, hanging, jail, overrun, shootout
-from .activation import activate_bandits, check_activate_bandits, check_place_model, place_model
+from .activation import (
+    activate_bandits,
+    check_activate_bandits,
+    check_place_model,
+    check_play_gang,
+    place_model,
+    play_gang,
+)
 from .activation import legal as activation_legal
 from .common import TownMission
 
@@ -106,6 +113,7 @@ AREA = Area(
         "activate_bandits": CommandRule(activate_bandits, ADV, "FT-BANDIT-05", "in a Town Mission",
                                         check_activate_bandits),  # fmt: skip
         "place_model": CommandRule(place_model, ADV, "FT-BOARD-02", "in a Town Mission", check_place_model),
+        "play_gang": CommandRule(play_gang, ADV, "FT-BANDIT-09", "in a Town Mission", check_play_gang),
         "move_townsfolk": CommandRule(overrun.move_townsfolk, ADV, "FT-M5-02", "in Town Overrun",
                                       overrun.check_move_townsfolk),  # fmt: skip
         "desperation": CommandRule(overrun.desperation, ADV, "FT-M5-07", "in Town Overrun", overrun.check_desperation),

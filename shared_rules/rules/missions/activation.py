@@ -12,16 +12,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from ...commands import ActivateBandits, PlaceModel
+from ...commands import ActivateBandits, PlaceModel, PlayGang
 from ...errors import IllegalCommand, InvalidCommand
 from ...events import BanditPlan, FireLine
 from ...flow import Ctx, Procedure, Steps
 from ...legal import LegalCommand
 from ...state import Session, TurnStep
+from ...state.adventure import Gang
 from ..adventure.board_models import board_pos
 from ..adventure.common import adventure, need_adventure, party_ids, put
 from ..adventure.turn import advance, up_next
-from ..bandits import Action, Proposal, activate
+from ..bandits import Action, Proposal, activate, bring_into_play
 from ..bandits.stats import DEFAULT_SHEET
 from ..board import check_path, has_cover, in_range
 from .common import BANDIT, TownMission, board_of, check_place, mission, obstacles, place_of, set_place, shoot
@@ -96,7 +97,7 @@ def shootout(ctx: Ctx, ids: list[str], fixes: dict[str, str], *, still: bool = F
     models = tuple(m for m in town.board_models(state) if m.group != BANDIT or m.id in ids)
     blockers = board.cells(town.sight_blockers(state))
     sheet = replace(DEFAULT_SHEET, move=0) if still else DEFAULT_SHEET
-    result = yield from activate(ctx, board, models, sheet=sheet, blocked=obstacles(state),
+    result = yield from activate(ctx, board, models, sheet=sheet, blocked=obstacles(state), gang=adventure(ctx).gang,
                                  sight_blockers=town.sight_blockers(state))  # fmt: skip
     positions = {m.id: m.pos for m in result.models}
     attacks: list[tuple[str, str, bool, bool]] = []  # bandit, target, in cover, melee
@@ -177,3 +178,35 @@ def legal(state: Session) -> Iterator[LegalCommand]:
                            note="the Bandits' Shootout: the engine proposes each move, target and line of fire")
     models = tuple(m.id for m in state.adventure.heroes) + tuple(f.id for f in state.adventure.figures)
     yield LegalCommand("place_model", options=models, note="the physical board wins: correct a position")
+    if state.adventure.gang is None:
+        yield LegalCommand("play_gang", note="an Infamous Bandit Gang card for the Bandits (FT-BANDIT-09)")
+
+
+# ---- an Infamous Bandit Gang (FT-BANDIT-09, FT-MIS-GEN-01) ---------------------------------------------------------
+def check_play_gang(state: Session, command: PlayGang) -> None:
+    adv = need_adventure(state)
+    if not isinstance(mission(state), TownMission):
+        raise IllegalCommand("type: an Infamous Bandit Gang joins a Town Mission's Bandits (FT-BANDIT-09)", field="type",
+                             rule="FT-BANDIT-09")  # fmt: skip
+    if not command.name.strip():
+        raise InvalidCommand("name: the Gang card's name", field="name")
+    for field in ("xp_per_kill", "bounty_per_kill"):
+        if not 0 <= getattr(command, field) <= 1000:
+            raise InvalidCommand(f"{field}: 0-1000", field=field)
+    bring_into_play(adv.gang, _gang(command))
+
+
+def _gang(command: PlayGang) -> Gang:
+    return Gang(command.name.strip(), command.rules, command.xp_per_kill, command.bounty_per_kill, command.dynamite)
+
+
+def play_gang(ctx: Ctx, command: PlayGang) -> Procedure:
+    """Every Bandit belongs to the Gang while its card is in play (for a Town Mission drawn at the start: all of
+    it, FT-MIS-GEN-01)."""
+    gang = _gang(command)
+    put(ctx, replace(adventure(ctx), gang=gang))
+    bonus = f": +{gang.xp_per_kill} XP and ${gang.bounty_per_kill} per member killed" if gang.xp_per_kill or \
+        gang.bounty_per_kill else ""  # fmt: skip
+    ctx.emit("mission", f"The {gang.name} ride with the Bandits{bonus}" + (f" ({gang.rules})" if gang.rules else ""),
+             rule="FT-BANDIT-09")  # fmt: skip
+    yield from advance(ctx)

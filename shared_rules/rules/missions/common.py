@@ -26,7 +26,7 @@ from ..adventure.depth import move_darkness, move_party
 from ..adventure.fight import add_figures, kill, take_strike
 from ..adventure.ko import harmed
 from ..adventure.missions import TOWN
-from ..bandits import Weapon, bandit_rifle
+from ..bandits import Weapon, bandit_rifle, gang_reward
 from ..board import (
     STREET,
     Board,
@@ -429,6 +429,12 @@ class TownMission(Mission):
                 ctx.emit("mission", f"{figure.name} falls screaming from the rooftop", rule="FT-BOARD-20")
                 if ctx.hero(by).grit < ctx.hero(by).max_grit:
                     ctx.change(by, "grit", 1, rule="FT-BOARD-20", why="an Enemy fell from the rooftop")
+        gang = adventure(ctx).gang
+        if by and gang is not None and figure.kind == BANDIT:  # FT-BANDIT-09: the card's bonus to the killer
+            xp, gold = gang_reward(gang, 1)
+            for field, amount in (("xp", xp), ("gold", gold)):
+                if amount:
+                    ctx.change(by, field, amount, rule="FT-BANDIT-09", why=f"one of the {gang.name} killed")
         yield from self.killed(ctx, figure, by)
 
     def killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:

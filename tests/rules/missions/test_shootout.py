@@ -171,3 +171,19 @@ def test_activate_bandits_is_offered_when_the_bandits_are_next_FF_TURN_03() -> N
     run(t, EndActivation("b"))
     assert [c.options for c in legal_commands(t.state) if c.type == "activate_bandits"] == [
         ("bandit-1", "bandit-2", "bandit-3", "bandit-4")]
+
+
+def test_an_infamous_gang_drawn_at_the_start_rides_the_whole_mission_FT_MIS_GEN_01_FT_BANDIT_09() -> None:
+    from shared_rules.commands import PlayGang
+
+    t = town(M1)
+    assert "play_gang" in legal_types(t)
+    run(t, PlayGang("Hitchcock Gang", xp_per_kill=10, bounty_per_kill=25, dynamite=True))
+    assert adv(t).gang is not None and "play_gang" not in legal_types(t)
+    with pytest.raises(IllegalCommand) as error:
+        t.do(PlayGang("Other Gang"))
+    assert error.value.rule == "FT-BANDIT-09"
+    t.do(HoldBackTheDarkness(dice=((6, 4), (1,), (2,))))
+    run(t, Activate("a", dice=((2,),)))
+    run(t, Attack("a", hits=(HeroHit("bandit-1", 9),)))
+    assert (t.state.hero("a").xp, t.state.hero("a").gold) == (10, 25)  # the card's bonus to the killer
