@@ -666,3 +666,130 @@ class AdjustResource(Command):
     resource: str
     amount: int
     reason: str = ""
+
+
+# ---- Town Missions (rules/missions) -----------------------------------------------------------------------------
+@command
+@dataclass(frozen=True, slots=True)
+class RollMission(Command):
+    """Roll on the Town Mission table (FT-MIS-00): a D6; a 6 is the High Noon Duel for a Random Hero, and with more
+    than one Hero another Mission is rolled until it is 1-5 (A32)."""
+
+    type: ClassVar[str] = "roll_mission"
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class StayInTown(Command):
+    """After a Town Mission that was not failed, stay in the same town instead of travelling: a fresh Town Stay of
+    the same Size and Specialty Type (FT-TOWN-09, FT-MIS-AFTER-01)."""
+
+    type: ClassVar[str] = "stay_in_town"
+
+
+@dataclass(frozen=True, slots=True)
+class BanditTarget:
+    """The table's correction of a Bandit's target: `hero` (or a figure the Bandits may target) instead of the one
+    the engine picked; refused without Range and Line of Sight (FT-BANDIT-05)."""
+
+    bandit: str
+    hero: str
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class ActivateBandits(Command):
+    """The Bandits next in Initiative order activate as a Shootout group (FT-BANDIT-03..08) or as the Mission's
+    Bandits move (Bank Robbers, FT-M3-03..06): the engine proposes each Bandit's move, target and line of fire with
+    its reason, rolls or takes the typed dice, and resolves the attacks. `targets` corrects a target."""
+
+    type: ClassVar[str] = "activate_bandits"
+    targets: tuple[BanditTarget, ...] = ()
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class PlaceModel(Command):
+    """Put a hero or figure where it really stands on the Town Adventure Board (the physical board wins): `to` a
+    square (`tile` street / building-N, x, y), a rooftop (`roof:3+4`) or off the board (`entry:A`); `path`, the
+    squares it moved through, is checked against Walls and Windows (FT-BOARD-03/04/05)."""
+
+    type: ClassVar[str] = "place_model"
+    model: str
+    to: Place
+    path: tuple[tuple[int, int], ...] = ()
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class MoveTownsfolk(Command):
+    """Town Overrun: move a Townsfolk marker with points from this turn's shared pool (the Hold Back the Darkness
+    total), never onto a Rooftop or off the board (FT-M5-02)."""
+
+    type: ClassVar[str] = "move_townsfolk"
+    townsfolk: str
+    to: Place
+    spaces: int
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class Desperation(Command):
+    """Town Overrun: a Hero with no Enemies on their Map Tile gives up their Attack to `scavenge`, `recover_grit`,
+    `ready_item` (a Once per Fight Item, A24) or `catch_breath` (Heal D3) (FT-M5-07)."""
+
+    type: ClassVar[str] = "desperation"
+    hero: str
+    choice: str
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class RandomTarget(Command):
+    """Town Overrun: roll a Random Hero for `enemy` with the Townsfolk as one more "Hero" (FT-M5-03); picked, they
+    mean the Townsfolk marker closest to the Enemy, or, for an Ambush (`ambush`), the marker the Heroes choose
+    (FT-M5-09)."""
+
+    type: ClassVar[str] = "random_target"
+    enemy: str
+    ambush: bool = False
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class StrikeTownsfolk(Command):
+    """Town Overrun: `enemy` lands `hits` on a Townsfolk marker (Damage `damage` each, `kind` wound or horror): an
+    adjacent Hero may take them instead, before Defense; the marker saves on 4+ and has 1 Health, and ignores
+    Sanity Damage (FT-M5-04)."""
+
+    type: ClassVar[str] = "strike_townsfolk"
+    enemy: str
+    townsfolk: str
+    hits: int
+    damage: int = 1
+    kind: str = "wound"
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class RescueHero(Command):
+    """Hanging High's optional rule: `hero` is the one on the Gallows, to be saved from hanging (FT-M2-12). Given
+    before the first Hold Back the Darkness; the Old Lantern holder cannot be the captive."""
+
+    type: ClassVar[str] = "rescue_hero"
+    hero: str
+
+
+@command
+@dataclass(frozen=True, slots=True)
+class PlayGang(Command):
+    """An Infamous Bandit Gang card comes into play (FT-BANDIT-09): drawn at a Town Mission's start for the whole
+    Mission (FT-MIS-GEN-01) or when a card calls for one; what the card says is typed in (the 5 cards are not in the
+    rulebooks). Every Bandit is then one of the Gang; its bonus XP and Gold go to the killer of each member."""
+
+    type: ClassVar[str] = "play_gang"
+    name: str
+    rules: str = ""
+    xp_per_kill: int = 0
+    bounty_per_kill: int = 0
+    dynamite: bool = False

@@ -12,13 +12,13 @@ from .events import Event
 from .flow import Ctx, Policy, run_rule
 from .legal import LegalCommand
 from .prompts import Prompt
-from .rules import adjust, adventure, stay, town, travel
+from .rules import adjust, adventure, missions, stay, town, travel
 from .rules.area import Area, CommandRule
 from .rules.stay.days import TOWN_EVENT_MODES
 from .state import Hero, Phase, RuleOptions, Session
 
 # The rule areas in campaign order; `legal_commands` lists theirs in this order, manual adjustments last.
-AREAS: tuple[Area, ...] = (travel.AREA, town.AREA, stay.AREA, adventure.AREA, adjust.AREA)
+AREAS: tuple[Area, ...] = (travel.AREA, town.AREA, stay.AREA, adventure.AREA, missions.AREA, adjust.AREA)
 RULES: dict[str, tuple[CommandRule, ...]] = {}  # a command may mean its thing in several areas, one per phase
 for _area in AREAS:
     for _type, _rule in _area.commands.items():

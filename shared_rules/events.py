@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .dice import Roll
+from .state.adventure import Place
 
 
 class EventType(str, Enum):
@@ -92,6 +93,10 @@ class EventType(str, Enum):
     FLED = "fled"  # the posse ran away (FF-END-04)
     ADVENTURE_ENDED = "adventure_ended"  # won or failed, and what the end of an Adventure clears (FF-END-01..05)
     MISSION = "mission"  # a mission's own rule resolved
+    # the Town Missions (rules/missions)
+    BANDIT = "bandit"  # one Bandit's proposed move, target and line of fire (FT-BANDIT-03..08)
+    SHOT = "shot"  # a Bandit's Ranged Attack resolved (FT-BANDIT-06, FT-BOARD-07)
+    PLACED = "placed"  # the table put a model where it really stands (the physical board wins)
     # the service (not rules): a table opened, steps undone
     SESSION_CREATED = "session_created"
     UNDONE = "undone"
@@ -107,6 +112,35 @@ class Change:
 
 
 @dataclass(frozen=True, slots=True)
+class FireLine:
+    """One Shootout marker: the Ranged Attack a Bandit makes at a Hero, from and to which squares, and whether the
+    Hero makes Cover Saves against it (FT-BANDIT-06, FT-BOARD-07)."""
+
+    target: str
+    frm: tuple[int, int]
+    to: tuple[int, int]
+    target_in_cover: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BanditPlan:
+    """What one Bandit does in its group's activation, as data for the table and the board on screen: where it
+    starts, the squares it steps through, where it ends, why (`reason`: retreat, melee, cover, advance, stay,
+    rooftop, no_target), its target, its Cover, the dice it rolled (retreat/cover) and its shots."""
+
+    bandit: str
+    start: Place
+    path: tuple[tuple[int, int], ...]
+    end: Place
+    reason: str
+    action: str  # ranged, melee or none
+    target: str = ""
+    cover: str = ""
+    dice: tuple[int, ...] = ()
+    shots: tuple[FireLine, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Event:
     """One line of the log, in plain words, with the rule id and the structured change or roll behind it."""
 
@@ -116,3 +150,4 @@ class Event:
     rule: str = ""
     changes: tuple[Change, ...] = ()
     roll: Roll | None = None
+    bandit: BanditPlan | None = None  # a Bandit's proposal (type "bandit")

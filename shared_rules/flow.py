@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from .commands import Choose, Command, EnterCard, Faces, Reroll, RollDice
 from .dice import DieKind, Roll, pick_index, roll_faces, validate_faces
 from .errors import IllegalCommand, InvalidCommand
-from .events import Change, Event, EventType
+from .events import BanditPlan, Change, Event, EventType
 from .prompts import Answer, Option, Pending, Prompt, PromptKind
 from .state import SKILLS, Hero, Item, Session
 
@@ -205,9 +205,10 @@ class Ctx(Requests):
         rule: str = "",
         changes: tuple[Change, ...] = (),
         roll: Roll | None = None,
+        bandit: BanditPlan | None = None,
     ) -> None:
         if not self.quiet:
-            self.events.append(Event(EventType(type), text, hero, rule, changes, roll))  # an unknown kind is a bug
+            self.events.append(Event(EventType(type), text, hero, rule, changes, roll, bandit))  # an unknown kind is a bug
 
     # ---- changing heroes: the one place that keeps every value in bounds ------------------------------------
     def _put(self, hero: Hero) -> None:

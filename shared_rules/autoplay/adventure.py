@@ -5,7 +5,7 @@ A plain table plays (`next_command`): the Old Lantern holder rolls Hold Back the
 Initiative order; in a Fight each hero attacks the enemy with the least Health left (the house combat procedure,
 option `combat` "house"), each enemy strikes the standing hero with the least Health left; out of a Fight the first
 hero to activate each turn Looks Through a Door and the others Scavenge while they may; tokens are revealed from the
-pack's stack (or `token`). Prompts are answered by `default_policy`; the session RNG rolls every die. Pure: no I/O.
+pack's stack (or `token`). In a Town Mission the Bandits play themselves (`activate_bandits`). Prompts are answered by `default_policy`; the session RNG rolls every die. Pure: no I/O.
 
     run = play_adventure(start_adventure_state, max_turns=20)
     odds = darkness_odds(sample_heroes(4), layout, turns=10, trials=500, sheets=sample_sheets(4))
@@ -19,6 +19,7 @@ from typing import Any
 
 from ..commands import (
     Activate,
+    ActivateBandits,
     ActivateEnemy,
     Attack,
     Command,
@@ -69,12 +70,15 @@ def next_command(state: Session, *, token: ExplorationToken = PLAIN_TOKEN) -> Co
         figure = up_next(state)[0]
         if figure in heroes:
             return Activate(figure)
+        if adv.figure(figure).kind == "bandit" and mission_of(state).board == "town":
+            return ActivateBandits()  # the Bandits' Shootout AI (or a Mission's Bandits) plays them
         targets = [h for h in heroes if not state.hero(h).knocked_out]
         target = min(targets, key=lambda h: (state.hero(h).health_left, heroes.index(h)))
         return ActivateEnemy(figure, strikes=(EnemyStrike(target),))
     hero = act.figure
-    if adv.in_fight:
-        enemy = min(adv.enemies, key=lambda f: (f.health_left, f.id))
+    on_board = [f for f in adv.enemies if f.place is None or not f.place.tile.startswith("entry:")]  # FT-M5-06
+    if adv.in_fight and on_board:
+        enemy = min(on_board, key=lambda f: (f.health_left, f.id))
         return Attack(hero, target=enemy.id)
     place = hero_tile(state, hero)
     blocked = any(t.face_down and place.on(t.id) for t in adv.tiles)

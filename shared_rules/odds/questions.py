@@ -237,3 +237,68 @@ class PendingChoice(Question):
 
 register(WhichTownSize())
 register(PendingChoice())
+
+
+class TownMission(Question):
+    """The chance to win a Town Mission with these heroes ("chance to win Bank Robbery with these four heroes"):
+    each Mission named is set up from the posse as it is and played to its end by the autoplay's plain table
+    (`autoplay.adventure.next_command`: the Bandits by their AI, the heroes attacking the weakest Enemy with the
+    house combat procedure) and `default_policy`; measured like every question, plus won and turns played.
+
+    params: `missions` (keys, default ["bank_robbery"]), `layout` (the Depth Track's spaces, unless the pack has a
+    `track`), `sheets` (the heroes' sheet numbers the pack lacks: Initiative, combat ...), `turns` (default 20).
+    """
+
+    name = "town_mission"
+    title = "What are the odds of winning this Town Mission?"
+    params = frozenset({"missions", "layout", "track", "sheets", "turns"})
+
+    def options(self, state: Session, params: Mapping[str, Any]) -> tuple[Choice, ...]:
+        from ..rules.adventure import MISSIONS
+        from ..rules.missions import TOWN_MISSIONS
+
+        if state.pending is not None or state.phase is not Phase.BETWEEN_ADVENTURES:
+            raise IllegalCommand("question: 'town_mission' is asked between Adventures, before the Mission starts",
+                                 field="question", rule="FT-MIS-00")  # fmt: skip
+        offered = tuple(Choice(key, MISSIONS[key].title) for key in TOWN_MISSIONS)
+        chosen = _keys({"missions": params.get("missions", ["bank_robbery"])}, "missions", offered)
+        turns = params.get("turns", 20)
+        if not isinstance(turns, int) or not 1 <= turns <= 60:
+            raise InvalidCommand("params.turns: 1-60 turns at most per trial", field="params.turns")
+        start = self._start(state, chosen[0].key, params)
+        apply(state, start, policy=_policy())  # refused here (a 4xx naming the field) rather than in a worker
+        return chosen
+
+    def _start(self, state: Session, mission: str, params: Mapping[str, Any]) -> Any:
+        from ..codec import decode
+        from ..commands import SheetEntry, StartAdventure
+        from ..state import TrackSpace
+
+        layout = tuple(decode(tuple[TrackSpace, ...], params.get("layout", []), "params.layout"))
+        sheets = tuple(decode(tuple[SheetEntry, ...], params.get("sheets", []), "params.sheets"))
+        track = params.get("track", "")
+        if not isinstance(track, str):
+            raise InvalidCommand("params.track: the name of a content pack's Depth Track", field="params.track")
+        return StartAdventure(state.active_heroes[0].id, mission, track, layout, sheets)
+
+    def metrics(self, plan: Plan) -> tuple[str, ...]:
+        return (*travel_metrics(plan.state), "mission.won", "mission.turns")
+
+    def trial(self, plan: Plan, option: str, rng: int) -> Row:
+        from ..autoplay.adventure import play_adventure
+
+        start = replace(plan.state, rng=rng, options=replace(plan.state.options, combat="house"))
+        counter = GritCounter(start.heroes)
+        begun = apply(start, self._start(start, option, plan.params), policy=counter, quiet=True).state
+        run = play_adventure(begun, policy=counter, max_turns=int(plan.params.get("turns", 20)))
+        values, categories = measure(start, run.state, counter.spent)
+        return (*values, int(run.won), run.turns), categories
+
+
+def _policy() -> Any:
+    from ..simulate import default_policy
+
+    return default_policy
+
+
+register(TownMission())

@@ -12,6 +12,7 @@ from enum import Enum
 
 from ..dice import Roll
 
+MARKER_KINDS = frozenset({"money_bag"})  # figures that are markers lying on the board, not models: they block nothing
 STAGE_TARGETS = {1: 7, 2: 8, 3: 9}  # FF-DEPTH-01: the value printed under each Stage of the Depth Track
 
 
@@ -146,6 +147,8 @@ class Figure:
     place: Place | None = None
     ambush: bool = False  # +2 Initiative on its first turn (FF-TURN-03, A13)
     arrived: int = 0  # the turn it came onto the board
+    brutal: bool = False  # the Brutal side of its Record Sheet (a Rooftop Bandit's Rifle then has Shots 3, FT-BANDIT-08)
+    heading: str = ""  # the Entry Area it is making for (a Bank Robber's Escape Exit, FT-M3-03)
 
     @property
     def health_left(self) -> int:
@@ -201,6 +204,18 @@ class MissionCounter:
 
 
 @dataclass(frozen=True, slots=True)
+class Gang:
+    """An Infamous Bandit Gang card in play (FT-BANDIT-09). The 5 cards are not in the rulebooks: the table enters what
+    its card says. `dynamite`: its members throw Dynamite (the Hitchcock Gang), at their gun's Range (FT-FAQ-07)."""
+
+    name: str
+    rules: str = ""
+    xp_per_kill: int = 0
+    bounty_per_kill: int = 0
+    dynamite: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Adventure:
     """Where the posse is in its Adventure (FF-TURN-01): the turn, the track, the party, the board."""
 
@@ -226,6 +241,7 @@ class Adventure:
     last_hbtd: Roll | None = None  # this turn's Hold Back the Darkness roll
     counters: tuple[MissionCounter, ...] = ()
     fights: int = 0  # Fights begun (a Fight lasts while any enemy is on the board)
+    gang: Gang | None = None  # an Infamous Bandit Gang card in play: every Bandit is one of it (FT-BANDIT-09)
 
     def hero(self, hero_id: str) -> PartyHero:
         for member in self.heroes:

@@ -27,6 +27,10 @@ class Carry:
     blood_moon: bool = False  # 25: +1 Spirit, Depth Events add Growing Dread (until end of next Adventure)
     bounties: tuple[Bounty, ...] = ()  # posted in town, open until the next Adventure settles them (FT-BOUNTY)
     no_grit_next_adventure: bool = False  # a failed Bank Robbery or High Noon Duel: start with 0 Grit (A6, A42)
+    growing_dread_next: int = 0  # a failed Jail Break: Growing Dread cards added at the next Adventure's start (FT-M4-09)
+    no_town: str = ""  # a failed Town Mission's rule: no Town, the next Adventure begins directly (A33)
+    may_stay: bool = False  # a Town Mission not failed: the posse may stay in the same town (FT-TOWN-09)
+    last_town: Town | None = None  # the town the posse last stayed in (a fresh stay of it after a Town Mission)
 
 
 @dataclass(frozen=True, slots=True)

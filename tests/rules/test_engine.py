@@ -37,6 +37,7 @@ from shared_rules import (
 from shared_rules.commands import (
     COMMAND_TYPES,
     Activate,
+    ActivateBandits,
     ActivateEnemy,
     AddEnemies,
     AdjustResource,
@@ -46,6 +47,7 @@ from shared_rules.commands import (
     Buy,
     CastSpell,
     Command,
+    Desperation,
     EndActivation,
     EndDay,
     EndVisit,
@@ -53,12 +55,18 @@ from shared_rules.commands import (
     HoldBackTheDarkness,
     Move,
     MoveMarker,
+    MoveTownsfolk,
     NewEnemy,
     PayOffWarrants,
+    PlaceModel,
     PlayDevilsWheel,
+    PlayGang,
+    RandomTarget,
     RerollWithGrit,
+    RescueHero,
     RevealToken,
     RingBell,
+    RollMission,
     Search,
     Sell,
     SetBounty,
@@ -66,7 +74,9 @@ from shared_rules.commands import (
     SpendKi,
     StartAdventure,
     StartDay,
+    StayInTown,
     StopBleeding,
+    StrikeTownsfolk,
     ThrowShuriken,
     UseTactic,
     UseToken,
@@ -78,7 +88,7 @@ from shared_rules.commands import (
 from shared_rules.dice import DieKind
 from shared_rules.flow import Ctx, Procedure
 from shared_rules.rules.travel.hazards import HAZARDS
-from shared_rules.state import Phase, Slot, Stay, Town, TownSize, TrackSpace, Travel
+from shared_rules.state import Phase, Place, Slot, Stay, Town, TownSize, TrackSpace, Travel
 from tests.rules.table import Table, hero, item
 
 TEST_HAZARD = 11  # the D36 result whose rule the tests below replace with their own
@@ -159,13 +169,20 @@ ADVENTURE_SAMPLES: dict[str, Command] = {
     "ring_bell": RingBell("a"), "spend_ki": SpendKi("a", 1, "a"),  # use_token: the town sample serves both
     "stop_bleeding": StopBleeding("a"), "move_marker": MoveMarker("darkness", 1),
     "adjust_resource": AdjustResource("a", "fury", 1),
+    # the Town Missions (rules/missions)
+    "roll_mission": RollMission(), "stay_in_town": StayInTown(), "activate_bandits": ActivateBandits(),
+    "place_model": PlaceModel("a", Place("street", 1, 1)),
+    "move_townsfolk": MoveTownsfolk("townsfolk-1", Place("street", 1, 1), 1),
+    "desperation": Desperation("a", "recover_grit"), "random_target": RandomTarget("oni-1"),
+    "strike_townsfolk": StrikeTownsfolk("oni-1", "townsfolk-1", 1), "rescue_hero": RescueHero("b"),
+    "play_gang": PlayGang("Hitchcock Gang"),
 }  # fmt: skip
 
 
 # ---- legal_commands and the phases --------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("phase", "expected"),
-    [(Phase.BETWEEN_ADVENTURES, ["choose_town_size", "start_adventure", "adjust"]),
+    [(Phase.BETWEEN_ADVENTURES, ["choose_town_size", "start_adventure", "roll_mission", "adjust"]),
      (Phase.TRAVEL, ["roll_hazard", "adjust"]), (Phase.ARRIVAL, ["arrive", "adjust"]),
      (Phase.TOWN, ["start_day", "use_token", "end_town_stay", "adjust"]), (Phase.ADVENTURE, ["adjust"])],
 )  # fmt: skip

@@ -500,6 +500,16 @@ PLAUSIBLE: dict[str, Any] = {
     "steps": st.integers(-25, 25),
     "resource": st.sampled_from(("fury", "ki", "mana", "arcane_powder", "x")),
     "amount": st.integers(-120, 120),
+    # the Town Missions' commands (rules/missions)
+    "targets": st.lists(st.fixed_dictionaries({"bandit": st.sampled_from(("bandit-1", "x")),
+                                               "hero": st.sampled_from(("h0", "zz"))}), max_size=2),
+    "model": st.sampled_from(("h0", "bandit-1", "zz", "")),
+    "path": st.lists(st.lists(st.integers(-1, 25), min_size=2, max_size=2), max_size=3),
+    "townsfolk": st.sampled_from(("townsfolk-1", "x")),
+    "choice": st.sampled_from(("recover_grit", "catch_breath", "scavenge", "x")),
+    "damage": st.integers(-1, 120),
+    "rules": st.text(max_size=8), "xp_per_kill": st.integers(-1, 2000), "bounty_per_kill": st.integers(-1, 2000),
+    "dynamite": st.booleans(),
 }
 
 

@@ -276,5 +276,5 @@ def test_end_of_the_town_stay_clears_ua_and_town_flags_FT_UA_06() -> None:
     assert [h.unwanted_attention for h in after.heroes] == [0, 0]
     assert {e.rule for e in outcome.events if e.type == "changed"} == {"FT-UA-06"}
     assert after.phase is Phase.BETWEEN_ADVENTURES and after.town is None and after.travel is None
-    assert after.carry == Carry(extra_revive_tokens=1, blood_moon=True)  # these last into the next Adventure
+    assert after.carry == Carry(extra_revive_tokens=1, blood_moon=True, last_town=in_town.town)  # these last on
     assert apply(after, ChooseTownSize("medium")).state.phase is Phase.TRAVEL

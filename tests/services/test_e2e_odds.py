@@ -227,3 +227,22 @@ def test_rq_chunks_answer_like_one_run_and_a_cancelled_job_runs_no_more(rq_odds:
         _work(rq_odds)
         after = client.get(f"/v1/odds/{stopped['job_id']}").json()
         assert (after["status"], after["chunks_done"]) == ("cancelled", 0)
+
+
+def test_the_chance_to_win_bank_robbery_with_these_four_heroes(server: ServerProcess) -> None:
+    """town_mission through the service: the Mission played by the autoplay's table, the Bandits by their AI."""
+    layout = [{"number": n, "stage": 3 if n < 4 else 2 if n < 8 else 1, "mark": "none"} for n in range(12)]
+    classes = [{"max_fury": 3}, {"deadly_bonus": 2}, {"max_ki": 3}, {"mana": 3, "blast_cost": 1}]  # the sheets'
+    sheets = [{"hero": hero["id"], "initiative": 6 - i, "combat": 2, "melee_to_hit": 4, "ranged_to_hit": 4,
+               "shots": 2, **classes[i]} for i, hero in enumerate(HEROES)]  # fmt: skip
+    with server.client() as client:
+        accepted = client.post("/v1/odds", json={"question": "town_mission", "heroes": HEROES, "trials": 40, "seed": 2,
+                                                 "params": {"missions": ["bank_robbery"], "layout": layout,
+                                                            "sheets": sheets}})  # fmt: skip
+        assert accepted.status_code == 202, accepted.text
+        job = wait_ended(client, accepted.json()["job_id"])
+        won = job["answer"]["options"][0]["chances"]["mission_won"]
+        assert job["answer"]["options"][0]["label"] == "Bank Robbery" and won["trials"] == 40
+        in_process = odds.ask(odds.plan(new_session([decode_hero(h) for h in HEROES]), "town_mission",
+                                        {"missions": ["bank_robbery"], "layout": layout, "sheets": sheets}), 40, seed=2)
+        assert in_process["options"][0]["chances"]["mission_won"] == won

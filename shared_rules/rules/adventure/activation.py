@@ -12,6 +12,7 @@ from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure
 from ...prompts import Amount, Option, Part
 from ...state import Activation, Place, Session
+from ...state.adventure import MARKER_KINDS
 from .common import ASSASSIN, adventure, member, need_adventure, need_hero, need_standing, put_member, update
 from .fight import horror_hits
 from .missions import TOWN, mission_of
@@ -225,7 +226,7 @@ def _places(state: Session, hero: str) -> list[Place]:
     adv = state.adventure
     assert adv is not None
     places = [m.place for m in adv.heroes if m.id != hero and m.place is not None]
-    return places + [f.place for f in adv.figures if f.place is not None]
+    return places + [f.place for f in adv.figures if f.place is not None and f.kind not in MARKER_KINDS]
 
 
 def move(ctx: Ctx, command: Move) -> Procedure:
@@ -244,7 +245,8 @@ def move(ctx: Ctx, command: Move) -> Procedure:
         if command.to else ""  # fmt: skip
     ctx.emit("moved", f"{ctx.name(hero)} moves {command.spaces} space(s){where}; {allowance(ctx.state, act)} left",
              hero=hero, rule="FF-MOVE-01")  # fmt: skip
-    yield from ()
+    yield from mission_of(ctx.state).after_move(ctx, hero)
+    yield from advance(ctx)
 
 
 def check_end_activation(state: Session, command: EndActivation) -> None:

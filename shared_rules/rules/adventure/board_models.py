@@ -51,5 +51,6 @@ def board_models(state: Session) -> tuple[Model, ...]:
     for figure in adv.figures:
         pos = board_pos(figure.place)
         if pos is not None:
-            out.append(Model(figure.id, Side(figure.side.value), pos, name=figure.name, group=figure.kind))
+            out.append(Model(figure.id, Side(figure.side.value), pos, name=figure.name, group=figure.kind,
+                             brutal=figure.brutal))  # fmt: skip
     return tuple(out)

@@ -11,7 +11,7 @@ from ...dice import DieKind, Roll
 from ...errors import IllegalCommand, InvalidCommand
 from ...events import Change
 from ...flow import Ctx, RerollRequest, Steps
-from ...state import Adventure, Figure, MissionCounter, PartyHero, Session
+from ...state import Adventure, Figure, MissionCounter, PartyHero, Session, Side
 
 SAMURAI, ASSASSIN, MONK, SORCERESS = "Samurai Warrior", "Assassin", "Traveling Monk", "Sorceress"
 LANTERN_OIL = "Lantern Oil"  # FT-GRIT-03
@@ -157,7 +157,8 @@ def need_standing(state: Session, hero_id: str, field: str = "hero") -> None:
                              rule="FF-HERO-02")  # fmt: skip
 
 
-def need_enemy(state: Session, figure_id: str, field: str) -> Figure:
+def need_enemy(state: Session, figure_id: str, field: str, *, target: bool = True) -> Figure:
+    """An Enemy on the board; as a `target`, not one off the board (FT-M5-06)."""
     adv = need_adventure(state)
     try:
         figure = adv.figure(figure_id)
@@ -165,6 +166,13 @@ def need_enemy(state: Session, figure_id: str, field: str) -> Figure:
         on_board = [f.id for f in adv.enemies]
         raise InvalidCommand(f"{field}: no enemy {figure_id!r} on the board; enemies: {on_board}",
                              field=field) from None  # fmt: skip
+    if figure.side is not Side.ENEMY:  # Townsfolk, a Prisoner, Horses: never attacked (FT-M2-06, FT-M4-05)
+        rule = "FT-M2-06" if figure.kind == "townsfolk" else "FT-M4-05" if figure.kind == "horse" else "FF-TURN-05"
+        raise IllegalCommand(f"{field}: {figure.name} ({figure.id}) cannot be attacked or targeted ({rule})",
+                             field=field, rule=rule)  # fmt: skip
+    if target and figure.place is not None and figure.place.tile.startswith("entry:"):
+        raise IllegalCommand(f"{field}: {figure.name} ({figure.id}) is off the board and cannot be targeted "
+                             "(FT-M5-06)", field=field, rule="FT-M5-06")  # fmt: skip
     return figure
 
 

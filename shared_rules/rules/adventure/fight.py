@@ -328,6 +328,8 @@ def attack(ctx: Ctx, command: Attack) -> Procedure:
     yield from land_hits(ctx, hero, hits, melee=not ranged, ki=command.ki, isolated=command.isolated,
                          house=ctx.state.options.combat == "house", rule="FF-TURN-05")  # fmt: skip
     if ctx.state.adventure is not None:
+        yield from mission_of(ctx.state).hero_attacked(ctx, hero)
+    if ctx.state.adventure is not None:
         finish_activation(ctx, why="Attacked")
     yield from advance(ctx)
 
@@ -380,7 +382,7 @@ def throw_shuriken(ctx: Ctx, command: ThrowShuriken) -> Procedure:
 
 # ---- enemies activate --------------------------------------------------------------------------------------------
 def check_activate_enemy(state: Session, command: ActivateEnemy) -> None:
-    need_enemy(state, command.enemy, "enemy")
+    need_enemy(state, command.enemy, "enemy", target=False)
     check_in_turn_order(state, command.enemy, "enemy")
     for index, strike in enumerate(command.strikes):
         at = f"strikes[{index}]"

@@ -9,7 +9,7 @@ changes it only through the hooks of `Mission` below, each with the core's behav
   repurpose the markers, and `rules.adventure.depth.move_darkness` / `move_party` move them;
 - reinforcements and other effects at turn points (`start_of_turn`, `after_hbtd`, `end_of_turn_effects` +
   `end_of_turn`, which the heroes order, FF-TURN-04);
-- the board (`check_move`, `scavenge_limit`, `initiative`), extra figures (Bandits, Townsfolk: `Figure`s with a
+- the board (`check_move`, `after_move`, `hero_attacked`, `scavenge_limit`, `initiative`), extra figures (Bandits, Townsfolk: `Figure`s with a
   `side` and a `place`, added with `rules.adventure.fight.add_figures`), kills (`figure_killed`), Clues
   (`token_revealed`), Fights (`enemies_arrived`, `fight_over`);
 - win and loss checks (`check_end`) and the reward or failure (`finish`).
@@ -112,6 +112,14 @@ class Mission:
     # ---- the board -------------------------------------------------------------------------------------------
     def check_move(self, state: Session, hero_id: str, command: Move) -> None:
         """Refuse a move the board forbids (IllegalCommand naming the field and rule); the Town board's geometry."""
+
+    def after_move(self, ctx: Ctx, hero_id: str) -> Steps[None]:
+        """A hero finished a Move (Hanging High's alert roll, picking up Money Bags)."""
+        yield from ()
+
+    def hero_attacked(self, ctx: Ctx, hero_id: str) -> Steps[None]:
+        """A hero made an Attack (Hanging High: the Marshals are Alerted, the crowd scatters)."""
+        yield from ()
 
     def scavenge_limit(self, state: Session) -> int | None:
         """Scavenges per Map Tile (FF-SCAV-02, by posse size); 0: none (Town board, FT-SCAV-01); None: no limit."""

@@ -14,6 +14,7 @@ from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure
 from ...state import Adventure, ClassSheet, DepthTrack, MapTile, PartyHero, Phase, Place, Session, TileKind
 from .common import MONK, SAMURAI, SORCERESS, change_resource, party_ids
+from .depth import growing_dread
 from .missions import MISSIONS
 from .turn import advance, start_of_turn
 
@@ -139,6 +140,12 @@ def start_adventure(ctx: Ctx, command: StartAdventure) -> Procedure:
                        why="each Hero starts the Mission with 1 Grit" if grit else "no Grit this Adventure")  # fmt: skip
     if ctx.state.carry.no_grit_next_adventure:
         ctx.carry("A6", "The failed Mission's Grit penalty is paid", no_grit_next_adventure=False)
+    if ctx.state.carry.no_town or ctx.state.carry.may_stay:
+        ctx.carry("FT-TOWN-09", "The last Town Mission's stay-or-travel choice is over", no_town="", may_stay=False)
+    dread = ctx.state.carry.growing_dread_next
+    if dread:  # FT-M4-09: a failed Jail Break adds Growing Dread to the next Adventure's stack at its start
+        ctx.carry("FT-M4-09", "The failed Jail Break's Growing Dread is paid", growing_dread_next=0)
+        growing_dread(ctx, dread, rule="FT-M4-09", why="the Jail Break failed")
     for hero_id in party_ids(ctx.state):
         if ctx.hero(hero_id).hero_class == SORCERESS:  # FF-SORC-08: D6 Arcane Powder, leftovers discarded
             powder = yield from ctx.roll(DieKind.D6, "the Roku Demon Bag's Arcane Powder", hero=hero_id, chart=True,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import IllegalCommand
+from ...state.adventure import Gang as Gang  # the card in play lives in the Adventure's state (one home)
 from ..board import Model
 
 
@@ -42,18 +43,6 @@ DEFAULT_SHEET = BanditSheet(move=5)  # placeholder Move: set it from your Record
 def weapon_of(bandit: Model, sheet: BanditSheet = DEFAULT_SHEET) -> Weapon:
     """A Bandit on a rooftop has a Rifle instead of his Pistols (FT-BANDIT-08)."""
     return bandit_rifle(bandit.brutal) if bandit.pos.roof else sheet.pistol
-
-
-@dataclass(frozen=True, slots=True)
-class Gang:
-    """An Infamous Bandit Gang card (FT-BANDIT-09). The 5 cards are not in the rulebooks: the table enters what its
-    card says. `dynamite`: its members throw Dynamite (the Hitchcock Gang), at their gun's Range (FT-FAQ-07)."""
-
-    name: str
-    rules: str = ""
-    xp_per_kill: int = 0
-    bounty_per_kill: int = 0
-    dynamite: bool = False
 
 
 def bring_into_play(current: Gang | None, drawn: Gang) -> Gang:

@@ -235,6 +235,6 @@ def end_town_stay(ctx: Ctx, command: EndTownStay) -> Procedure:
         travel=None,
         stay=None,
         carry=Carry(extra_revive_tokens=carry.extra_revive_tokens, blood_moon=carry.blood_moon,
-                    bounties=carry.bounties),
+                    bounties=carry.bounties, last_town=ctx.state.town),
     )  # fmt: skip
     ctx.emit("phase", "The Town Stay ends; on to the next Adventure", rule="FT-UA-06")

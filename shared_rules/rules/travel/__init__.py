@@ -17,8 +17,17 @@ def _hazard_left(state: Session, command: object) -> None:
         raise IllegalCommand("no Travel Hazard is left to roll (FT-TRAVEL-03)", field="type", rule="FT-TRAVEL-03")
 
 
+def _town_allowed(state: Session, command: object) -> None:
+    """A failed Town Mission that says so forbids Town: the next Adventure begins directly (A33)."""
+    from ...errors import IllegalCommand
+
+    if state.carry.no_town:
+        raise IllegalCommand(f"the Heroes may not visit Town after that failure: start the next Adventure "
+                             f"({state.carry.no_town})", field="type", rule=state.carry.no_town)  # fmt: skip
+
+
 def legal(state: Session) -> Iterator[LegalCommand]:
-    if state.phase is Phase.BETWEEN_ADVENTURES:
+    if state.phase is Phase.BETWEEN_ADVENTURES and not state.carry.no_town:
         yield LegalCommand(
             "choose_town_size",
             options=("small", "medium", "large"),
@@ -37,7 +46,8 @@ AREA = Area(
     "travel",
     {
         "choose_town_size": CommandRule(
-            choose_town_size, (Phase.BETWEEN_ADVENTURES,), "FT-TRAVEL-01", "a Town size is chosen after an Adventure"
+            choose_town_size, (Phase.BETWEEN_ADVENTURES,), "FT-TRAVEL-01", "a Town size is chosen after an Adventure",
+            _town_allowed,
         ),
         "roll_hazard": CommandRule(
             roll_hazard, (Phase.TRAVEL,), "FT-TRAVEL-03", "hazards are rolled while travelling", _hazard_left

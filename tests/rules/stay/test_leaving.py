@@ -29,7 +29,10 @@ def test_leaving_mid_day_ends_the_day_first_and_keeps_what_carries_FT_UA_06_FT_T
     t.do(EndTownStay())
     assert t.hero("a").unwanted_attention == 0  # the marker from the visit, and every other, removed
     assert any(e.type == "visit_ended" for e in t.events) and any(e.type == "day_ended" for e in t.events)
-    assert t.state.carry == Carry(extra_revive_tokens=1, blood_moon=True, bounties=(Bounty("sheriff", "Bandit", 50),))
+    town = t.state.carry.last_town  # remembered for a stay in the same town after a Town Mission (FT-TOWN-09)
+    assert town is not None and town.size.value == "large"
+    assert t.state.carry == Carry(extra_revive_tokens=1, blood_moon=True, bounties=(Bounty("sheriff", "Bandit", 50),),
+                                  last_town=town)  # fmt: skip
     assert t.state.phase is Phase.BETWEEN_ADVENTURES and t.state.stay is None
 
 
@@ -69,4 +72,4 @@ def test_a_day_can_be_left_at_dawn_and_the_next_adventure_follows() -> None:
     t.end_day()
     t.do(EndTownStay())
     assert t.state.phase is Phase.BETWEEN_ADVENTURES
-    assert [c.type for c in legal_commands(t.state)] == ["choose_town_size", "start_adventure", "adjust"]
+    assert [c.type for c in legal_commands(t.state)] == ["choose_town_size", "start_adventure", "roll_mission", "adjust"]
