@@ -19,34 +19,37 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from shared_rules.codec import encode
 from shared_rules.errors import RulesError
+from shared_rules.events import BanditPlan
+from shared_rules.rules.adventure.board_models import board_pos
+from shared_rules.rules.adventure.missions import MISSIONS, TOWN
 from shared_rules.rules.bandits import Activation
 from shared_rules.rules.board import Board, Model, Pos, Side, board_named, check_placement, cover, sight
 from shared_rules.rules.board.grid import DIAGONALS, DOOR, OPEN, STREET, WALL, WINDOW, E, S, side_towards
+from shared_rules.rules.missions.common import ground
 
 from ..i18n import _
 
 Point = tuple[float, float]
 Space = tuple[int, int]
 
-# The command a correction becomes. One place, so it is one line to rename when the missions' command lands.
 PLACE_MODEL = "place_model"
 
 
-def place_model_command(model: str, space: Space) -> dict[str, Any]:
-    """The table's correction as a command: put `model` in `space` (the physical board wins)."""
-    return {"type": PLACE_MODEL, "model": model, "space": [space[0], space[1]]}
+def place_model_command(board: Board, model: str, space: Space) -> dict[str, Any]:
+    """The table's correction as a command: put `model` in `space` (the physical board wins, FT-BOARD-03)."""
+    return {"type": PLACE_MODEL, "model": model, "to": encode(ground(board, space))}
 
 
 WALL_TAP = 0.18  # a tap this close to a Wall line (in spaces) is on the Wall, not in a space
 NEAR_TAP = 1.1  # with nothing selected, a tap this near a model's centre (in spaces) selects it
 MIN_VIEW = 12  # the close-up shows at least this many spaces across: tokens stay apart, the Walls stay readable
 
-# the words for each mission counter a mission may keep; others are shown with their name made readable
+# the mission counters a player reads on the status strip, in words (the others are the missions' bookkeeping)
 COUNTER_WORDS = {
-    "kills": "Bandits killed", "bandits_killed": "Bandits killed", "killed": "Killed",
-    "countdown": "Countdown", "fuse": "Fuse", "hostages": "Hostages", "money_bags": "Money Bags",
-    "robbers_escaped": "Robbers escaped", "townsfolk": "Townsfolk", "reinforcements": "Reinforcements",
+    "kills": "Bandits killed", "countdown": "Countdown", "dynamite": "Dynamite", "hostages": "Hostages",
+    "bags": "Money Bags",
 }  # fmt: skip
 # the reason keys an activation event may carry instead of a sentence
 REASON_WORDS = {
@@ -281,22 +284,28 @@ def moves_from_events(events: Iterable[Mapping[str, Any]], names: Mapping[str, s
     return tuple(out)
 
 
+def moves_from_plans(plans: Iterable[BanditPlan], names: Mapping[str, str] | None = None) -> tuple[Move, ...]:
+    """The engine's proposals (the `bandit` events of `activate_bandits`) as the moves the screen draws."""
+    names = names or {}
+    out = []
+    for plan in plans:
+        start, end = board_pos(plan.start) or Pos(), board_pos(plan.end) or Pos()
+        words = REASON_WORDS.get(plan.reason, plan.reason.replace("_", " "))
+        who, target = names.get(plan.bandit, plan.bandit), plan.target or None
+        reason = f"{who}: {words}" + (f", targets {names.get(plan.target, plan.target)}" if target else "")
+        out.append(Move(plan.bandit, start, plan.path, end if end.spaces or end.roof else start, target, plan.action,
+                        reason, len(plan.shots), plan.reason == "retreat"))  # fmt: skip
+    return tuple(out)
+
+
 def moves_from_log(log: Sequence[Any], names: Mapping[str, str] | None = None) -> tuple[Move, ...]:
     """The Bandits' turn that just happened: the proposals carried by the newest step (corrections after it
     aside), read from each event's `proposal` (or `data`) with a `bandit`. Once anything else happens (a Hero
     acts), there is no Bandits' turn to show."""
-    from dataclasses import asdict, is_dataclass
-
     for step in reversed(log):
-        found = []
-        for event in getattr(step, "events", ()):
-            data = getattr(event, "proposal", None) or getattr(event, "data", None)
-            if data is not None and is_dataclass(data) and not isinstance(data, type):
-                data = asdict(data)
-            if isinstance(data, Mapping) and data.get("bandit"):
-                found.append(data)
-        if found:
-            return moves_from_events(found, names)
+        plans = [plan for event in getattr(step, "events", ()) if (plan := getattr(event, "bandit", None))]
+        if plans:
+            return moves_from_plans(plans, names)
         if getattr(step, "command", "") != PLACE_MODEL:
             return ()
     return ()
@@ -444,11 +453,6 @@ class BoardPresenter:
 
         def send(command: dict[str, Any]) -> None:
             from shared_rules.codec import decode_command
-            from shared_rules.commands import COMMAND_TYPES
-            from shared_rules.errors import InvalidCommand
-
-            if PLACE_MODEL not in COMMAND_TYPES:
-                raise InvalidCommand(_("This table does not take board corrections yet: move the model on the table."))
 
             table.submit(decode_command(command), label=_("Place a model"))
 
@@ -648,7 +652,7 @@ class BoardPresenter:
             return Correction(model_id, space, _("{name} already stands there.").format(name=model.label), None)
         where = _where(board, Pos(space))
         return Correction(model_id, space, _("Move {name} here ({where})?").format(name=model.label, where=where),
-                          place_model_command(model_id, space))
+                          place_model_command(board, model_id, space))
 
     def confirm(self) -> dict[str, Any] | None:
         """Send the proposed correction; the board redraws from the table's answer."""
@@ -836,7 +840,9 @@ def status_items(data: BoardInput) -> tuple[StatusItem, ...]:
         out.append(StatusItem(_("Darkness"), f"{track.darkness}/{track.entrance}", tone))
         out.append(StatusItem(_("Posse"), f"{track.posse}/{track.entrance}"))
     for name, value in data.counters.items():
-        words = COUNTER_WORDS.get(name, name.replace("_", " ").capitalize())
+        words = COUNTER_WORDS.get(name)
+        if words is None:
+            continue
         tone = "warn" if name in ("countdown", "fuse") and value <= 2 else "normal"
         out.append(StatusItem(_(words), str(value), tone))
     return tuple(out)
@@ -875,47 +881,34 @@ def legend(data: BoardInput, overlay: bool, shown: set[str] | None = None) -> tu
 def board_input_from_state(adventure: Any, names: Mapping[str, str] | None = None,
                            moves: Sequence[Move] = ()) -> BoardInput | None:
     """A Town Mission's board from the Adventure state: heroes and figures with a board space (`Place.x/y`; a
-    `tile` "roof:3+4" or "entry:A" for one on a rooftop or off the board), its counters and its track.
-
-    A reading until the missions land: the Town board is the default one unless the Adventure names another."""
-    if adventure is None:
+    `tile` "roof:3+4" or "entry:A" for one on a rooftop or off the board), its counters and its track. None when
+    no Town Mission is under way (the Forbidden Fortress's tiles are on the table, not on this board)."""
+    known = MISSIONS.get(adventure.mission) if adventure is not None else None
+    if known is None or known.board != TOWN:
         return None
     from shared_rules.state.adventure import Side as StateSide
 
     names = names or {}
     models: list[Model] = []
 
-    def pos_of(place: Any) -> Pos | None:
-        if place is None:
-            return None
-        tile = str(getattr(place, "tile", "") or "")
-        if tile.startswith("roof:"):
-            return Pos.on_roof(tile[5:])
-        if tile.startswith("entry:"):
-            return Pos.off_board(tile[6:])
-        if place.x is None or place.y is None:
-            return None
-        return Pos((place.x, place.y))
-
     for hero in adventure.heroes:
-        pos = pos_of(hero.place)
+        pos = board_pos(hero.place)
         if pos is not None:
             models.append(Model(hero.id, Side.HERO, pos, names.get(hero.id, hero.id)))
     for figure in adventure.figures:
-        pos = pos_of(figure.place)
+        pos = board_pos(figure.place)
         if pos is None:
             continue
         side = {StateSide.HERO: Side.HERO, StateSide.ENEMY: Side.ENEMY}.get(figure.side, Side.NEUTRAL)
         models.append(Model(figure.id, side, pos, figure.name, group=figure.kind))
     if not models:
         return None
-    board = board_named(str(getattr(adventure, "board", "") or "default"))
+    board = board_named("default")  # the Missions are played on the default board (rules.missions.common.board_of)
     counters = {c.name: c.value for c in adventure.counters}
     track = None
     if adventure.track.spaces:
         track = Track(adventure.darkness, adventure.party, adventure.track.entrance)
-    mission = str(adventure.mission).replace("_", " ").capitalize() if adventure.mission else ""
-    return BoardInput(board, tuple(models), tuple(moves), counters, track, mission)
+    return BoardInput(board, tuple(models), tuple(moves), counters, track, known.title)
 
 
 def with_models(data: BoardInput, models: Iterable[Model]) -> BoardInput:

@@ -18,8 +18,12 @@ from mobile.presenters.board import (
     moves_from_events,
     moves_from_log,
 )
-from shared_rules.commands import COMMAND_TYPES
+from shared_rules.codec import decode_command
+from shared_rules.commands import PlaceModel, SheetEntry, StartAdventure
+from shared_rules.events import BanditPlan, Event, EventType
 from shared_rules.rules.board import Pos, board_named
+from shared_rules.rules.missions.common import place_of
+from shared_rules.state import TrackSpace
 from tests.mobile.helpers import hero, offline_table
 
 
@@ -96,7 +100,8 @@ def test_a_tap_on_a_wall_is_refused_and_a_tap_on_a_free_space_becomes_a_place_mo
     sent: list[dict[str, object]] = []
     board.send = sent.append
     command = board.confirm()
-    assert command == {"type": PLACE_MODEL, "model": "bandit-1", "space": [14, 11]} and sent == [command]
+    assert command == {"type": PLACE_MODEL, "model": "bandit-1", "to": {"tile": "street", "x": 14, "y": 11, "also": ""}}
+    assert sent == [command] and isinstance(decode_command(command), PlaceModel)  # what the engine takes
     assert board.view().selected == "" and board.view().correction is None
 
 
@@ -127,9 +132,10 @@ def test_the_status_strip_reads_the_track_and_the_missions_counters() -> None:
     view = presenter().view()
     assert [(s.label, s.value) for s in view.status] == [("Darkness", "4/10"), ("Posse", "6/10"),
                                                          ("Bandits killed", "3"), ("Countdown", "5")]
-    data = replace(board_demo.shootout(), counters={"countdown": 1, "money_bags": 2}, track=None)
+    data = replace(board_demo.shootout(), counters={"countdown": 1, "bags": 2, "alerted": 1}, track=None)
     status = presenter(data).view().status
     assert [(s.label, s.value, s.tone) for s in status] == [("Countdown", "1", "warn"), ("Money Bags", "2", "normal")]
+    # the missions' own bookkeeping (a Bank Robbery's alarm raised) is not the player's status
     near = replace(board_demo.shootout(), track=Track(darkness=9, posse=3, entrance=10))
     assert presenter(near).view().status[0].tone == "danger"
 
@@ -201,7 +207,7 @@ def test_the_table_s_town_mission_is_read_from_the_adventure_state() -> None:
         counters=(MissionCounter("kills", 2),),
     )  # fmt: skip
     data = board_input_from_state(adventure, {"hanzo": "Hanzo", "kiri": "Kiri"})
-    assert data is not None and data.mission == "Shootout in the streets"
+    assert data is not None and data.mission == "Shootout in the Streets"
     view = BoardPresenter(data).view()
     tokens = {t.id: t for t in view.tokens}
     assert (tokens["hanzo"].label, tokens["hanzo"].side) == ("H", "hero")
@@ -209,7 +215,7 @@ def test_the_table_s_town_mission_is_read_from_the_adventure_state() -> None:
                                                                                   int(tokens["kiri"].y))) in (3, 4)
     assert tokens["folk"].side == "neutral" and tokens["bandit-2"].entry == "D"
     assert [(s.label, s.value) for s in view.status] == [("Bandits killed", "2")]
-    assert board_input_from_state(None) is None and board_input_from_state(Adventure()) is None
+    assert board_input_from_state(None) is None and board_input_from_state(Adventure()) is None  # Lost Contact
 
 
 def test_a_tap_beside_a_token_selects_it_when_nothing_is_selected() -> None:
@@ -223,32 +229,36 @@ def test_a_tap_beside_a_token_selects_it_when_nothing_is_selected() -> None:
 def test_the_log_s_newest_activation_is_the_bandits_turn_until_something_else_happens() -> None:
     from types import SimpleNamespace as Step
 
-    activation = board_demo.activation()
-    events = tuple(Step(proposal={"bandit": p.bandit, "from": list(p.start.space or ()),
-                                  "path": [list(s) for s in p.path], "to": list(p.end.space or ()),
-                                  "reason": p.reason, "target": p.target, "shots": 1})
-                   for p in activation.proposals)  # fmt: skip
-    turn = Step(command="activate_bandits", events=events)
-    fix = Step(command=PLACE_MODEL, events=(Step(text="Bandit 1 placed"),))
-    hero = Step(command="hero_move", events=(Step(text="Hanzo moves"),))
-    assert len(moves_from_log([turn])) == 6 and len(moves_from_log([turn, fix])) == 6
-    assert moves_from_log([turn, fix, hero]) == ()
+    board = board_named("default")
+    plans = tuple(BanditPlan(p.bandit, place_of(board, p.start), p.path, place_of(board, p.end), "advance",
+                             p.action.value, p.target or "") for p in board_demo.activation().proposals)  # fmt: skip
+    turn = Step(command="activate_bandits", events=tuple(Event(EventType.BANDIT, "", bandit=p) for p in plans))
+    fix = Step(command=PLACE_MODEL, events=(Event(EventType.ANSWERED, "Bandit 1 placed"),))
+    hero_moves = Step(command="activate", events=(Event(EventType.ANSWERED, "Hanzo moves"),))
+    moves = moves_from_log([turn])
+    assert [m.end for m in moves] == [p.end for p in board_demo.activation().proposals]
+    assert len(moves_from_log([turn, fix])) == 6
+    assert moves_from_log([turn, fix, hero_moves]) == ()
 
 
-def test_on_a_real_table_with_no_mission_the_board_waits_and_a_correction_is_not_sent_half_way(tmp_path: Path) -> None:
+def test_a_correction_on_a_real_town_mission_is_applied_and_one_into_a_wall_is_refused(tmp_path: Path) -> None:
     table = offline_table(tmp_path, [hero("ann", "Ann")], dice="server")
     board = BoardPresenter.for_table(table)
-    assert "No board yet" in board.view().empty_text
-    assert board.tap(3.5, 3.5) == "outside"
-    before = table.snapshot.version
-    board.send = BoardPresenter.for_table(table).send
-    board._source = board_demo.shootout()  # a board to tap on; the table itself has no mission
-    board.tap(13.5, 11.5)
-    board.tap(14.5, 11.5)
+    assert "No board yet" in board.view().empty_text and board.tap(3.5, 3.5) == "outside"
+    layout = tuple(TrackSpace(n, 3 if n < 3 else 2 if n < 5 else 1) for n in range(8))
+    table.submit(StartAdventure(lantern="ann", mission="shootout_in_the_streets", layout=layout,
+                                sheets=(SheetEntry("ann", initiative=9),)), label="start")  # fmt: skip
+    view = board.view()
+    assert {t.id for t in view.tokens} >= {"ann", "bandit-1"}
+    ann = next(t for t in view.tokens if t.id == "ann")
+    assert board.tap(ann.x, ann.y) == "selected"
+    free = (7, 12)
+    assert board.tap(free[0] + 0.5, free[1] + 0.5) == "proposed"
     board.confirm()
-    if PLACE_MODEL not in COMMAND_TYPES:  # until the missions' command lands: said in words, nothing sent
-        assert "does not take board corrections yet" in board.view().notice
-        assert table.snapshot.version == before and not table.outbox
+    assert board.view().notice == ""
+    place = next(h.place for h in table.read.adventure.heroes if h.id == "ann")
+    assert (place.tile, place.x, place.y) == ("street", 7, 12)  # FT-BOARD-03: the physical board wins
+    assert table.read.log[-1].command == PLACE_MODEL  # in the log, undone like any step
 
 
 def test_a_ghost_where_another_model_stands_is_drawn_without_its_number() -> None:
