@@ -21,6 +21,7 @@ from ...state import Figure, MapTile, Place, Session, Side, TileKind
 from ...state.adventure import MARKER_KINDS
 from ..adventure import Ending, Mission
 from ..adventure.board_models import board_models, board_pos
+from ..adventure.board_models import place_of as board_place
 from ..adventure.common import adventure, party_ids, put, put_figure, put_member, set_counter, standing
 from ..adventure.depth import move_darkness, move_party
 from ..adventure.fight import add_figures, kill, take_strike
@@ -72,12 +73,8 @@ def roof(key: str) -> Place:
 
 
 def place_of(board: Board, pos: Pos) -> Place:
-    if pos.roof:
-        return roof(pos.roof)
-    if pos.entry:
-        return Place(f"entry:{pos.entry}")
-    assert pos.space is not None
-    return ground(board, pos.space)
+    """The Place of a position on this board: its ground square on the Map Tile it lies in (FT-BOARD-02)."""
+    return board_place(pos, tile_of(board, pos.space) if pos.space is not None else "street")
 
 
 def town_tiles(board: Board) -> tuple[MapTile, ...]:
