@@ -46,9 +46,11 @@ def track(length: int = 12, blood: tuple[int, ...] = (3, 7), dread: tuple[int, .
 
 
 def in_adventure(directory: Path, heroes: Sequence[Hero], *, dice: str = "table", mission: str = "lost_contact",
-                 initiative: Sequence[int] = (6, 5, 4, 3)) -> TableSession:
+                 initiative: Sequence[int] = (6, 5, 4, 3), sheet: dict[str, dict[str, int]] | None = None,
+                 ) -> TableSession:
     """The posse at the start of turn 1 of `mission`, the first hero holding the Old Lantern."""
     state = new_session(tuple(heroes), options=RuleOptions(dice=dice), seed=1)
-    sheets = tuple(SheetEntry(h.id, initiative=i) for h, i in zip(heroes, initiative, strict=False))
+    sheets = tuple(SheetEntry(h.id, initiative=i, **(sheet or {}).get(h.id, {}))
+                   for h, i in zip(heroes, initiative, strict=False))
     state = apply(state, StartAdventure(heroes[0].id, mission, "", track(), sheets)).state
     return table_from(directory, state)
