@@ -27,22 +27,22 @@ from kivy.uix.togglebutton import ToggleButton
 from . import platform, theme
 from .client import GraphQLBackend, OfflineBackend, TableBackend
 from .i18n import _, set_language
+from .presenters.adventure import BOARD_SCREEN, AdventurePresenter
 from .presenters.dice import PromptPresenter
 from .presenters.log import LogPresenter
-from .presenters.posse import PossePresenter
-from .presenters.adventure import BOARD_SCREEN, AdventurePresenter
 from .presenters.odds import OddsPresenter
+from .presenters.posse import PossePresenter
 from .presenters.shell import LOCKOUT, SCREENS, ShellPresenter, StatusView, phase_screen, tabs
-from .presenters.stay import StayPresenter
 from .presenters.start import StartPresenter, join_link
+from .presenters.stay import StayPresenter
 from .presenters.table import CallQueue, Post, TableSession, ThreadWorker, Worker
 from .presenters.town import TownPresenter
 from .presenters.travel import TravelPresenter
 from .screens.adventure import AdventureScreen
 from .screens.dice import DiceScreen
 from .screens.log import LogScreen
-from .screens.posse import PosseScreen
 from .screens.odds import OddsScreen
+from .screens.posse import PosseScreen
 from .screens.start import StartScreen
 from .screens.stay import StayScreen
 from .screens.town import TownScreen

@@ -218,9 +218,10 @@ def adventure_turn(player: Player) -> int:
     """A common Adventure turn on the Adventure screen (the Adventure set up as a table with the sheets types it):
     Hold Back the Darkness from the two dice, then each model in Initiative order: activate, the Move roll, end the
     activation (enemies played at the table). Taps."""
-    from .presenters.adventure import AdventurePresenter
     from shared_rules.commands import SheetEntry, StartAdventure
     from shared_rules.state import SpaceMark, TrackSpace
+
+    from .presenters.adventure import AdventurePresenter
 
     table = player.table
     heroes = table.read.active_heroes

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from shared_rules import LegalCommand
 from shared_rules.commands import (
     Activate,
-    Attack,
     ActivateEnemy,
+    Attack,
     BoostMove,
     Command,
     EndActivation,
@@ -23,7 +24,6 @@ from shared_rules.commands import (
     Search,
     StartAdventure,
 )
-from shared_rules import LegalCommand
 from shared_rules.rules.adventure import MISSIONS, order
 from shared_rules.state import Phase, Side, SpaceMark, TurnStep
 
@@ -106,7 +106,10 @@ class AdventurePresenter:
         mission = MISSIONS.get(adv.mission)
         names = read.names
         figures = {f.id: f.name for f in adv.figures}
-        name = lambda fid: names.get(fid) or figures.get(fid, fid)  # noqa: E731
+
+        def name(fid: str | None) -> str:
+            return names.get(fid or "") or figures.get(fid or "", fid or "")
+
         track = tuple(
             Space(s.number, adv.track.target(s.number), s.mark.value if s.mark in MARK_WORDS else "",
                   s.number == adv.party, s.number == adv.darkness,

@@ -191,8 +191,8 @@ class StayPresenter:
             status = _("At the {place}").format(place=hero.location)
             for ware in hero.wares if "buy" in acts else ():
                 actions.append(StayAction("buy", _("Buy {ware}").format(ware=ware.label), hero.hero, ware.key, free))
-            for ware in hero.sells if "sell" in acts else ():
-                actions.append(StayAction("sell", _("Sell 1 {ware}").format(ware=ware), hero.hero, ware, free))
+            for sold in hero.sells if "sell" in acts else ():
+                actions.append(StayAction("sell", _("Sell 1 {ware}").format(ware=sold), hero.hero, sold, free))
             if "pay_off_warrants" in acts:
                 actions.append(StayAction("pay_off", _("Pay off warrants"), hero.hero, "", free))
             if "play_devils_wheel" in acts:

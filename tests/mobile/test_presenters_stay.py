@@ -54,7 +54,7 @@ def test_a_visit_is_one_tap_on_the_place_and_closed_places_say_why_FT_WANTED_03(
     assert view.main is not None and view.main.key == "end_visit" and view.main.hero == "bob"  # the common next step
     assert any(a.key == "end_day" for a in view.others)
     stay.act()
-    assert "Visited the Saloon today" == stay.view().heroes[1].status
+    assert stay.view().heroes[1].status == "Visited the Saloon today"
 
 
 def test_everyone_visited_then_end_the_day_then_leave_town_FT_UA_06(tmp_path: Path) -> None:
