@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # name: (width px, height px, density); the screenshots come from "phone" at font scale 1.0
 SIZES = {"phone": (1080, 2340, 3), "small": (720, 1280, 2), "tablet": (1280, 800, 1)}
 SCALES = (1.0, 1.3, 1.5, 2.0)
+PHASE_CONFIGS = {("phone", 1.0)}  # the Town Stay, Odds and Adventure screens: one size and scale keeps the check short
 WIDTH, HEIGHT, DENSITY = SIZES["phone"]
 
 
@@ -399,7 +400,93 @@ def render(out: Path | None, size: str = "phone", scale: float = 1.0, only: str 
             widget.dismiss(animation=False)
     settle()
     board_shots(app, shot)
+    if (size, scale) in PHASE_CONFIGS:
+        later_phases(app, table, shot, tap)
     return report
+
+
+def later_phases(app: Any, table: Any, shot: Any, tap: Any) -> None:
+    """The same table on through a Town Stay day, the odds of the next town size, and an Adventure turn."""
+    from mobile.presenters.stay import StayAction
+    from shared_rules import DieKind
+
+    s = app.screens
+    stay, dice, adventure, odds = (s["stay"].presenter, s["dice"].presenter, s["adventure"].presenter,
+                                   s["odds"].presenter)
+
+    def answer_all() -> None:
+        """Every prompt as a quiet table would answer it: the Hotel, Just Another Day, 2D6 of 8, cards read out."""
+        while (prompt := table.snapshot.pending) is not None:
+            before = table.snapshot.version
+            if prompt.kind == "choice":
+                keys = [o.key for o in prompt.options]
+                dice.choose(next((k for k in ("just_another_day", "hotel", "camp_site") if k in keys), keys[0]))
+            elif prompt.kind == "card":
+                dice.set_card_text("Nothing out of the ordinary")
+                dice.send_card()
+            elif prompt.kind == "reroll":
+                dice.keep()
+            elif prompt.die is DieKind.TWO_D6:
+                dice.send_total(8)
+            else:
+                tap(*([4] * max(1, prompt.dice_count)))
+            if table.snapshot.version == before:
+                raise SystemExit(f"refused: {table.notice}")
+
+    def visit(hero: str, place: str) -> None:
+        stay.do(next(a for h in stay.view().heroes if h.hero == hero for a in h.places if a.arg == place))
+        answer_all()
+
+    stay.act()  # Day 1: the Daily Event, then the beds
+    answer_all()
+    visit("ann", stay.view().heroes[0].places[0].arg)
+    app.go("stay")
+    typed = next(a for a in stay.view().heroes[0].actions if a.key == "buy_typed")
+    s["stay"]._do(typed)  # a ware the pack does not list: typed with the card's price
+    from kivy.core.window import Window
+
+    popup = Window.children[0]
+    popup.ids.ware.text, popup.ids.price.text, popup.kind = "Whiskey", "15", "token"
+    shot("stay_buy")
+    popup.dismiss(animation=False)
+    popup = None
+    stay.act()  # Ann leaves
+    answer_all()
+    visit("bo", stay.view().heroes[1].places[-1].arg)
+    shot("stay", "stay")
+    stay.act()  # Bo leaves
+    answer_all()
+    for key in ("end_day", "leave_town"):  # the Day ends, and the Stay: between Adventures
+        stay.do(StayAction(key, key))
+        answer_all()
+    odds.runner = lambda job, done: done(job(), None)  # played here, not on a thread of its own
+    app.go("odds")
+    odds.ask()
+    shot("odds", "odds")
+    app.go("adventure")  # set up as the table's board and sheets show it
+    for space, taps in ((3, 1), (7, 1), (5, 2), (9, 2)):  # Blood Spatter, Growing Dread
+        for _ in range(taps):
+            adventure.cycle_mark(space)
+    for key, steps in (("cy.initiative", 1), ("bo.initiative", -1)):
+        adventure.step(key, steps)
+    shot("adventure_setup", "adventure")
+    setup = adventure.view().setup
+    adventure.do(setup.start)
+    answer_all()
+    app.go("adventure")
+    s["adventure"]._do(next(a for a in adventure.view().others if a.key == "enemies"))  # a Threat card
+    popup = Window.children[0]
+    popup.ids.name.text, popup.ids.count.text, popup.ids.health.text, popup.ids.initiative.text = (
+        "Void Hound", "2", "3", "4")
+    shot("adventure_enemies")
+    adventure.add_enemies("Void Hound", "2", "3", "4")  # what "Put them on the board" sends
+    popup.dismiss(animation=False)
+    adventure.tap_die(5)
+    adventure.tap_die(3)  # Hold Back the Darkness: 8, held
+    answer_all()
+    adventure.act()  # Cy activates first (Initiative 5)
+    answer_all()
+    shot("adventure", "adventure")
 
 
 def one_size(size: str, scales: list[float], out: Path | None, every_png: Path | None,

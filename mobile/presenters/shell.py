@@ -25,6 +25,7 @@ class ScreenSpec:
     label: str
     icon: str
     phases: tuple[str, ...] = ()
+    tab_phases: tuple[str, ...] | None = None  # the phases its tab shows in; None: always, (): never (no tab)
 
 
 SCREENS: list[ScreenSpec] = [
@@ -34,6 +35,12 @@ SCREENS: list[ScreenSpec] = [
     ScreenSpec("town", "Town", "⌂", ("town",)),
     ScreenSpec("log", "Log", "≡"),
 ]
+# The Town Stay, the Adventure and the odds: their tabs show only in their phases, so a phone keeps 6 tabs at most
+LATER_PHASES = (
+    ScreenSpec("stay", "Stay", "☗", ("town",), ("town",)),
+    ScreenSpec("adventure", "Adventure", "☠", ("adventure",), ("between_adventures", "adventure")),
+    ScreenSpec("odds", "Odds", "%", (), ()),
+)
 PROMPT_SCREEN = "dice"
 
 
@@ -41,6 +48,15 @@ def register_screen(spec: ScreenSpec, *, before: str = "dice") -> None:
     """Add a screen (a later phase's: the Town Stay, an Adventure) to the tabs, before `before`."""
     at = next((i for i, s in enumerate(SCREENS) if s.name == before), len(SCREENS))
     SCREENS.insert(at, spec)
+
+
+for _spec in LATER_PHASES:
+    register_screen(_spec)
+
+
+def tabs(phase: str) -> tuple[str, ...]:
+    """The tabs shown in `phase`, in order (the prompt screen's included)."""
+    return tuple(s.name for s in SCREENS if s.tab_phases is None or phase in s.tab_phases)
 
 
 def phase_screen(phase: str) -> str:
@@ -118,6 +134,15 @@ class ShellPresenter:
             return None
         home = phase_screen(self.table.read.phase.value)
         return home if self.back_to in (s.name for s in SCREENS if s.phases) else self.back_to
+
+    def left_behind(self, current: str) -> str | None:
+        """The phase's screen when the screen on show has no tab in this phase any more (the Stay once the posse
+        left town), else None; tab-less screens (the odds) stay where they are."""
+        spec = next((s for s in SCREENS if s.name == current), None)
+        phase = self.table.read.phase.value
+        if spec is None or not spec.tab_phases or phase in spec.tab_phases:
+            return None
+        return phase_screen(phase)
 
     @staticmethod
     def back(current: str, popup_open: bool) -> str | None:
