@@ -23,7 +23,7 @@ MODELS = HEROES + BANDITS
 # Bandit 1 rolls 5 to Retreat, then each Bandit's target and Cover roll, in the order the rule asks
 DICE = (5, 2, 4, 1, 6, 3)
 PICKS = ("kiri", "doc", "doc", "kiri")
-COUNTERS = {"kills": 3, "countdown": 5}
+COUNTERS = {"kills": 3}  # Shootout in the Streets keeps the Bandits killed
 
 
 def activation() -> Activation:

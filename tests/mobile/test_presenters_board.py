@@ -131,7 +131,7 @@ def test_a_bandit_already_moved_shows_where_it_came_from_and_fires_from_where_it
 def test_the_status_strip_reads_the_track_and_the_missions_counters() -> None:
     view = presenter().view()
     assert [(s.label, s.value) for s in view.status] == [("Darkness", "4/10"), ("Posse", "6/10"),
-                                                         ("Bandits killed", "3"), ("Countdown", "5")]
+                                                         ("Bandits killed", "3")]
     data = replace(board_demo.shootout(), counters={"countdown": 1, "bags": 2, "alerted": 1}, track=None)
     status = presenter(data).view().status
     assert [(s.label, s.value, s.tone) for s in status] == [("Countdown", "1", "warn"), ("Money Bags", "2", "normal")]
