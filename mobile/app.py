@@ -27,28 +27,35 @@ from kivy.uix.togglebutton import ToggleButton
 from . import platform, theme
 from .client import GraphQLBackend, OfflineBackend, TableBackend
 from .i18n import _, set_language
+from .presenters.adventure import BOARD_SCREEN, AdventurePresenter
 from .presenters.dice import PromptPresenter
 from .presenters.log import LogPresenter
+from .presenters.odds import OddsPresenter
 from .presenters.posse import PossePresenter
-from .presenters.shell import LOCKOUT, SCREENS, ShellPresenter, StatusView, phase_screen
+from .presenters.shell import LOCKOUT, SCREENS, ShellPresenter, StatusView, phase_screen, tabs
 from .presenters.start import StartPresenter, join_link
+from .presenters.stay import StayPresenter
 from .presenters.table import CallQueue, Post, TableSession, ThreadWorker, Worker
 from .presenters.town import TownPresenter
 from .presenters.travel import TravelPresenter
+from .screens.adventure import AdventureScreen
 from .screens.dice import DiceScreen
 from .screens.log import LogScreen
+from .screens.odds import OddsScreen
 from .screens.posse import PosseScreen
 from .screens.start import StartScreen
+from .screens.stay import StayScreen
 from .screens.town import TownScreen
 from .screens.travel import TravelScreen
 
 SCREENS_DIR = Path(__file__).parent / "screens"
-KV_FILES = ("widgets", "posse", "dice", "travel", "town", "log", "start", "app")
+KV_FILES = ("widgets", "posse", "dice", "travel", "town", "log", "start", "stay", "adventure", "odds", "app")
 SCREEN_CLASSES: dict[str, Any] = {"posse": PosseScreen, "travel": TravelScreen, "dice": DiceScreen,
-                                  "town": TownScreen, "log": LogScreen}  # fmt: skip
+                                  "town": TownScreen, "log": LogScreen, "stay": StayScreen,
+                                  "adventure": AdventureScreen, "odds": OddsScreen}  # fmt: skip
 PRESENTERS: dict[str, Callable[[TableSession], Any]] = {
     "posse": PossePresenter, "travel": TravelPresenter, "dice": PromptPresenter, "town": TownPresenter,
-    "log": LogPresenter,
+    "log": LogPresenter, "stay": StayPresenter, "adventure": AdventurePresenter, "odds": OddsPresenter,
 }  # fmt: skip
 
 
@@ -197,14 +204,16 @@ class BrimstoneApp(App):
         self.frame = frame = TableFrame(app=self, insets=list(platform.insets()))
         manager = frame.ids.screens
         self.screens = {"start": StartScreen(name="start")}
+        self.tab_buttons: dict[str, TabButton] = {}
         self.screens["start"].presenter = self.start
         manager.add_widget(self.screens["start"])
         for spec in SCREENS:
             screen = SCREEN_CLASSES[spec.name](name=spec.name)
             self.screens[spec.name] = screen
             manager.add_widget(screen)
-            frame.ids.tabs.add_widget(TabButton(icon=spec.icon, label=_(spec.label), screen=spec.name,
-                                                on_release=lambda b: self.go(b.screen)))
+            self.tab_buttons[spec.name] = TabButton(icon=spec.icon, label=_(spec.label), screen=spec.name,
+                                                    on_release=lambda b: self.go(b.screen))
+        self._show_tabs(frame)
         for screen in self.screens.values():
             screen.bind(on_pre_enter=lambda s: s.refresh())
         if self.table is not None:
@@ -242,6 +251,12 @@ class BrimstoneApp(App):
         s["travel"].show_prompt = lambda: self.go("dice")
         s["dice"].go_back = lambda: self.go(phase_screen(table.read.phase.value))
         s["posse"].ask_number = self.ask_number
+        for name in ("stay", "adventure"):
+            s[name].show_prompt = lambda: self.go("dice")
+            s[name].show_odds = lambda: self.go("odds")
+            s[name].odds_fit = lambda: self.presenters["odds"].question() is not None
+        s["adventure"].open_board = lambda: self.go(BOARD_SCREEN) if BOARD_SCREEN in self.screens else None
+        s["odds"].go_back = lambda: self.go(phase_screen(table.read.phase.value))
         s["start"].ask_number = self.ask_number
 
     def open_table(self, table: TableSession) -> None:
@@ -271,12 +286,26 @@ class BrimstoneApp(App):
             self.go(target)
             return
         self.frame.status = self.shell.status()
+        self._show_tabs()
         screen = self.screens.get(self.frame.current)
         if screen is not None:
             screen.refresh()
 
+    def _show_tabs(self, frame: TableFrame | None = None) -> None:
+        """The tabs of the table's phase (a later phase's screen shows its tab only in its phases)."""
+        frame = frame or self.frame
+        if frame is None:
+            return
+        phase = self.table.read.phase.value if self.table is not None else ""
+        wanted = [self.tab_buttons[name] for name in tabs(phase) if name in self.tab_buttons]
+        if list(reversed(frame.ids.tabs.children)) != wanted:
+            frame.ids.tabs.clear_widgets()
+            for button in wanted:
+                frame.ids.tabs.add_widget(button)
+
     def go(self, name: str) -> None:
         assert self.frame is not None
+        self._show_tabs()
         self.frame.current = name
         if self.shell is not None:
             self.frame.status = self.shell.status()

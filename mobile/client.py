@@ -826,6 +826,27 @@ class GraphQLBackend:
         self._open(TableInfo(code, token.strip(), code, self.base))
         return self.load()
 
+    def ask_odds(self, question: str, params: dict[str, Any], trials: int, *, poll: float = 0.4,
+                 timeout: float = 60.0) -> dict[str, Any]:
+        """Ask the service an odds question of this table (`askOdds`) and poll it until answered: the answer
+        document of `shared_rules.odds.answer`. Raises BackendError when the job fails or takes too long."""
+        table = self._need_table()
+        fields = "jobId status progress answer error"
+        job = self._execute(f"mutation($q: String!, $s: String, $p: JSON, $t: Int) {{ askOdds(question: $q, "
+                            f"sessionId: $s, params: $p, trials: $t) {{ {fields} }} }}",
+                            {"q": question, "s": table.session_id, "p": params, "t": trials})["askOdds"]
+        deadline = time.monotonic() + timeout
+        while job["status"] in ("queued", "running"):
+            if time.monotonic() > deadline:
+                raise BackendError("The odds took too long to come back")
+            time.sleep(poll)
+            job = self._execute(f"query($j: String!) {{ odds(jobId: $j) {{ {fields} }} }}",
+                                {"j": job["jobId"]})["odds"]
+        if job["status"] != "finished" or not job.get("answer"):
+            raise BackendError(job.get("error") or f"The odds job was {job['status']}")
+        answer: dict[str, Any] = job["answer"]
+        return answer
+
     def load(self) -> Snapshot:
         table = self._need_table()
         after = self._contiguous_top()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -140,8 +141,10 @@ class Player:
                 raise RuntimeError(f"the answer to {prompt.question!r} was not taken: {self.table.notice}")
 
 
-def journey(seed: int, tally: Tally, *, heroes: int = 4, size: str = "large") -> None:
-    """One journey to town with physical dice; adds its taps to `tally`."""
+def journey(seed: int, tally: Tally, *, heroes: int = 4, size: str = "large",
+            then: Callable[[Player], None] | None = None) -> None:
+    """One journey to town with physical dice; adds its taps to `tally`. `then` plays on from the town with the
+    same hands (the Town Stay and the Adventure are counted apart)."""
     backend = OfflineBackend(Path(tempfile.mkdtemp(prefix="taps-")))
     snapshot = backend.create(sample_heroes(heroes), RuleOptions(dice="table"), seed=seed)
     table = TableSession(backend, snapshot, schedule=at_once)
@@ -169,6 +172,8 @@ def journey(seed: int, tally: Tally, *, heroes: int = 4, size: str = "large") ->
         player.answer_all()
     tally.arrival += player.taps
     tally.journeys += 1
+    if then is not None:
+        then(player)
     table.stop()
 
 
@@ -179,5 +184,99 @@ def run(journeys: int = 25, first_seed: int = 1) -> Tally:
     return tally
 
 
+# ---- a day in town, and an Adventure turn ------------------------------------------------------------------------
+def stay_day(player: Player) -> int:
+    """A common Town Stay Day on the Stay screen: start it, answer the Daily Event and the beds, each hero one
+    visit (a tap on the place, the Location Event from the table's dice, the card, leave), end the Day. Taps."""
+    from .presenters.stay import StayPresenter
+
+    stay = StayPresenter(player.table)
+    player.taps = 0
+    player.tap()
+    stay.act()  # Start Day 1
+    player.answer_all()
+    for index in range(len(stay.view().heroes)):
+        hero = stay.view().heroes[index]
+        if not hero.places:
+            continue
+        player.tap()  # the place, under the hero
+        stay.do(hero.places[index % len(hero.places)])
+        player.answer_all()
+        while (main := stay.view().main) is not None and main.key == "end_visit":
+            player.tap()  # leave: the big button
+            stay.act()
+            player.answer_all()
+    player.tap()
+    end = stay.view().main
+    stay.do(end if end is not None and end.key == "end_day" else next(a for a in stay.view().others
+                                                                         if a.key == "end_day"))
+    player.answer_all()
+    return player.taps
+
+
+def adventure_turn(player: Player) -> int:
+    """A common Adventure turn on the Adventure screen (the Adventure set up as a table with the sheets types it):
+    Hold Back the Darkness from the two dice, then each model in Initiative order: activate, the Move roll, end the
+    activation (enemies played at the table). Taps."""
+    from shared_rules.commands import SheetEntry, StartAdventure
+    from shared_rules.state import SpaceMark, TrackSpace
+
+    from .presenters.adventure import AdventurePresenter
+
+    table = player.table
+    heroes = table.read.active_heroes
+    needed = {"Samurai Warrior": {"max_fury": 3}, "Traveling Monk": {"max_ki": 3},
+              "Sorceress": {"mana": 3, "focus": "fire"}}
+    sheets = tuple(SheetEntry(h.id, initiative=6 - i, **needed.get(h.hero_class, {}))  # type: ignore[arg-type]
+                   for i, h in enumerate(heroes))
+    layout = tuple(TrackSpace(n, 3 if n < 4 else 2 if n < 8 else 1,
+                              SpaceMark.BLOOD_SPATTER if n in (3, 7) else SpaceMark.GROWING_DREAD if n in (5, 9)
+                              else SpaceMark.NONE) for n in range(12))
+    table.submit(StartAdventure(heroes[0].id, "lost_contact", "", layout, sheets))
+    player.answer_all()
+    adventure = AdventurePresenter(table)
+    player.taps = 0
+    turn = table.read.adventure.turn if table.read.adventure else 0
+    for face in player.roll(DieKind.D6, 2):  # Hold Back the Darkness: the two dice, typed on the screen
+        player.tap()
+        adventure.tap_die(face)
+    player.answer_all()
+    for _ in range(40):
+        adv = table.read.adventure
+        main = adventure.view().main
+        if adv is None or adv.turn != turn or main is None:
+            break
+        player.tap()  # activate, or end the activation: the big button
+        adventure.act()
+        player.answer_all()
+    return player.taps
+
+
+def phases(seeds: int = 10, first_seed: int = 1) -> tuple[list[int], list[int]]:
+    """Taps for a stay Day (4 heroes) and an Adventure turn, over `seeds` seeded tables with physical dice."""
+    days: list[int] = []
+    turns: list[int] = []
+
+    def then(player: Player) -> None:
+        if player.table.read.phase.value != "town" or len(player.table.read.active_heroes) < 4:
+            return
+        days.append(stay_day(player))
+        leave = player.table.read.legal_of("end_town_stay")
+        if leave is not None and player.table.read.prompt is None:
+            from shared_rules import EndTownStay
+
+            player.table.submit(EndTownStay())
+            player.answer_all()
+        if player.table.read.legal_of("start_adventure") is not None:
+            turns.append(adventure_turn(player))
+
+    for seed in range(first_seed, first_seed + seeds):
+        journey(seed, Tally(), then=then)
+    return days, turns
+
+
 if __name__ == "__main__":
     print(run().summary())
+    days, turns = phases()
+    print(f"stay day: {sum(days) / len(days):.1f} taps ({len(days)} days); adventure turn: "
+          f"{sum(turns) / len(turns):.1f} taps ({len(turns)} turns)")

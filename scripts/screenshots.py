@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # name: (width px, height px, density); the screenshots come from "phone" at font scale 1.0
 SIZES = {"phone": (1080, 2340, 3), "small": (720, 1280, 2), "tablet": (1280, 800, 1)}
 SCALES = (1.0, 1.3, 1.5, 2.0)
+PHASE_CONFIGS = {("phone", 1.0)}  # the Town Stay, Odds and Adventure screens: one size and scale keeps the check short
 WIDTH, HEIGHT, DENSITY = SIZES["phone"]
 
 
@@ -356,7 +357,76 @@ def render(out: Path | None, size: str = "phone", scale: float = 1.0) -> dict[st
         if widget is not app.root:
             widget.dismiss(animation=False)
     settle()
+    if (size, scale) in PHASE_CONFIGS:
+        later_phases(app, table, shot, tap)
     return report
+
+
+def later_phases(app: Any, table: Any, shot: Any, tap: Any) -> None:
+    """The same table on through a Town Stay day, the odds of the next town size, and an Adventure turn."""
+    from mobile.presenters.stay import StayAction
+    from shared_rules import DieKind
+    from shared_rules.commands import SheetEntry, StartAdventure
+    from shared_rules.state import SpaceMark, TrackSpace
+
+    s = app.screens
+    stay, dice, adventure, odds = (s["stay"].presenter, s["dice"].presenter, s["adventure"].presenter,
+                                   s["odds"].presenter)
+
+    def answer_all() -> None:
+        """Every prompt as a quiet table would answer it: the Hotel, Just Another Day, 2D6 of 8, cards read out."""
+        while (prompt := table.snapshot.pending) is not None:
+            before = table.snapshot.version
+            if prompt.kind == "choice":
+                keys = [o.key for o in prompt.options]
+                dice.choose(next((k for k in ("just_another_day", "hotel", "camp_site") if k in keys), keys[0]))
+            elif prompt.kind == "card":
+                dice.set_card_text("Nothing out of the ordinary")
+                dice.send_card()
+            elif prompt.kind == "reroll":
+                dice.keep()
+            elif prompt.die is DieKind.TWO_D6:
+                dice.send_total(8)
+            else:
+                tap(*([4] * max(1, prompt.dice_count)))
+            if table.snapshot.version == before:
+                raise SystemExit(f"refused: {table.notice}")
+
+    def visit(hero: str, place: str) -> None:
+        stay.do(next(a for h in stay.view().heroes if h.hero == hero for a in h.places if a.arg == place))
+        answer_all()
+
+    stay.act()  # Day 1: the Daily Event, then the beds
+    answer_all()
+    visit("ann", stay.view().heroes[0].places[0].arg)
+    stay.act()  # Ann leaves
+    answer_all()
+    visit("bo", stay.view().heroes[1].places[-1].arg)
+    shot("stay", "stay")
+    stay.act()  # Bo leaves
+    answer_all()
+    for key in ("end_day", "leave_town"):  # the Day ends, and the Stay: between Adventures
+        stay.do(StayAction(key, key))
+        answer_all()
+    odds.runner = lambda job, done: done(job(), None)  # played here, not on a thread of its own
+    app.go("odds")
+    odds.ask()
+    shot("odds", "odds")
+    length = 12
+    layout = tuple(TrackSpace(n, 3 if n < 4 else 2 if n < 8 else 1,
+                              SpaceMark.BLOOD_SPATTER if n in (3, 7) else SpaceMark.GROWING_DREAD if n in (5, 9)
+                              else SpaceMark.NONE) for n in range(length))  # as a table types its board in
+    sheets = (SheetEntry("ann", initiative=4, max_fury=3), SheetEntry("bo", initiative=3, mana=3, focus="fire"),
+              SheetEntry("cy", initiative=5, max_ki=3))
+    table.submit(StartAdventure("ann", "lost_contact", "", layout, sheets), label="start the Adventure")
+    answer_all()
+    app.go("adventure")
+    adventure.tap_die(5)
+    adventure.tap_die(3)  # Hold Back the Darkness: 8, held
+    answer_all()
+    adventure.act()  # Cy activates first (Initiative 5)
+    answer_all()
+    shot("adventure", "adventure")
 
 
 def one_size(size: str, scales: list[float], out: Path | None, every_png: Path | None) -> dict[str, Any]:

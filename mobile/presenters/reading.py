@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from shared_rules import Hero, LegalCommand, Phase, Prompt, Session
-from shared_rules.state import Carry, RuleOptions, Town, Travel
+from shared_rules.state import Adventure, Carry, RuleOptions, Stay, Town, Travel
 
 from ..client import LogStep, Snapshot
 
@@ -61,6 +61,14 @@ class TableRead:
     @property
     def town(self) -> Town | None:
         return self.snapshot.state.town
+
+    @property
+    def stay(self) -> Stay | None:
+        return self.snapshot.state.stay
+
+    @property
+    def adventure(self) -> Adventure | None:
+        return self.snapshot.state.adventure
 
     @property
     def carry(self) -> Carry:

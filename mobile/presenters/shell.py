@@ -25,6 +25,7 @@ class ScreenSpec:
     label: str
     icon: str
     phases: tuple[str, ...] = ()
+    tab_phases: tuple[str, ...] | None = None  # the phases its tab shows in; None: always, (): never (no tab)
 
 
 SCREENS: list[ScreenSpec] = [
@@ -34,6 +35,12 @@ SCREENS: list[ScreenSpec] = [
     ScreenSpec("town", "Town", "⌂", ("town",)),
     ScreenSpec("log", "Log", "≡"),
 ]
+# The Town Stay, the Adventure and the odds: their tabs show only in their phases, so a phone keeps 6 tabs at most
+LATER_PHASES = (
+    ScreenSpec("stay", "Stay", "☗", ("town",), ("town",)),
+    ScreenSpec("adventure", "Adventure", "☠", ("adventure",), ("between_adventures", "adventure")),
+    ScreenSpec("odds", "Odds", "%", (), ()),
+)
 PROMPT_SCREEN = "dice"
 
 
@@ -41,6 +48,15 @@ def register_screen(spec: ScreenSpec, *, before: str = "dice") -> None:
     """Add a screen (a later phase's: the Town Stay, an Adventure) to the tabs, before `before`."""
     at = next((i for i, s in enumerate(SCREENS) if s.name == before), len(SCREENS))
     SCREENS.insert(at, spec)
+
+
+for _spec in LATER_PHASES:
+    register_screen(_spec)
+
+
+def tabs(phase: str) -> tuple[str, ...]:
+    """The tabs shown in `phase`, in order (the prompt screen's included)."""
+    return tuple(s.name for s in SCREENS if s.tab_phases is None or phase in s.tab_phases)
 
 
 def phase_screen(phase: str) -> str:

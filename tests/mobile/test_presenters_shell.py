@@ -67,7 +67,8 @@ def test_a_posse_wide_prompt_opens_every_phones_dice_tab(tmp_path: Path) -> None
     assert shell.follow("travel") == "dice"
 
 
-def test_after_arrival_the_answered_prompt_returns_to_the_town_screen(tmp_path: Path) -> None:
+def test_after_arrival_the_answered_prompt_returns_to_the_town_stay_screen(tmp_path: Path) -> None:
+    """The Town phase's main screen is the Stay (what the posse does next); the Town tab still shows the town."""
     table = offline_table(tmp_path, [hero("ann", "Ann")])
     shell = ShellPresenter(table)
     travel, dice = TravelPresenter(table), PromptPresenter(table)
@@ -79,7 +80,7 @@ def test_after_arrival_the_answered_prompt_returns_to_the_town_screen(tmp_path: 
     assert shell.follow("travel") == "dice"
     dice.send_total(7)
     dice.draw_all()
-    assert shell.follow("dice") == "town"
+    assert shell.follow("dice") == "stay"
 
 
 def test_new_phase_screens_register_without_touching_the_navigation() -> None:

@@ -113,3 +113,17 @@ def test_a_four_hero_mid_campaign_posse_takes_at_most_60_taps(tmp_path: Path,
         assert typed <= 60
     finally:
         del PACKS["test-table-sheets"]
+
+
+def test_a_town_day_and_an_adventure_turn_in_taps(capsys: pytest.CaptureFixture[str]) -> None:
+    """A common stay Day (4 heroes each visit once, the Day ends) and a common Adventure turn (Hold Back the
+    Darkness, 4 activations), played on the Stay and Adventure screens with physical dice (mobile/taps.py)."""
+    from mobile.taps import phases
+
+    days, turns = phases(5, first_seed=1)
+    day, turn = sum(days) / len(days), sum(turns) / len(turns)
+    with capsys.disabled():
+        print(f"\n[taps] stay day (4 heroes): {day:.1f} taps over {len(days)} days; adventure turn (4 heroes): "
+              f"{turn:.1f} taps over {len(turns)} turns")
+    assert len(days) >= 3 and len(turns) >= 3
+    assert day <= 8 * 4 and turn <= 2 + 3 * 4 + 2  # per hero: the place, its dice, its card, leave; per model 3

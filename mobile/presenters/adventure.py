@@ -1,0 +1,287 @@
+"""The Adventure turn: its step, the Depth Track drawn as a track, Hold Back the Darkness, whose activation it is in
+Initiative order, each hero's Health, Sanity, Grit and class resources, the enemies, and the prompt waiting.
+
+Everything is read from the state (`Session.adventure`) and the legal commands; the big button is the common next
+step (Hold Back the Darkness, activate the next model, end the activation). Hold Back the Darkness takes the table's
+two dice typed here, or the app's dice (FF-DEPTH-04/05).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shared_rules import LegalCommand
+from shared_rules.commands import (
+    Activate,
+    ActivateEnemy,
+    Attack,
+    BoostMove,
+    Command,
+    EndActivation,
+    Flee,
+    HoldBackTheDarkness,
+    RevealToken,
+    Search,
+    StartAdventure,
+)
+from shared_rules.rules.adventure import MISSIONS, order
+from shared_rules.state import Phase, Side, SpaceMark, TurnStep
+
+from ..i18n import _
+from .table import TableSession
+from .words import plain
+
+BOARD_SCREEN = "board"  # the Town Adventure Board's screen, built elsewhere; this screen only opens it
+STEP_WORDS = {
+    TurnStep.START: "Start of the turn: run away, or Hold Back the Darkness",
+    TurnStep.ACTIVATIONS: "Activations, highest Initiative first",
+    TurnStep.EXPLORATION: "Room Exploration: reveal the tokens",
+}
+MARK_WORDS = {SpaceMark.BLOOD_SPATTER: "Blood Spatter", SpaceMark.GROWING_DREAD: "Growing Dread"}
+RESOURCES = (("fury", "max_fury", "Fury"), ("ki", "max_ki", "Ki"), ("mana", "mana", "Mana"))
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """One space of the Depth Track as drawn: its number, Stage target, mark, and the markers on it."""
+
+    number: int
+    target: int
+    mark: str  # "" | "blood_spatter" | "growing_dread" (MARK_WORDS says them)
+    party: bool
+    darkness: bool
+    label: str  # "Entrance", "Darkness Start" or ""
+
+
+@dataclass(frozen=True, slots=True)
+class AdventureAction:
+    key: str  # hbtd | activate | activate_enemy | end_activation | boost | scavenge | door | reveal | flee
+    #           | answer | board | start
+    label: str
+    arg: str = ""
+    enabled: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class HeroRow:
+    hero: str
+    name: str
+    figures: str  # "Health 8/10 · Sanity 6/6 · Grit 1/2"
+    resources: str  # "Fury 2/3 · Arcane Powder 1"
+    state: str  # "next", "activating", "done", "waiting", "KO"
+    lantern: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AdventureView:
+    active: bool
+    title: str  # the mission
+    turn: str  # "Turn 3 · Activations, highest Initiative first"
+    track: tuple[Space, ...]
+    track_text: str  # the markers in words: never the drawing alone
+    hbtd: str  # this turn's roll, or what it needs
+    order: tuple[str, ...]  # the rest of the turn's activations, names
+    heroes: tuple[HeroRow, ...]
+    enemies: tuple[str, ...]
+    main: AdventureAction | None
+    others: tuple[AdventureAction, ...]
+    prompt: str
+    board: bool  # the Town Adventure Board: a "Board" button opens its screen
+    dice: tuple[int | None, int | None] | None  # Hold Back the Darkness typed here: the two dice, None when hidden
+    empty_text: str = ""
+    setup: tuple[AdventureAction, ...] = ()  # between adventures: the Old Lantern holder, then start
+
+
+class AdventurePresenter:
+    def __init__(self, table: TableSession) -> None:
+        self.table = table
+        self.first: int | None = None  # the first Hold Back the Darkness die typed
+        self.lantern = ""  # chosen at set-up
+
+    def view(self) -> AdventureView:
+        read = self.table.read
+        adv = read.adventure
+        if adv is None or read.phase is not Phase.ADVENTURE:
+            return self._not_started()
+        mission = MISSIONS.get(adv.mission)
+        names = read.names
+        figures = {f.id: f.name for f in adv.figures}
+
+        def name(fid: str | None) -> str:
+            return names.get(fid or "") or figures.get(fid or "", fid or "")
+
+        track = tuple(
+            Space(s.number, adv.track.target(s.number), s.mark.value if s.mark in MARK_WORDS else "",
+                  s.number == adv.party, s.number == adv.darkness,
+                  _("Entrance") if s.number == adv.track.entrance else _("Darkness Start") if s.number == 0 else "")
+            for s in adv.track.spaces)  # fmt: skip
+        target = adv.track.target(adv.party) if adv.track.spaces else 0
+        gap = adv.party - adv.darkness
+        track_text = _("Hero Party on space {p}, the Darkness on {d}: {gap} space(s) apart · Hold Back the Darkness "
+                       "needs {t}+").format(p=adv.party, d=adv.darkness, gap=gap, t=target)
+        if adv.growing_dread:
+            track_text += " · " + _("{n} Growing Dread card(s) waiting").format(n=adv.growing_dread)
+        hbtd = _("Hold Back the Darkness: {who} rolls 2D6, needs {t}+").format(who=name(adv.lantern), t=target)
+        if adv.last_hbtd is not None:
+            faces = adv.last_hbtd.faces
+            total = sum(faces)
+            verdict = (_("doubles: a Depth Event, the Darkness stays") if len(faces) == 2 and faces[0] == faces[1]
+                       else _("held") if total >= target else _("the Darkness moves"))
+            hbtd = _("This turn: {a} + {b} = {total}, {verdict}").format(a=faces[0], b=faces[-1], total=total,
+                                                                           verdict=verdict)
+        legal: dict[str, LegalCommand] = {}
+        for c in read.legal:
+            legal.setdefault(c.type, c)  # tied heroes: the first of them (the others activate next)
+        prompt = read.prompt
+        free = prompt is None
+        upcoming = order(read.session)
+        active = adv.activation.figure if adv.activation is not None else ""
+        heroes = []
+        for member in adv.heroes:
+            hero = read.hero(member.id)
+            figures_line = _("Health {h}/{hm} · Sanity {s}/{sm} · Grit {g}/{gm}").format(
+                h=hero.health_left, hm=hero.max_health, s=hero.sanity_left, sm=hero.max_sanity, g=hero.grit,
+                gm=hero.max_grit)
+            parts = [f"{_(word)} {getattr(member, key)}/{getattr(member.sheet, top)}"
+                     for key, top, word in RESOURCES if getattr(member.sheet, top)]
+            if member.arcane_powder:
+                parts.append(_("Arcane Powder {n}").format(n=member.arcane_powder))
+            if member.cover:
+                parts.append(_("Cover {n}+").format(n=member.cover))
+            state = ("KO" if hero.knocked_out else "activating" if member.id == active
+                     else "done" if member.id in adv.activated else "next" if upcoming[:1] == (member.id,)
+                     else "waiting")
+            heroes.append(HeroRow(member.id, hero.name, figures_line, " · ".join(parts), state,
+                                  member.id == adv.lantern))
+        enemies = tuple(_("{name}: {w} of {h} Wounds").format(name=f.name, w=f.wounds, h=f.health)
+                        for f in adv.figures if f.side is Side.ENEMY)
+        main: AdventureAction | None = None
+        others: list[AdventureAction] = []
+        dice: tuple[int | None, int | None] | None = None
+        if "hold_back_the_darkness" in legal:
+            main = AdventureAction("hbtd", _("Hold Back the Darkness: roll for me") if read.options.dice != "table"
+                                   else _("Hold Back the Darkness: roll 2D6"), enabled=free)
+            if read.options.dice == "table" and free:
+                dice = (self.first, None)
+        if "flee" in legal:
+            others.append(AdventureAction("flee", _("Run away (everyone agrees)"), enabled=free))
+        if "activate" in legal:
+            who = legal["activate"].hero or ""
+            main = AdventureAction("activate", _("Activate {who}: roll Move").format(who=name(who)), who, free)
+        if "activate_enemy" in legal:
+            enemy = legal["activate_enemy"].options[0] if legal["activate_enemy"].options else ""
+            action = AdventureAction("activate_enemy", _("{who} activated (played at the table)").format(
+                who=name(enemy)), enemy, free)
+            main = main or action
+            if main is not action:
+                others.append(action)
+        if "end_activation" in legal:
+            who = legal["end_activation"].hero or ""
+            move = adv.activation.move if adv.activation is not None else None
+            moved = sum(move.faces) if move is not None else 0
+            main = AdventureAction("end_activation", _("End {who}'s activation (Move {n})").format(
+                who=name(who), n=moved), who, free)
+            if "boost_move" in legal:
+                others.append(AdventureAction("boost", _("+D6 Move for 1 Grit"), who, free))
+            for enemy in legal["attack"].options if "attack" in legal else ():
+                others.append(AdventureAction("attack", _("Attack {who}").format(who=name(enemy)), enemy, free))
+            if "search" in legal:
+                others.append(AdventureAction("scavenge", _("Search: Scavenge"), who, free))
+                others.append(AdventureAction("door", _("Search: Look Through a Door"), who, free))
+        if "reveal_token" in legal:
+            tile = legal["reveal_token"].options[0] if legal["reveal_token"].options else ""
+            main = AdventureAction("reveal", _("Reveal the Exploration Token on {tile}").format(tile=tile), tile, free)
+        waiting = ""
+        if prompt is not None:
+            mine = self.table.is_mine(prompt)
+            waiting = plain(prompt.question)
+            if mine:
+                main = AdventureAction("answer", _("Answer: {question}").format(question=waiting))
+            elif prompt.hero:
+                waiting = _("{who}'s phone is answering: {question}").format(who=name(prompt.hero),
+                                                                              question=waiting)
+        board = mission is not None and mission.board == "town"
+        if board:
+            others.append(AdventureAction("board", _("Board")))
+        title = _(mission.title) if mission is not None else adv.mission
+        turn = _("Turn {n}").format(n=adv.turn) + " · " + _(STEP_WORDS[adv.step])
+        return AdventureView(True, title, turn, track, track_text, hbtd, tuple(name(f) for f in upcoming),
+                             tuple(heroes), enemies, main, tuple(others), waiting, board, dice)
+
+    def _not_started(self) -> AdventureView:
+        read = self.table.read
+        setup: list[AdventureAction] = []
+        text = _("No Adventure under way.")
+        if read.legal_of("start_adventure") is not None and read.prompt is None:
+            text = _("Set up the Adventure: who holds the Old Lantern? The Depth Track and the sheet numbers come "
+                     "from the content pack.")
+            lantern = self.lantern or (read.active_heroes[0].id if read.active_heroes else "")
+            setup = [AdventureAction("lantern", ("● " if h.id == lantern else "") + h.name, h.id)
+                     for h in read.active_heroes]
+            setup.append(AdventureAction("start", _("Start the Adventure"), lantern))
+        return AdventureView(False, _("No Adventure"), "", (), "", "", (), (), (), None, (), "", False, None, text,
+                             tuple(setup))
+
+    # ---- buttons ------------------------------------------------------------------------------------------------
+    def act(self) -> bool:
+        main = self.view().main
+        return main is not None and self.do(main)
+
+    def do(self, action: AdventureAction) -> bool:
+        """Send what a button stands for; False for the ones the screen handles (answer, board)."""
+        if action.key == "lantern":
+            self.lantern = action.arg
+            self.table.changed()
+            return True
+        command = self.command(action)
+        if command is None:
+            return False
+        self.table.submit(command, label=action.label)
+        return True
+
+    def command(self, action: AdventureAction) -> Command | None:
+        a = action.arg
+        if action.key == "hbtd":
+            return HoldBackTheDarkness()
+        if action.key == "activate":
+            return Activate(a)
+        if action.key == "activate_enemy":
+            return ActivateEnemy(a)
+        if action.key == "end_activation":
+            return EndActivation(a)
+        if action.key == "attack":
+            hero = self.table.read.adventure.activation if self.table.read.adventure else None
+            return Attack(hero.figure if hero is not None else "", target=a)
+        if action.key == "boost":
+            return BoostMove(a)
+        if action.key in ("scavenge", "door"):
+            return Search(a, action.key)
+        if action.key == "reveal":
+            return RevealToken(a)
+        if action.key == "flee":
+            return Flee(tuple(h.id for h in self.table.read.active_heroes if not h.knocked_out))
+        if action.key == "start":
+            mission = self.table.read.legal_of("start_adventure")
+            key = mission.options[0] if mission is not None and mission.options else "lost_contact"
+            from shared_rules.content import pack
+
+            tracks = sorted(pack(self.table.read.session.pack).adventure.depth_tracks)
+            return StartAdventure(a, key, tracks[0] if tracks else "")
+        return None
+
+    def tap_die(self, face: int) -> None:
+        """Hold Back the Darkness from the table's dice: the first die, then the second sends the roll (FF-DEPTH-04)."""
+        if not 1 <= face <= 6:
+            raise ValueError(f"face: a D6 shows 1-6, not {face}")
+        if self.first is None:
+            self.first = face
+            self.table.changed()
+            return
+        faces = (self.first, face)
+        self.first = None
+        self.table.submit(HoldBackTheDarkness(dice=(faces,)),
+                          label=_("Hold Back the Darkness: {a} + {b}").format(a=faces[0], b=faces[1]))
+
+    def clear_die(self) -> None:
+        self.first = None
+        self.table.changed()

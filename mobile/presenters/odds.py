@@ -1,0 +1,192 @@
+""""What are our odds?" for the table as it stands: the question that fits now (which Town size after an Adventure,
+each option of the choice waiting), asked of the service (`askOdds`) or, offline, played on the phone with fewer
+trials, and every figure said in words a player reads, with its 95% interval ("about 7 in 10 ...").
+
+The figures come from `shared_rules.odds.answer` (the same document the REST and GraphQL doors give); this module
+only chooses the question and words the answer.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from shared_rules import odds
+from shared_rules.prompts import PromptKind
+from shared_rules.state import Phase
+
+from ..i18n import _
+from .table import TableSession
+from .words import plain
+
+OFFLINE_TRIALS = 200  # per option, played on the phone
+ONLINE_TRIALS = 2000  # per option, on the service's workers
+Runner = Callable[[Callable[[], Any], Callable[[Any, BaseException | None], None]], None]
+
+
+@dataclass(frozen=True, slots=True)
+class OddsCard:
+    """One option compared: its name, then each figure as a sentence."""
+
+    label: str
+    lines: tuple[str, ...]
+    best: tuple[str, ...]  # the headline figures where this option is clearly the best
+
+
+@dataclass(frozen=True, slots=True)
+class OddsView:
+    question: str  # "" when no question fits the table now
+    note: str  # what the figures rest on (trials, where they were played), or why there is no question
+    status: str  # idle | running | done | error
+    cards: tuple[OddsCard, ...]
+    can_ask: bool
+
+
+def in_ten(p: float) -> str:
+    """A chance as a player says it: "about 7 in 10", "fewer than 1 in 100", "almost certain"."""
+    if p >= 0.995:
+        return _("almost certainly")
+    if p < 0.01:
+        return _("fewer than 1 in 100")
+    if p < 0.095:
+        return _("about {n} in 100").format(n=max(1, round(p * 100)))
+    return _("about {n} in 10").format(n=round(p * 10))
+
+
+def chance_words(figure: dict[str, Any]) -> str:
+    """"about 3 in 10 (between 2 and 4 in 10)": the chance and its 95% interval."""
+    p, ci = figure.get("p"), figure.get("ci")
+    if p is None or not ci:
+        return _("not known yet")
+    low, high = round(ci[0] * 100), round(ci[1] * 100)
+    return _("{chance} (likely between {low}% and {high}%)").format(chance=in_ten(p), low=low, high=high)
+
+
+def mean_words(figure: dict[str, Any]) -> str:
+    mean, ci = figure.get("mean"), figure.get("ci")
+    if mean is None or not ci:
+        return _("not known yet")
+    return _("{mean:.1f} on average ({low:.1f} to {high:.1f})").format(mean=mean, low=ci[0], high=ci[1])
+
+
+def card_of(option: dict[str, Any], comparison: list[dict[str, Any]], *, road: bool = False) -> OddsCard:
+    """An option's figures in words: first everyone alive, then the headline figures of the posse that move by
+    half a point or more (XP and Gold always)."""
+    lines = []
+    killed = option.get("chances", {}).get("anyone_killed")
+    if killed and killed.get("p") is not None:
+        alive = {"p": 1 - killed["p"], "ci": [1 - killed["ci"][1], 1 - killed["ci"][0]]}
+        lines.append((_("Reach town with everyone alive: {words}") if road else
+                      _("Everyone alive at the end: {words}")).format(words=chance_words(alive)))
+    destroyed = option.get("chances", {}).get("buildings_destroyed")
+    if destroyed and destroyed.get("p"):
+        lines.append(_("Buildings destroyed on arrival: {words}").format(words=chance_words(destroyed)))
+    for row in comparison:
+        value = row["values"].get(option["key"])
+        if value is None or row["figure"].startswith("chance."):
+            continue
+        if value.get("mean") is not None and (abs(value["mean"]) >= 0.5 or row["label"] in ("XP", "Gold")):
+            lines.append(_("{figure} for the posse: {words}").format(figure=_(row["label"]), words=mean_words(value)))
+    towns = option.get("town_types", {})
+    if towns:
+        top = next(iter(towns.items()))
+        lines.append(_("Most likely town: {town}, {words}").format(town=top[0], words=in_ten(top[1]["p"])))
+    for hero in option.get("heroes", []):
+        for key, label in (("killed", "killed"), ("gains_mutation", "gains a Mutation"),
+                           ("loses_transport", "loses a Transport")):
+            figure = hero.get("chances", {}).get(key)
+            if figure and figure.get("p") and figure["p"] >= 0.02:
+                lines.append(_("{who} {what}: {words}").format(who=hero["name"], what=_(label),
+                                                                words=chance_words(figure)))
+    best = tuple(_(row["label"]) for row in comparison if row.get("clear") and row.get("best") == option["key"])
+    return OddsCard(option["label"], tuple(lines), best)
+
+
+class OddsPresenter:
+    """Asks the question that fits the table and keeps the answer until the table moves on."""
+
+    def __init__(self, table: TableSession, runner: Runner | None = None) -> None:
+        self.table = table
+        self.runner = runner or self._thread
+        self.status = "idle"
+        self.answer: dict[str, Any] | None = None
+        self.error = ""
+        self._asked_at = -1  # the table version the answer is for
+
+    def question(self) -> tuple[str, dict[str, Any]] | None:
+        """The question that fits the table now and its params, or None."""
+        read = self.table.read
+        prompt = read.prompt
+        if prompt is not None:
+            if prompt.kind is PromptKind.CHOICE and len(prompt.options) > 1 and not prompt.purpose:
+                return "choice", {"prompt": prompt.id}
+            return None
+        if read.phase is Phase.BETWEEN_ADVENTURES:
+            return "town_size", {}
+        return None
+
+    def view(self) -> OddsView:
+        asked = self.question()
+        fresh = self._asked_at == self.table.snapshot.version
+        if asked is None:
+            return OddsView("", _("Odds are asked when the posse chooses a town size after an Adventure, or at a "
+                                  "choice the rules wait on (turn back or ford, pay or fight)."), "idle", (), False)
+        title = (_("Which town size?") if asked[0] == "town_size"
+                 else plain(self.table.read.prompt.question) if self.table.read.prompt else "")
+        if self.status == "running":
+            return OddsView(title, _("Playing it out many times…"), "running", (), False)
+        if self.status == "error":
+            return OddsView(title, self.error, "error", (), True)
+        if self.answer is None or not fresh:
+            return OddsView(title, _("Play the rest of it out many times from the table as it is now."), "idle", (),
+                            True)
+        answer = self.answer
+        road = answer.get("question") == "town_size"
+        cards = tuple(card_of(option, answer.get("comparison", []), road=road) for option in answer.get("options", []))
+        trials = min(answer.get("done", {}).values() or [0])
+        where = _("on the table's service") if self.table.backend.online else _("on this phone")
+        note = _("Each option played {n} times {where}; the range is where the true figure lies 19 times in "
+                 "20.").format(n=trials, where=where)
+        return OddsView(title, note, "done", cards, True)
+
+    def ask(self) -> None:
+        asked = self.question()
+        if asked is None or self.status == "running":
+            return
+        name, params = asked
+        backend = self.table.backend
+        state = self.table.read.session
+        version = self.table.snapshot.version
+
+        def job() -> dict[str, Any]:
+            if backend.online and hasattr(backend, "ask_odds"):
+                return backend.ask_odds(name, params, ONLINE_TRIALS)  # type: ignore[no-any-return]
+            return odds.ask(odds.plan(state, name, params), OFFLINE_TRIALS, seed=version)
+
+        def done(result: Any, error: BaseException | None) -> None:
+            if error is not None:
+                self.status, self.error = "error", _("The odds could not be worked out: {why}").format(
+                    why=str(error).split(" (")[0])
+            else:
+                self.status, self.answer, self._asked_at = "done", result, version
+            self.table.changed()
+
+        self.status = "running"
+        self.table.changed()
+        self.runner(job, done)
+
+    def _thread(self, job: Callable[[], Any], done: Callable[[Any, BaseException | None], None]) -> None:
+        """A thread of its own (the table's worker keeps sending commands meanwhile); the result comes back on the
+        UI thread through the table's `post`."""
+        post = self.table.post
+
+        def run() -> None:
+            try:
+                result, error = job(), None
+            except Exception as exc:  # noqa: BLE001 - shown to the player in words
+                result, error = None, exc
+            post(lambda: done(result, error))
+
+        threading.Thread(target=run, name="odds", daemon=True).start()

@@ -1,0 +1,122 @@
+"""The Adventure screen: the turn, the Depth Track drawn as a track, Hold Back the Darkness (the table's two dice
+typed in the bar, or the app's), the activation order, each hero's figures and class resources, the enemies, and
+the big button for the next step (layout in adventure.kv; behaviour in presenters/adventure.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.factory import Factory
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from .. import theme
+from ..i18n import _
+from ..presenters.adventure import AdventureAction, AdventurePresenter, AdventureView
+
+PARTY, DARKNESS = "♞", "●"
+STATE_WORDS = {"activating": "activating", "done": "done", "next": "next", "waiting": "", "KO": "KO"}
+
+
+class TrackCell(Label):
+    mark = StringProperty("")  # blood | dread | ""
+    party = BooleanProperty(False)
+    darkness = BooleanProperty(False)
+
+
+class AdventureScreen(Screen):
+    presenter: AdventurePresenter | None = ObjectProperty(None, allownone=True)  # type: ignore[assignment]
+    vm: AdventureView | None = ObjectProperty(None, allownone=True)  # type: ignore[assignment]
+    show_prompt: Any = ObjectProperty(None, allownone=True)
+    show_odds: Any = ObjectProperty(None, allownone=True)
+    odds_fit: Any = ObjectProperty(None, allownone=True)
+    open_board: Any = ObjectProperty(None, allownone=True)
+
+    def refresh(self) -> None:
+        p = self.presenter
+        if p is None:
+            return
+        self.vm = vm = p.view()
+        ids = self.ids
+        for box in (ids.setup, ids.track, ids.heroes, ids.enemies, ids.actions):
+            box.clear_widgets()
+        for card in (ids.track_card, ids.heroes_card):
+            card.opacity = 1 if vm.active else 0
+        ids.enemies_card.opacity = 1 if vm.enemies else 0
+        for action in vm.setup:
+            button = Factory.PrimaryButton if action.key == "start" else Factory.DarkButton
+            ids.setup.add_widget(button(text=action.label, on_release=lambda *_a, a=action: self._do(a)))
+        for space in vm.track:
+            marks = (theme.icon(PARTY) if space.party else "") + (theme.icon(DARKNESS) if space.darkness else "")
+            ids.track.add_widget(TrackCell(
+                text=f"[b]{space.number}[/b] {space.target}+\n{marks or ' '}",
+                mark={"blood_spatter": "blood", "growing_dread": "dread"}.get(space.mark, ""),
+                party=space.party, darkness=space.darkness))  # fmt: skip
+        ids.legend.text = (_("{party} Hero Party · {dark} Darkness · red: Blood Spatter · purple: Growing Dread · "
+                             "each space: its number and the roll it needs").format(
+            party=theme.icon(PARTY), dark=theme.icon(DARKNESS)))
+        ids.legend.markup = True
+        ids.order.text = ", ".join(vm.order) if vm.order else _("Everyone has activated this turn")
+        for hero in vm.heroes:
+            ids.heroes.add_widget(self._hero(hero))
+        for line in vm.enemies:
+            ids.enemies.add_widget(Factory.Body(text=line))
+        self._bar(vm)
+
+    def _hero(self, hero: Any) -> Any:
+        box = Factory.Column(spacing=dp(2))
+        state = STATE_WORDS.get(hero.state, "")
+        title = hero.name + (" · " + _("Old Lantern") if hero.lantern else "") + (f" · {_(state)}" if state else "")
+        colour = theme.ACCENT if hero.state in ("activating", "next") else theme.DANGER if hero.state == "KO" \
+            else theme.TEXT
+        box.add_widget(Factory.Body(text=title, bold=True, color=colour))
+        box.add_widget(Factory.Muted(text=hero.figures))
+        if hero.resources:
+            box.add_widget(Factory.Muted(text=hero.resources, color=theme.INFO))
+        return box
+
+    def _bar(self, vm: AdventureView) -> None:
+        p = self.presenter
+        assert p is not None
+        bar = self.ids.actions
+        if vm.prompt and (vm.main is None or vm.main.key != "answer"):
+            bar.add_widget(Factory.Body(text=vm.prompt, color=theme.INFO))
+        if vm.dice is not None:
+            first = vm.dice[0]
+            bar.add_widget(Factory.Body(text=_("Hold Back the Darkness: tap the first die, then the second")
+                                        if first is None else _("First die {a}: now the second").format(a=first),
+                                        bold=True))
+            pad = GridLayout(cols=6, spacing=dp(6), size_hint_y=None, height=dp(56))
+            for face in range(1, 7):
+                pad.add_widget(Factory.PadButton(die_colour="white", face=face, size_hint=(1, None), height=dp(56),
+                                                 on_release=lambda _b, f=face: p.tap_die(f)))
+            bar.add_widget(pad)
+            if vm.main is not None and vm.main.key == "hbtd":
+                bar.add_widget(Factory.DarkButton(text=_("Roll for me"), on_release=lambda *_a: p.act()))
+        elif vm.main is not None:
+            bar.add_widget(Factory.PrimaryButton(text=vm.main.label, disabled=not vm.main.enabled,
+                                                 on_release=lambda *_a, a=vm.main: self._do(a)))
+        row = GridLayout(cols=2, spacing=dp(6), size_hint_y=None)
+        row.bind(minimum_height=row.setter("height"))
+        for action in vm.others:
+            row.add_widget(Factory.DarkButton(text=action.label, disabled=not action.enabled,
+                                              on_release=lambda *_a, a=action: self._do(a)))
+        if self.odds_fit is not None and self.odds_fit() and self.show_odds is not None:
+            row.add_widget(Factory.DarkButton(text=_("Our odds?"), on_release=lambda *_a: self.show_odds()))
+        if row.children:
+            bar.add_widget(row)
+
+    def _do(self, action: AdventureAction) -> None:
+        if action.key == "answer":
+            if self.show_prompt is not None:
+                self.show_prompt()
+            return
+        if action.key == "board":
+            if self.open_board is not None:
+                self.open_board()
+            return
+        if self.presenter is not None:
+            self.presenter.do(action)

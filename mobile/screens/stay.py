@@ -1,0 +1,95 @@
+"""The Town Stay screen: the Day, its event, each hero's visit (one tap on a place), what they may buy and sell,
+and the big button for the common next step (layout in stay.kv; behaviour in presenters/stay.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.factory import Factory
+from kivy.properties import ObjectProperty
+from kivy.uix.screenmanager import Screen
+
+from .. import theme
+from ..i18n import _
+from ..presenters.stay import StayAction, StayPresenter, StayScreenView
+
+
+def marked(text: str) -> str:
+    """Markup-safe text with the badge marks drawn in the icon font (Roboto lacks them)."""
+    safe = text.replace("&", "&amp;").replace("[", "&bl;").replace("]", "&br;")
+    for mark in ("◉", "★", "✖"):
+        safe = safe.replace(mark, theme.icon(mark))
+    return safe
+
+
+class StayScreen(Screen):
+    presenter: StayPresenter | None = ObjectProperty(None, allownone=True)  # type: ignore[assignment]
+    vm: StayScreenView | None = ObjectProperty(None, allownone=True)  # type: ignore[assignment]
+    show_prompt: Any = ObjectProperty(None, allownone=True)
+    show_odds: Any = ObjectProperty(None, allownone=True)
+    odds_fit: Any = ObjectProperty(None, allownone=True)  # () -> bool: an odds question fits the table now
+
+    def refresh(self) -> None:
+        p = self.presenter
+        if p is None:
+            return
+        self.vm = vm = p.view()
+        ids = self.ids
+        for box in (ids.event, ids.heroes, ids.extra, ids.actions):
+            box.clear_widgets()
+        ids.event_card.opacity = 1 if vm.in_town else 0
+        if vm.event:
+            ids.event.add_widget(Factory.Body(text=vm.event, bold=True))
+        for line in vm.event_text + vm.rules:
+            ids.event.add_widget(Factory.Muted(text=line))
+        for hero in vm.heroes:
+            ids.heroes.add_widget(self._hero(hero, vm.main))
+        extra = [*((_("Bounties"), vm.bounties),), *((_("The Devil's Wheel"), vm.wheel),)]
+        for title, lines in extra:
+            if lines:
+                ids.extra.add_widget(Factory.Section(text=title))
+                for line in lines:
+                    ids.extra.add_widget(Factory.Body(text=line))
+        ids.extra_card.opacity = 1 if ids.extra.children else 0
+        bar = ids.actions
+        if vm.prompt and (vm.main is None or vm.main.key != "answer"):
+            bar.add_widget(Factory.Body(text=vm.prompt, color=theme.INFO))
+        if vm.main is not None:
+            bar.add_widget(Factory.PrimaryButton(text=vm.main.label, disabled=not vm.main.enabled,
+                                                 on_release=lambda *_a, a=vm.main: self._do(a)))
+        row = Factory.Row()
+        for action in vm.others:
+            row.add_widget(Factory.DarkButton(text=action.label, disabled=not action.enabled,
+                                              on_release=lambda *_a, a=action: self._do(a)))
+        if self.odds_fit is not None and self.odds_fit() and self.show_odds is not None:
+            row.add_widget(Factory.DarkButton(text=_("Our odds?"), on_release=lambda *_a: self.show_odds()))
+        if row.children:
+            bar.add_widget(row)
+
+    def _hero(self, hero: Any, main: StayAction | None) -> Any:
+        card = Factory.Card()
+        card.add_widget(Factory.Body(text=hero.name, bold=True, color=theme.ACCENT if hero.mine else theme.TEXT))
+        if hero.badges:
+            card.add_widget(Factory.Muted(text=marked(hero.badges), markup=True))
+        if hero.status:
+            card.add_widget(Factory.Body(text=hero.status))
+        if hero.trouble:
+            card.add_widget(Factory.Body(text=marked("◉ " + hero.trouble), markup=True, color=theme.WARN))
+        for group in (hero.places, tuple(a for a in hero.actions if a != main)):  # the big button is not repeated
+            if group:
+                grid = Factory.ButtonGrid()
+                for action in group:
+                    grid.add_widget(Factory.DarkButton(text=action.label, disabled=not action.enabled,
+                                                       on_release=lambda *_a, a=action: self._do(a)))
+                card.add_widget(grid)
+        for line in hero.closed:
+            card.add_widget(Factory.Muted(text=marked("✖ " + line), markup=True))
+        return card
+
+    def _do(self, action: StayAction) -> None:
+        if action.key == "answer":
+            if self.show_prompt is not None:
+                self.show_prompt()
+            return
+        if self.presenter is not None:
+            self.presenter.do(action)

@@ -1,0 +1,84 @@
+"""The Adventure screen: the turn and its step, the Depth Track as spaces with marks and markers, Hold Back the
+Darkness from the table's two dice, the activation order, and the big button for the next step."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mobile.presenters.adventure import AdventureAction, AdventurePresenter
+from shared_rules import RollDice
+from shared_rules.state import TurnStep
+from tests.mobile.helpers import hero
+from tests.mobile.phases import in_adventure
+
+
+def test_the_track_is_drawn_space_by_space_with_both_markers_FF_DEPTH_01(tmp_path: Path) -> None:
+    table = in_adventure(tmp_path, [hero("ann", "Ann"), hero("bob", "Bob")])
+    view = AdventurePresenter(table).view()
+    assert view.active and view.title == "Lost Contact" and view.turn.startswith("Turn 1")
+    assert len(view.track) == 12 and view.track[0].darkness and view.track[-1].party
+    assert view.track[0].label == "Darkness Start" and view.track[-1].label == "Entrance"
+    assert [s.mark for s in view.track if s.mark] == ["blood_spatter", "growing_dread", "blood_spatter",
+                                                       "growing_dread"]
+    assert view.track[-1].target == 7 and view.track[0].target == 9  # Stage targets (FF-DEPTH-04)
+    assert "Hero Party on space 11, the Darkness on 0" in view.track_text and "needs 7+" in view.track_text
+    assert not view.board  # Lost Contact is played on Map Tiles, not the Town Adventure Board
+
+
+def test_hold_back_the_darkness_is_two_taps_on_the_table_dice_FF_DEPTH_05(tmp_path: Path) -> None:
+    table = in_adventure(tmp_path, [hero("ann", "Ann"), hero("bob", "Bob")])
+    adventure = AdventurePresenter(table)
+    view = adventure.view()
+    assert view.main is not None and view.main.key == "hbtd" and view.dice == (None, None)
+    assert any(a.key == "flee" for a in view.others)  # the flee window comes first (FF-TURN-02)
+    adventure.tap_die(4)
+    assert adventure.view().dice == (4, None) and table.snapshot.version == 0
+    adventure.tap_die(4)  # doubles: a Depth Event, the Darkness does not move
+    state = table.snapshot.state
+    assert state.adventure.darkness == 0
+    while (prompt := table.snapshot.pending) is not None:  # the Depth Event the table reads out
+        table.submit(RollDice((3, 4)) if prompt.kind == "roll" else __import__("shared_rules").EnterCard())
+    assert "doubles" in adventure.view().hbtd
+
+
+def test_activations_follow_initiative_and_one_tap_ends_them_FF_TURN_03(tmp_path: Path) -> None:
+    table = in_adventure(tmp_path, [hero("ann", "Ann"), hero("bob", "Bob")], initiative=(3, 6))
+    adventure = AdventurePresenter(table)
+    adventure.tap_die(3)
+    adventure.tap_die(5)
+    view = adventure.view()
+    assert "8, held" in view.hbtd and view.order == ("Bob", "Ann")
+    assert view.main is not None and view.main.key == "activate" and view.main.arg == "bob"
+    assert [h.state for h in view.heroes] == ["waiting", "next"] and view.heroes[0].lantern
+    adventure.act()
+    table.submit(RollDice((4,)))  # the Move roll
+    view = adventure.view()
+    assert view.main.key == "end_activation" and "Move 4" in view.main.label
+    assert {a.key for a in view.others} >= {"scavenge", "door", "boost"}
+    adventure.act()
+    view = adventure.view()
+    assert view.main.key == "activate" and view.main.arg == "ann" and view.order == ("Ann",)
+    assert table.snapshot.state.adventure.step is TurnStep.ACTIVATIONS
+
+
+def test_class_resources_show_against_their_sheet(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    samurai = replace(hero("ann", "Ann"), hero_class="Samurai Warrior")
+    table = in_adventure(tmp_path, [samurai, hero("bob", "Bob")], sheet={"ann": {"max_fury": 3}})
+    ann, bob = AdventurePresenter(table).view().heroes
+    assert ann.figures.startswith("Health ") and "Grit 1/" in ann.figures  # Grit 1 at the start (A6)
+    assert ann.resources == "Fury 0/3" and bob.resources == ""  # FF-SAM-01: only the sheet's own resources
+
+
+def test_between_adventures_the_setup_picks_the_lantern_holder(tmp_path: Path) -> None:
+    from tests.mobile.helpers import offline_table
+
+    table = offline_table(tmp_path, [hero("ann", "Ann"), hero("bob", "Bob")])
+    adventure = AdventurePresenter(table)
+    view = adventure.view()
+    assert not view.active and [a.key for a in view.setup] == ["lantern", "lantern", "start"]
+    adventure.do(next(a for a in view.setup if a.arg == "bob"))
+    view = adventure.view()
+    assert view.setup[1].label.startswith("● ") and view.setup[-1].arg == "bob"
+    assert not adventure.do(AdventureAction("board", "Board"))  # the board screen is opened by the app

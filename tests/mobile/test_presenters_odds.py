@@ -1,0 +1,60 @@
+"""The odds screen: the question that fits the table now, played on the phone offline, every figure in words with
+its range ("about 7 in 10 ..."), and no question where none fits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mobile.presenters.odds import OddsPresenter, card_of, chance_words, in_ten
+from tests.mobile.helpers import hero, offline_table
+from tests.mobile.phases import in_town
+
+
+def inline(job, done):  # type: ignore[no-untyped-def]
+    try:
+        done(job(), None)
+    except Exception as error:  # noqa: BLE001
+        done(None, error)
+
+
+def test_chances_in_a_players_words() -> None:
+    assert in_ten(0.71) == "about 7 in 10" and in_ten(0.03) == "about 3 in 100"
+    assert in_ten(0.999) == "almost certainly" and in_ten(0.001) == "fewer than 1 in 100"
+    assert chance_words({"p": 0.7, "ci": [0.62, 0.77]}) == "about 7 in 10 (likely between 62% and 77%)"
+    assert chance_words({"p": None, "ci": None}) == "not known yet"
+
+
+def test_after_an_adventure_the_town_sizes_are_compared_on_the_phone(tmp_path: Path) -> None:
+    table = offline_table(tmp_path, [hero("ann", "Ann"), hero("bob", "Bob")], dice="server")
+    odds = OddsPresenter(table, runner=inline)
+    view = odds.view()
+    assert view.question == "Which town size?" and view.can_ask and view.status == "idle"
+    odds.ask()
+    view = odds.view()
+    assert view.status == "done" and [c.label for c in view.cards] == ["Small Town", "Medium Town", "Large Town"]
+    first = view.cards[0].lines[0]
+    assert first.startswith("Reach town with everyone alive: ") and "%" in first
+    assert "played 200 times on this phone" in view.note
+    assert not any("posse." in line or "None" in line for card in view.cards for line in card.lines)
+
+
+def test_no_question_fits_in_the_middle_of_a_town_day(tmp_path: Path) -> None:
+    table = in_town(tmp_path, [hero("ann", "Ann", gold=100)])
+    view = OddsPresenter(table, runner=inline).view()
+    assert view.question == "" and not view.can_ask and "choose" in view.note
+
+
+def test_an_old_answer_is_not_shown_once_the_table_moved_on(tmp_path: Path) -> None:
+    table = offline_table(tmp_path, [hero("ann", "Ann")], dice="server")
+    odds = OddsPresenter(table, runner=inline)
+    odds.ask()
+    table.submit(__import__("shared_rules").Adjust("ann", (__import__("shared_rules").Effect("change", "gold", 5),)))
+    assert odds.view().cards == ()  # the figures were for the table as it was
+
+
+def test_a_card_names_the_clear_best() -> None:
+    option = {"key": "small", "label": "Small Town", "chances": {}, "heroes": [], "town_types": {}}
+    comparison = [{"figure": "posse.xp", "label": "XP", "values": {"small": {"mean": 20.0, "ci": [18.0, 22.0]}},
+                   "best": "small", "clear": True}]
+    card = card_of(option, comparison)
+    assert card.best == ("XP",) and card.lines == ("XP for the posse: 20.0 on average (18.0 to 22.0)",)
