@@ -366,8 +366,6 @@ def later_phases(app: Any, table: Any, shot: Any, tap: Any) -> None:
     """The same table on through a Town Stay day, the odds of the next town size, and an Adventure turn."""
     from mobile.presenters.stay import StayAction
     from shared_rules import DieKind
-    from shared_rules.commands import SheetEntry, StartAdventure
-    from shared_rules.state import SpaceMark, TrackSpace
 
     s = app.screens
     stay, dice, adventure, odds = (s["stay"].presenter, s["dice"].presenter, s["adventure"].presenter,
@@ -412,13 +410,15 @@ def later_phases(app: Any, table: Any, shot: Any, tap: Any) -> None:
     app.go("odds")
     odds.ask()
     shot("odds", "odds")
-    length = 12
-    layout = tuple(TrackSpace(n, 3 if n < 4 else 2 if n < 8 else 1,
-                              SpaceMark.BLOOD_SPATTER if n in (3, 7) else SpaceMark.GROWING_DREAD if n in (5, 9)
-                              else SpaceMark.NONE) for n in range(length))  # as a table types its board in
-    sheets = (SheetEntry("ann", initiative=4, max_fury=3), SheetEntry("bo", initiative=3, mana=3, focus="fire"),
-              SheetEntry("cy", initiative=5, max_ki=3))
-    table.submit(StartAdventure("ann", "lost_contact", "", layout, sheets), label="start the Adventure")
+    app.go("adventure")  # set up as the table's board and sheets show it
+    for space, taps in ((3, 1), (7, 1), (5, 2), (9, 2)):  # Blood Spatter, Growing Dread
+        for _ in range(taps):
+            adventure.cycle_mark(space)
+    for key, steps in (("cy.initiative", 1), ("bo.initiative", -1)):
+        adventure.step(key, steps)
+    shot("adventure_setup", "adventure")
+    setup = adventure.view().setup
+    adventure.do(setup.start)
     answer_all()
     app.go("adventure")
     adventure.tap_die(5)

@@ -22,10 +22,12 @@ from shared_rules.commands import (
     HoldBackTheDarkness,
     RevealToken,
     Search,
+    SheetEntry,
     StartAdventure,
 )
+from shared_rules.content import pack
 from shared_rules.rules.adventure import MISSIONS, order
-from shared_rules.state import Phase, Side, SpaceMark, TurnStep
+from shared_rules.state import STAGE_TARGETS, Phase, Side, SpaceMark, TrackSpace, TurnStep
 
 from ..i18n import _
 from .table import TableSession
@@ -39,6 +41,13 @@ STEP_WORDS = {
 }
 MARK_WORDS = {SpaceMark.BLOOD_SPATTER: "Blood Spatter", SpaceMark.GROWING_DREAD: "Growing Dread"}
 RESOURCES = (("fury", "max_fury", "Fury"), ("ki", "max_ki", "Ki"), ("mana", "mana", "Mana"))
+# What a class's sheet must give before an Adventure (FF-SAM-01, FF-MONK-01, FF-SORC-03): typed when the pack lacks it
+CLASS_NUMBERS = {"Samurai Warrior": ("max_fury", "Max Fury"), "Traveling Monk": ("max_ki", "Max Ki"),
+                 "Sorceress": ("mana", "Mana level")}
+STATE_WORDS = {"activating": "activating", "done": "done", "next": "next", "waiting": "", "KO": "KO"}
+MARK_CYCLE = (SpaceMark.NONE, SpaceMark.BLOOD_SPATTER, SpaceMark.GROWING_DREAD)
+LIMITS = {"length": (4, 30), "stage1": (1, 28), "stage3": (1, 28), "initiative": (1, 12), "max_fury": (1, 9),
+          "max_ki": (1, 9), "mana": (1, 9)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +82,29 @@ class HeroRow:
 
 
 @dataclass(frozen=True, slots=True)
+class SetupNumber:
+    """A number the table types from its board or a sheet, with -/+: `key` is what `step` changes."""
+
+    key: str  # length | stage1 | stage3 | <hero id>.initiative | <hero id>.max_fury ...
+    label: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Setting up the Adventure (FF-SETUP-01): the Old Lantern holder, the mission, the Depth Track (the pack's, or
+    typed in from the board: its length, Stages and marked spaces, each space a tap) and the sheet numbers the
+    pack lacks."""
+
+    lantern: tuple[AdventureAction, ...]
+    missions: tuple[AdventureAction, ...]
+    tracks: tuple[AdventureAction, ...]  # the pack's Depth Tracks, if any
+    numbers: tuple[SetupNumber, ...]  # the typed track's, then each hero's
+    track: tuple[Space, ...]  # the typed track as it will be: tap a space to change its mark
+    start: AdventureAction | None
+
+
+@dataclass(frozen=True, slots=True)
 class AdventureView:
     active: bool
     title: str  # the mission
@@ -89,7 +121,7 @@ class AdventureView:
     board: bool  # the Town Adventure Board: a "Board" button opens its screen
     dice: tuple[int | None, int | None] | None  # Hold Back the Darkness typed here: the two dice, None when hidden
     empty_text: str = ""
-    setup: tuple[AdventureAction, ...] = ()  # between adventures: the Old Lantern holder, then start
+    setup: Setup | None = None  # between adventures
 
 
 class AdventurePresenter:
@@ -97,6 +129,10 @@ class AdventurePresenter:
         self.table = table
         self.first: int | None = None  # the first Hold Back the Darkness die typed
         self.lantern = ""  # chosen at set-up
+        self.mission = ""
+        self.track_name = ""  # a pack's Depth Track, or "" to type one
+        self.numbers: dict[str, int] = {"length": 12, "stage1": 4, "stage3": 4}
+        self.marks: dict[int, SpaceMark] = {}
 
     def view(self) -> AdventureView:
         read = self.table.read
@@ -210,17 +246,90 @@ class AdventurePresenter:
 
     def _not_started(self) -> AdventureView:
         read = self.table.read
-        setup: list[AdventureAction] = []
-        text = _("No Adventure under way.")
-        if read.legal_of("start_adventure") is not None and read.prompt is None:
-            text = _("Set up the Adventure: who holds the Old Lantern? The Depth Track and the sheet numbers come "
-                     "from the content pack.")
-            lantern = self.lantern or (read.active_heroes[0].id if read.active_heroes else "")
-            setup = [AdventureAction("lantern", ("● " if h.id == lantern else "") + h.name, h.id)
-                     for h in read.active_heroes]
-            setup.append(AdventureAction("start", _("Start the Adventure"), lantern))
-        return AdventureView(False, _("No Adventure"), "", (), "", "", (), (), (), None, (), "", False, None, text,
-                             tuple(setup))
+        start = read.legal_of("start_adventure")
+        if start is None or read.prompt is not None:
+            return AdventureView(False, _("No Adventure"), "", (), "", "", (), (), (), None, (), "", False, None,
+                                 _("No Adventure under way."))
+        heroes = read.active_heroes
+        lantern = self.lantern if self.lantern in {h.id for h in heroes} else (heroes[0].id if heroes else "")
+        mission = self.mission if self.mission in start.options else (start.options[0] if start.options else "")
+        content = pack(read.session.pack)
+        tracks = sorted(content.adventure.depth_tracks)
+        track_name = self.track_name if self.track_name in tracks else ""
+        numbers: list[SetupNumber] = []
+        if not track_name:
+            numbers += [SetupNumber("length", _("Spaces on the Depth Track, Darkness Start to the Entrance"),
+                                    self.numbers["length"]),
+                        SetupNumber("stage1", _("Spaces needing 7+, from the Entrance"), self.numbers["stage1"]),
+                        SetupNumber("stage3", _("Spaces needing 9+, from Darkness Start"), self.numbers["stage3"])]
+        for hero in heroes:
+            sheet = content.hero_classes.get(hero.hero_class, {})
+            if not sheet.get("initiative"):
+                numbers.append(SetupNumber(f"{hero.id}.initiative", _("{who}: Initiative").format(who=hero.name),
+                                           self.numbers.get(f"{hero.id}.initiative", 4)))
+            needed = CLASS_NUMBERS.get(hero.hero_class)
+            if needed is not None and not sheet.get(needed[0]):
+                numbers.append(SetupNumber(f"{hero.id}.{needed[0]}", f"{hero.name}: {_(needed[1])}",
+                                           self.numbers.get(f"{hero.id}.{needed[0]}", 3)))
+        track = () if track_name else tuple(
+            Space(t.number, STAGE_TARGETS[t.stage], t.mark.value if t.mark in MARK_WORDS else "", False, False,
+                  _("Entrance") if t.number == len(self.layout()) - 1 else _("Darkness Start") if not t.number else "")
+            for t in self.layout())  # fmt: skip
+        setup = Setup(
+            tuple(AdventureAction("lantern", ("● " if h.id == lantern else "") + h.name, h.id) for h in heroes),
+            tuple(AdventureAction("mission", ("● " if m == mission else "") + _(MISSIONS[m].title), m)
+                  for m in start.options if len(start.options) > 1),
+            tuple(AdventureAction("track", ("● " if t == track_name else "") + (t or _("Type it from the board")), t)
+                  for t in ("", *tracks)) if tracks else (),
+            tuple(numbers), track,
+            AdventureAction("start", _("Start the Adventure: {who} holds the Old Lantern").format(
+                who=read.name(lantern)), lantern))  # fmt: skip
+        text = _("Set up the Adventure: who holds the Old Lantern, the Depth Track as your board shows it (tap a "
+                 "space to mark Blood Spatter or Growing Dread), and the sheet numbers the content pack lacks.")
+        return AdventureView(False, _("A new Adventure"), "", (), "", "", (), (), (), None, (), "", False, None, text,
+                             setup)
+
+    def layout(self) -> tuple[TrackSpace, ...]:
+        """The typed Depth Track: space 0 Darkness Start ... the Entrance; Stages as counted from each end."""
+        length = self.numbers["length"]
+        stage1, stage3 = self.numbers["stage1"], self.numbers["stage3"]
+        return tuple(TrackSpace(n, 1 if n >= length - stage1 else 3 if n < stage3 else 2,
+                                self.marks.get(n, SpaceMark.NONE) if 0 < n < length - 1 else SpaceMark.NONE)
+                     for n in range(length))
+
+    def step(self, key: str, direction: int) -> None:
+        """-/+ on a set-up number, kept within what a board or a sheet can show."""
+        low, high = LIMITS[key.split(".")[-1]]
+        default = 4 if key.endswith("initiative") else 3
+        self.numbers[key] = max(low, min(high, self.numbers.get(key, default) + direction))
+        self.table.changed()
+
+    def cycle_mark(self, space: int) -> None:
+        """A tap on a typed space: no mark, Blood Spatter, Growing Dread, and round again (FF-DEPTH-07/08)."""
+        now = self.marks.get(space, SpaceMark.NONE)
+        self.marks[space] = MARK_CYCLE[(MARK_CYCLE.index(now) + 1) % len(MARK_CYCLE)]
+        self.table.changed()
+
+    def _start(self, lantern: str) -> StartAdventure:
+        read = self.table.read
+        legal = read.legal_of("start_adventure")
+        options = legal.options if legal is not None else ()
+        mission = self.mission if self.mission in options else (options[0] if options else "lost_contact")
+        tracks = pack(read.session.pack).adventure.depth_tracks
+        track = self.track_name if self.track_name in tracks else ""
+        sheets = []
+        for hero in read.active_heroes:
+            typed = {key.split(".", 1)[1]: value for key, value in self.numbers.items()
+                     if key.startswith(f"{hero.id}.")}
+            sheet = pack(read.session.pack).hero_classes.get(hero.hero_class, {})
+            if not sheet.get("initiative"):
+                typed.setdefault("initiative", 4)
+            needed = CLASS_NUMBERS.get(hero.hero_class)
+            if needed is not None and not sheet.get(needed[0]):
+                typed.setdefault(needed[0], 3)
+            if typed:
+                sheets.append(SheetEntry(hero.id, **typed))  # type: ignore[arg-type]
+        return StartAdventure(lantern, mission, track, () if track else self.layout(), tuple(sheets))
 
     # ---- buttons ------------------------------------------------------------------------------------------------
     def act(self) -> bool:
@@ -229,8 +338,8 @@ class AdventurePresenter:
 
     def do(self, action: AdventureAction) -> bool:
         """Send what a button stands for; False for the ones the screen handles (answer, board)."""
-        if action.key == "lantern":
-            self.lantern = action.arg
+        if action.key in ("lantern", "mission", "track"):
+            setattr(self, {"lantern": "lantern", "mission": "mission", "track": "track_name"}[action.key], action.arg)
             self.table.changed()
             return True
         command = self.command(action)
@@ -261,12 +370,7 @@ class AdventurePresenter:
         if action.key == "flee":
             return Flee(tuple(h.id for h in self.table.read.active_heroes if not h.knocked_out))
         if action.key == "start":
-            mission = self.table.read.legal_of("start_adventure")
-            key = mission.options[0] if mission is not None and mission.options else "lost_contact"
-            from shared_rules.content import pack
-
-            tracks = sorted(pack(self.table.read.session.pack).adventure.depth_tracks)
-            return StartAdventure(a, key, tracks[0] if tracks else "")
+            return self._start(a)
         return None
 
     def tap_die(self, face: int) -> None:

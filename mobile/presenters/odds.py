@@ -23,6 +23,7 @@ from .words import plain
 
 OFFLINE_TRIALS = 200  # per option, played on the phone
 ONLINE_TRIALS = 2000  # per option, on the service's workers
+HERO_RISKS = (("killed", "killed"), ("gains_mutation", "gains a Mutation"), ("loses_transport", "loses a Transport"))
 Runner = Callable[[Callable[[], Any], Callable[[Any, BaseException | None], None]], None]
 
 
@@ -94,8 +95,7 @@ def card_of(option: dict[str, Any], comparison: list[dict[str, Any]], *, road: b
         top = next(iter(towns.items()))
         lines.append(_("Most likely town: {town}, {words}").format(town=top[0], words=in_ten(top[1]["p"])))
     for hero in option.get("heroes", []):
-        for key, label in (("killed", "killed"), ("gains_mutation", "gains a Mutation"),
-                           ("loses_transport", "loses a Transport")):
+        for key, label in HERO_RISKS:
             figure = hero.get("chances", {}).get(key)
             if figure and figure.get("p") and figure["p"] >= 0.02:
                 lines.append(_("{who} {what}: {words}").format(who=hero["name"], what=_(label),

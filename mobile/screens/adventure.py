@@ -9,22 +9,27 @@ from typing import Any
 from kivy.factory import Factory
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from .. import theme
 from ..i18n import _
-from ..presenters.adventure import AdventureAction, AdventurePresenter, AdventureView
+from ..presenters.adventure import STATE_WORDS, AdventureAction, AdventurePresenter, AdventureView, Setup
+from .widgets import Stepper
 
 PARTY, DARKNESS = "♞", "●"
-STATE_WORDS = {"activating": "activating", "done": "done", "next": "next", "waiting": "", "KO": "KO"}
 
 
 class TrackCell(Label):
     mark = StringProperty("")  # blood | dread | ""
     party = BooleanProperty(False)
     darkness = BooleanProperty(False)
+
+
+class TrackButton(ButtonBehavior, TrackCell):
+    """A space of the Depth Track being typed in: a tap changes its mark."""
 
 
 class AdventureScreen(Screen):
@@ -46,9 +51,8 @@ class AdventureScreen(Screen):
         for card in (ids.track_card, ids.heroes_card):
             card.opacity = 1 if vm.active else 0
         ids.enemies_card.opacity = 1 if vm.enemies else 0
-        for action in vm.setup:
-            button = Factory.PrimaryButton if action.key == "start" else Factory.DarkButton
-            ids.setup.add_widget(button(text=action.label, on_release=lambda *_a, a=action: self._do(a)))
+        if vm.setup is not None:
+            self._setup(vm.setup)
         for space in vm.track:
             marks = (theme.icon(PARTY) if space.party else "") + (theme.icon(DARKNESS) if space.darkness else "")
             ids.track.add_widget(TrackCell(
@@ -65,6 +69,46 @@ class AdventureScreen(Screen):
         for line in vm.enemies:
             ids.enemies.add_widget(Factory.Body(text=line))
         self._bar(vm)
+
+    def _setup(self, setup: Setup) -> None:
+        """Between adventures: who holds the Old Lantern, the mission, the Depth Track, the sheet numbers."""
+        p = self.presenter
+        assert p is not None
+        box = self.ids.setup
+        for title, group in ((_("Who holds the Old Lantern?"), setup.lantern), (_("Mission"), setup.missions),
+                             (_("Depth Track"), setup.tracks)):
+            if group:
+                box.add_widget(Factory.Section(text=title))
+                grid = Factory.ButtonGrid()
+                for action in group:
+                    text = action.label.replace("&", "&amp;").replace("[", "&bl;").replace("]", "&br;")
+                    grid.add_widget(Factory.DarkButton(text=text.replace("●", theme.icon("●")), markup=True,
+                                                       on_release=lambda *_a, a=action: self._do(a)))
+                box.add_widget(grid)
+        track_numbers = [n for n in setup.numbers if "." not in n.key]
+        if setup.track:
+            box.add_widget(Factory.Section(text=_("The Depth Track, as your board shows it")))
+            for number in track_numbers:
+                box.add_widget(self._stepper(number.label, number.value, number.key))
+            grid = GridLayout(cols=6, spacing=dp(3), size_hint_y=None)
+            grid.bind(minimum_height=grid.setter("height"))
+            for space in setup.track:
+                grid.add_widget(TrackButton(
+                    text=f"[b]{space.number}[/b] {space.target}+", party=False, darkness=False,
+                    mark={"blood_spatter": "blood", "growing_dread": "dread"}.get(space.mark, ""),
+                    on_release=lambda _b, n=space.number: p.cycle_mark(n)))  # fmt: skip
+            box.add_widget(grid)
+            box.add_widget(Factory.Muted(text=_("Tap a space: Blood Spatter (red), Growing Dread (purple), none.")))
+        heroes = [n for n in setup.numbers if "." in n.key]
+        if heroes:
+            box.add_widget(Factory.Section(text=_("Sheet numbers the content pack lacks")))
+            for number in heroes:
+                box.add_widget(self._stepper(number.label, number.value, number.key))
+
+    def _stepper(self, label: str, value: int, key: str) -> Any:
+        stepper = Stepper(label=label, value=str(value))
+        stepper.bind(on_step=lambda _w, d, k=key: self.presenter.step(k, d) if self.presenter else None)
+        return stepper
 
     def _hero(self, hero: Any) -> Any:
         box = Factory.Column(spacing=dp(2))
@@ -96,6 +140,9 @@ class AdventureScreen(Screen):
             bar.add_widget(pad)
             if vm.main is not None and vm.main.key == "hbtd":
                 bar.add_widget(Factory.DarkButton(text=_("Roll for me"), on_release=lambda *_a: p.act()))
+        elif vm.setup is not None and vm.setup.start is not None:
+            start = vm.setup.start
+            bar.add_widget(Factory.PrimaryButton(text=start.label, on_release=lambda *_a: self._do(start)))
         elif vm.main is not None:
             bar.add_widget(Factory.PrimaryButton(text=vm.main.label, disabled=not vm.main.enabled,
                                                  on_release=lambda *_a, a=vm.main: self._do(a)))

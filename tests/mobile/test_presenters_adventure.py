@@ -71,14 +71,33 @@ def test_class_resources_show_against_their_sheet(tmp_path: Path) -> None:
     assert ann.resources == "Fury 0/3" and bob.resources == ""  # FF-SAM-01: only the sheet's own resources
 
 
-def test_between_adventures_the_setup_picks_the_lantern_holder(tmp_path: Path) -> None:
+def test_between_adventures_the_setup_types_the_track_and_the_sheets_FF_SETUP_01(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from shared_rules.state import SpaceMark
     from tests.mobile.helpers import offline_table
 
-    table = offline_table(tmp_path, [hero("ann", "Ann"), hero("bob", "Bob")])
+    samurai = replace(hero("ann", "Ann"), hero_class="Samurai Warrior")
+    table = offline_table(tmp_path, [samurai, hero("bob", "Bob")])
     adventure = AdventurePresenter(table)
-    view = adventure.view()
-    assert not view.active and [a.key for a in view.setup] == ["lantern", "lantern", "start"]
-    adventure.do(next(a for a in view.setup if a.arg == "bob"))
-    view = adventure.view()
-    assert view.setup[1].label.startswith("● ") and view.setup[-1].arg == "bob"
+    setup = adventure.view().setup
+    assert setup is not None and [a.key for a in setup.lantern] == ["lantern", "lantern"]
+    assert [n.key for n in setup.numbers] == ["length", "stage1", "stage3", "ann.initiative", "ann.max_fury",
+                                              "bob.initiative"]  # what the default pack lacks
+    assert [s.target for s in setup.track] == [9] * 4 + [8] * 4 + [7] * 4  # Stages counted from each end
+    adventure.do(next(a for a in setup.lantern if a.arg == "bob"))
+    adventure.cycle_mark(3)  # Blood Spatter
+    adventure.cycle_mark(5)
+    adventure.cycle_mark(5)  # Growing Dread
+    adventure.step("bob.initiative", +3)
+    adventure.step("length", -20)  # kept to what a board can show
+    adventure.step("length", +6)
+    setup = adventure.view().setup
+    assert setup.lantern[1].label.startswith("● ") and setup.start.arg == "bob"
+    assert [n.value for n in setup.numbers if n.key in ("length", "bob.initiative")] == [10, 7]
+    assert adventure.do(setup.start)
+    adv = table.snapshot.state.adventure
+    assert adv is not None and adv.lantern == "bob" and len(adv.track.spaces) == 10
+    assert adv.track.spaces[3].mark is SpaceMark.BLOOD_SPATTER and adv.track.spaces[5].mark is SpaceMark.GROWING_DREAD
+    assert adv.hero("ann").sheet.max_fury == 3 and adv.hero("bob").sheet.initiative == 7
     assert not adventure.do(AdventureAction("board", "Board"))  # the board screen is opened by the app
