@@ -397,6 +397,15 @@ def later_phases(app: Any, table: Any, shot: Any, tap: Any) -> None:
     stay.act()  # Day 1: the Daily Event, then the beds
     answer_all()
     visit("ann", stay.view().heroes[0].places[0].arg)
+    app.go("stay")
+    typed = next(a for a in stay.view().heroes[0].actions if a.key == "buy_typed")
+    s["stay"]._do(typed)  # a ware the pack does not list: typed with the card's price
+    from kivy.core.window import Window
+
+    popup = Window.children[0]
+    popup.ids.ware.text, popup.ids.price.text, popup.kind = "Whiskey", "15", "token"
+    shot("stay_buy")
+    popup.dismiss(animation=False)
     stay.act()  # Ann leaves
     answer_all()
     visit("bo", stay.view().heroes[1].places[-1].arg)

@@ -36,6 +36,7 @@ from .words import plain
 _COMMAND = re.compile(r"\s*\([a-z]+(?:_[a-z]+)+\)")  # "(pay_off_warrants)": a command's name, not the game's words
 KEEP_POINTS = 4  # "roll again" picks up the Devil's Wheel dice worth fewer points than this
 WANTED = ("", "Wanted!", "Most Wanted!")
+WARE_KINDS = {"token": "Side Bag token", "item": "Item", "service": "Service"}
 BEDS = {Lodging.HOTEL: "Hotel", Lodging.CAMP_SITE: "Camp Site"}
 
 
@@ -193,6 +194,8 @@ class StayPresenter:
                 actions.append(StayAction("buy", _("Buy {ware}").format(ware=ware.label), hero.hero, ware.key, free))
             for sold in hero.sells if "sell" in acts else ():
                 actions.append(StayAction("sell", _("Sell 1 {ware}").format(ware=sold), hero.hero, sold, free))
+            if "buy" in acts:  # what the pack does not list: the table types the ware and the card's price
+                actions.append(StayAction("buy_typed", _("Buy something else…"), hero.hero, hero.location, free))
             if "pay_off_warrants" in acts:
                 actions.append(StayAction("pay_off", _("Pay off warrants"), hero.hero, "", free))
             if "play_devils_wheel" in acts:
@@ -219,6 +222,23 @@ class StayPresenter:
         mine = not self.table.claimed or hero.hero in self.table.claimed
         return HeroStay(hero.hero, hero.name, _badges(hero), status, places, closed, tuple(actions),
                         trouble_line(hero.unwanted_attention), mine)
+
+    def buy_typed(self, hero: str, ware: str, price: str, kind: str) -> bool:
+        """A purchase the content pack does not list: its name, the price on the card, and whether it is a Side Bag
+        token, an item or a service (FT-BAG, the shops); False (with a notice) when a field is missing."""
+        name = ware.strip()
+        try:
+            gold = int(price.strip())
+        except ValueError:
+            gold = -1
+        if not name or gold < 0 or kind not in WARE_KINDS:
+            from .table import Notice
+
+            self.table.notice = Notice(_("Give what was bought, its price in Gold and what kind of thing it is."))
+            self.table.changed()
+            return False
+        self.table.submit(Buy(hero, name, price=gold, kind=kind), label=_("Buy {ware}").format(ware=name))
+        return True
 
     # ---- buttons ------------------------------------------------------------------------------------------------
     def act(self) -> bool:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.factory import Factory
-from kivy.properties import ObjectProperty
+from kivy.properties import ObjectProperty, StringProperty
+from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from .. import theme
@@ -20,6 +21,20 @@ def marked(text: str) -> str:
     for mark in ("◉", "★", "✖"):
         safe = safe.replace(mark, theme.icon(mark))
     return safe
+
+
+class BuyPopup(ModalView):
+    """A purchase the pack does not list: what it is, the card's price, and its kind; "Buy" sends it."""
+
+    presenter: StayPresenter | None = ObjectProperty(None, allownone=True)  # type: ignore[assignment]
+    hero = StringProperty("")
+    place = StringProperty("")
+    kind = StringProperty("item")
+
+    def buy(self) -> None:
+        if self.presenter is not None and self.presenter.buy_typed(self.hero, self.ids.ware.text,
+                                                                   self.ids.price.text, self.kind):
+            self.dismiss()
 
 
 class StayScreen(Screen):
@@ -87,6 +102,9 @@ class StayScreen(Screen):
         return card
 
     def _do(self, action: StayAction) -> None:
+        if action.key == "buy_typed":
+            BuyPopup(presenter=self.presenter, hero=action.hero, place=action.arg).open()
+            return
         if action.key == "answer":
             if self.show_prompt is not None:
                 self.show_prompt()

@@ -93,3 +93,19 @@ def test_buttons_are_only_what_the_rules_take(tmp_path: Path) -> None:
     legal = {c.type for c in table.snapshot.legal}
     for action in stay.view().others:
         assert {"leave_town": "end_town_stay"}.get(action.key, action.key) in legal | {"end_town_stay"}
+
+
+def test_a_ware_the_pack_does_not_list_is_typed_with_its_price_and_kind(tmp_path: Path) -> None:
+    table = in_town(tmp_path, [hero("ann", "Ann", gold=100)])
+    stay = StayPresenter(table)
+    stay.act()
+    _answer_dawn(table)  # the Hotel: $10
+    stay.do(next(a for a in stay.view().heroes[0].places if a.arg == "Gambling Hall"))
+    table.submit(RollDice((3, 5)))
+    table.submit(EnterCard())
+    typed = next(a for a in stay.view().heroes[0].actions if a.key == "buy_typed")
+    assert typed.arg == "Gambling Hall"
+    assert not stay.buy_typed("ann", "Whiskey", "ten", "token") and "price in Gold" in table.notice.text
+    assert stay.buy_typed("ann", "Whiskey", "15", "token")
+    ann = table.snapshot.state.hero("ann")
+    assert ann.gold == 100 - 10 - 15 and "Whiskey" in ann.side_bag
