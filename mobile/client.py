@@ -761,6 +761,13 @@ def _translate(error: BaseException) -> BackendError:
     return BackendError(f"{type(error).__name__}: {error}")
 
 
+# Odds questions (services/api/graphql/odds.py): the answer is the JSON document of `shared_rules.odds.answer`
+_ODDS_JOB = "jobId status progress answer error"
+ODDS_ASK = (f"mutation($q: String!, $s: String, $p: JSON, $t: Int) {{ askOdds(question: $q, sessionId: $s, "
+            f"params: $p, trials: $t) {{ {_ODDS_JOB} }} }}")
+ODDS_POLL = f"query($j: String!) {{ odds(jobId: $j) {{ {_ODDS_JOB} }} }}"
+
+
 class GraphQLBackend:
     """The service at `address`: queries and mutations over HTTP (gql + httpx), live changes over a websocket.
 
@@ -831,17 +838,13 @@ class GraphQLBackend:
         """Ask the service an odds question of this table (`askOdds`) and poll it until answered: the answer
         document of `shared_rules.odds.answer`. Raises BackendError when the job fails or takes too long."""
         table = self._need_table()
-        fields = "jobId status progress answer error"
-        job = self._execute(f"mutation($q: String!, $s: String, $p: JSON, $t: Int) {{ askOdds(question: $q, "
-                            f"sessionId: $s, params: $p, trials: $t) {{ {fields} }} }}",
-                            {"q": question, "s": table.session_id, "p": params, "t": trials})["askOdds"]
+        job = self._execute(ODDS_ASK, {"q": question, "s": table.session_id, "p": params, "t": trials})["askOdds"]
         deadline = time.monotonic() + timeout
         while job["status"] in ("queued", "running"):
             if time.monotonic() > deadline:
                 raise BackendError("The odds took too long to come back")
             time.sleep(poll)
-            job = self._execute(f"query($j: String!) {{ odds(jobId: $j) {{ {fields} }} }}",
-                                {"j": job["jobId"]})["odds"]
+            job = self._execute(ODDS_POLL, {"j": job["jobId"]})["odds"]
         if job["status"] != "finished" or not job.get("answer"):
             raise BackendError(job.get("error") or f"The odds job was {job['status']}")
         answer: dict[str, Any] = job["answer"]

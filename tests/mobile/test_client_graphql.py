@@ -49,3 +49,32 @@ def test_commands_and_values_cross_the_typed_door_both_ways() -> None:
     typed = to_graphql(encode(prompt))  # what the server's typed fields carry, with its enum names
     typed["die"], typed["rolled"] = "_2d6", {**typed.pop("roll"), "kind": "_3d6_drop_lowest"}
     assert decode(Prompt, from_graphql(Prompt, typed)) == prompt
+
+
+def test_the_odds_documents_fit_the_schema_and_a_job_is_polled_until_answered() -> None:
+    from typing import Any
+
+    from mobile.client import ODDS_ASK, ODDS_POLL, BackendError, GraphQLBackend, TableInfo
+
+    for text in (ODDS_ASK, ODDS_POLL):
+        assert graphql.validate(SCHEMA, graphql.parse(text)) == []
+    backend = GraphQLBackend("http://127.0.0.1:9")
+    backend._table = TableInfo("T1", "tok", "T1", backend.base)
+    answers = [{"askOdds": {"jobId": "j1", "status": "queued"}}, {"odds": {"jobId": "j1", "status": "running"}},
+               {"odds": {"jobId": "j1", "status": "finished", "answer": {"question": "town_size"}}}]
+    sent: list[tuple[str, dict[str, Any]]] = []
+
+    def execute(query: str, variables: dict[str, Any]) -> dict[str, Any]:
+        sent.append((query, variables))
+        return answers.pop(0)
+
+    backend._execute = execute  # type: ignore[method-assign]
+    assert backend.ask_odds("town_size", {}, 500, poll=0) == {"question": "town_size"}
+    assert sent[0][1] == {"q": "town_size", "s": "T1", "p": {}, "t": 500} and sent[2][1] == {"j": "j1"}
+    answers[:] = [{"askOdds": {"jobId": "j2", "status": "failed", "error": "trials: over the cap"}}]
+    try:
+        backend.ask_odds("town_size", {}, 500, poll=0)
+    except BackendError as error:
+        assert "over the cap" in str(error)
+    else:
+        raise AssertionError("a failed job must be an error")

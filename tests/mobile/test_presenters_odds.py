@@ -58,3 +58,30 @@ def test_a_card_names_the_clear_best() -> None:
                    "best": "small", "clear": True}]
     card = card_of(option, comparison)
     assert card.best == ("XP",) and card.lines == ("XP for the posse: 20.0 on average (18.0 to 22.0)",)
+
+
+def test_online_the_service_answers_with_more_trials(tmp_path: Path) -> None:
+    from mobile.client import OfflineBackend
+    from mobile.presenters.odds import ONLINE_TRIALS
+    from mobile.presenters.table import TableSession
+    from shared_rules import RuleOptions
+    from shared_rules import odds as engine_odds
+    from tests.mobile.helpers import Clock, FlakyBackend
+
+    inner = OfflineBackend(tmp_path)
+    backend = FlakyBackend(inner)
+    snapshot = backend.create([hero("ann", "Ann")], RuleOptions(dice="server"), seed=3)
+    asked: list[tuple[str, dict[str, object], int]] = []
+
+    def ask_odds(question: str, params: dict[str, object], trials: int) -> dict[str, object]:
+        asked.append((question, params, trials))
+        return engine_odds.ask(engine_odds.plan(snapshot.state, question, params), 20, seed=1)
+
+    backend.ask_odds = ask_odds  # type: ignore[attr-defined]
+    table = TableSession(backend, snapshot, schedule=Clock())  # type: ignore[arg-type]
+    table.start()
+    odds = OddsPresenter(table, runner=inline)
+    odds.ask()
+    view = odds.view()
+    assert asked == [("town_size", {}, ONLINE_TRIALS)] and view.status == "done"
+    assert "on the table's service" in view.note and len(view.cards) == 3
