@@ -30,7 +30,7 @@ def data_strings() -> list[str]:
     found += ["Out", "KO", "Near death", "Wanted!", "Most Wanted!", "Bag torn", "Scratch's deal"]
     found += ["Tens (red)", "Ones (white)", "Peril Die", "D6", "D8", "D3 (a D6)", "Small Town", "Medium Town",
               "Large Town"]
-    from mobile.presenters.adventure import CLASS_NUMBERS, RESOURCES, STATE_WORDS, STEP_WORDS
+    from mobile.presenters.adventure import CLASS_NUMBERS, RESOURCES, STATE_WORDS, STEP_WORDS, TOKEN_FLAGS
     from mobile.presenters.odds import HERO_RISKS
     from mobile.presenters.stay import BEDS
     from shared_rules.odds import HEADLINE, WORDS
@@ -38,7 +38,7 @@ def data_strings() -> list[str]:
 
     found += list(STEP_WORDS.values()) + [word for *_k, word in RESOURCES] + [w for _k, w in CLASS_NUMBERS.values()]
     found += list(BEDS.values()) + [w for w in STATE_WORDS.values() if w] + [w for _k, w in HERO_RISKS]
-    found += [WORDS[m] for m in HEADLINE] + [m.title for m in MISSIONS.values()]
+    found += [WORDS[m] for m in HEADLINE] + [m.title for m in MISSIONS.values()] + [w for _k, w in TOKEN_FLAGS]
     return found
 
 

@@ -27,7 +27,7 @@ from shared_rules.commands import (
 )
 from shared_rules.content import pack
 from shared_rules.rules.adventure import MISSIONS, order
-from shared_rules.state import STAGE_TARGETS, Phase, Side, SpaceMark, TrackSpace, TurnStep
+from shared_rules.state import STAGE_TARGETS, ExplorationToken, Phase, Side, SpaceMark, TrackSpace, TurnStep
 
 from ..i18n import _
 from .table import TableSession
@@ -46,7 +46,9 @@ CLASS_NUMBERS = {"Samurai Warrior": ("max_fury", "Max Fury"), "Traveling Monk": 
                  "Sorceress": ("mana", "Mana level")}
 STATE_WORDS = {"activating": "activating", "done": "done", "next": "next", "waiting": "", "KO": "KO"}
 MARK_CYCLE = (SpaceMark.NONE, SpaceMark.BLOOD_SPATTER, SpaceMark.GROWING_DREAD)
-LIMITS = {"length": (4, 30), "stage1": (1, 28), "stage3": (1, 28), "initiative": (1, 12), "max_fury": (1, 9),
+TOKEN_START = {"doors": 1, "gates": 0, "attack": 0, "clue": 0, "growing_dread": 0}
+TOKEN_FLAGS = (("attack", "Attack!"), ("clue", "Clue"), ("growing_dread", "Growing Dread"))
+LIMITS = {"doors": (0, 4), "gates": (0, 4), "length": (4, 30), "stage1": (1, 28), "stage3": (1, 28), "initiative": (1, 12), "max_fury": (1, 9),
           "max_ki": (1, 9), "mana": (1, 9)}
 
 
@@ -122,6 +124,8 @@ class AdventureView:
     dice: tuple[int | None, int | None] | None  # Hold Back the Darkness typed here: the two dice, None when hidden
     empty_text: str = ""
     setup: Setup | None = None  # between adventures
+    token: tuple[SetupNumber, ...] = ()  # Room Exploration with no tokens in the pack: what the token shows
+    token_flags: tuple[AdventureAction, ...] = ()
 
 
 class AdventurePresenter:
@@ -133,6 +137,7 @@ class AdventurePresenter:
         self.track_name = ""  # a pack's Depth Track, or "" to type one
         self.numbers: dict[str, int] = {"length": 12, "stage1": 4, "stage3": 4}
         self.marks: dict[int, SpaceMark] = {}
+        self.token: dict[str, int] = dict(TOKEN_START)  # the Exploration Token typed in (FF-EXPL-02..05)
 
     def view(self) -> AdventureView:
         read = self.table.read
@@ -224,9 +229,22 @@ class AdventurePresenter:
             if "search" in legal:
                 others.append(AdventureAction("scavenge", _("Search: Scavenge"), who, free))
                 others.append(AdventureAction("door", _("Search: Look Through a Door"), who, free))
+        token: tuple[SetupNumber, ...] = ()
+        flags: tuple[AdventureAction, ...] = ()
         if "reveal_token" in legal:
             tile = legal["reveal_token"].options[0] if legal["reveal_token"].options else ""
             main = AdventureAction("reveal", _("Reveal the Exploration Token on {tile}").format(tile=tile), tile, free)
+            if not adv.tokens:  # no stack in the pack: the table says what the token shows
+                t = self.token
+                token = (SetupNumber("token.doors", _("Doors"), t["doors"]),
+                         SetupNumber("token.gates", _("Gates"), t["gates"]))
+                flags = tuple(AdventureAction("token", ("● " if t[key] else "") + _(word), key)
+                              for key, word in TOKEN_FLAGS)
+                shows = _("{doors} Door(s), {gates} Gate(s)").format(doors=t["doors"], gates=t["gates"]) + ", " + (
+                    _("Attack!") if t["attack"] else _("an Encounter")) + "".join(
+                    ", " + _(word) for key, word in TOKEN_FLAGS[1:] if t[key])
+                main = AdventureAction("reveal", _("{tile}: the token shows {what}").format(tile=tile, what=shows),
+                                       tile, free)
         waiting = ""
         if prompt is not None:
             mine = self.table.is_mine(prompt)
@@ -242,7 +260,8 @@ class AdventurePresenter:
         title = _(mission.title) if mission is not None else adv.mission
         turn = _("Turn {n}").format(n=adv.turn) + " · " + _(STEP_WORDS[adv.step])
         return AdventureView(True, title, turn, track, track_text, hbtd, tuple(name(f) for f in upcoming),
-                             tuple(heroes), enemies, main, tuple(others), waiting, board, dice)
+                             tuple(heroes), enemies, main, tuple(others), waiting, board, dice, token=token,
+                             token_flags=flags)
 
     def _not_started(self) -> AdventureView:
         read = self.table.read
@@ -298,7 +317,12 @@ class AdventurePresenter:
                      for n in range(length))
 
     def step(self, key: str, direction: int) -> None:
-        """-/+ on a set-up number, kept within what a board or a sheet can show."""
+        """-/+ on a set-up number (or the typed token's exits), kept within what a board or a sheet can show."""
+        if key.startswith("token."):
+            low, high = LIMITS[key[6:]]
+            self.token[key[6:]] = max(low, min(high, self.token[key[6:]] + direction))
+            self.table.changed()
+            return
         low, high = LIMITS[key.split(".")[-1]]
         default = 4 if key.endswith("initiative") else 3
         self.numbers[key] = max(low, min(high, self.numbers.get(key, default) + direction))
@@ -338,6 +362,12 @@ class AdventurePresenter:
 
     def do(self, action: AdventureAction) -> bool:
         """Send what a button stands for; False for the ones the screen handles (answer, board)."""
+        if action.key == "token":
+            self.token[action.arg] = 0 if self.token[action.arg] else 1
+            if action.arg == "growing_dread" and self.token[action.arg]:
+                self.token["clue"] = 0  # one face: the Growing Dread token is not a Clue
+            self.table.changed()
+            return True
         if action.key in ("lantern", "mission", "track"):
             setattr(self, {"lantern": "lantern", "mission": "mission", "track": "track_name"}[action.key], action.arg)
             self.table.changed()
@@ -366,7 +396,12 @@ class AdventurePresenter:
         if action.key in ("scavenge", "door"):
             return Search(a, action.key)
         if action.key == "reveal":
-            return RevealToken(a)
+            adv = self.table.read.adventure
+            if adv is not None and adv.tokens:
+                return RevealToken(a)  # drawn from the pack's stack
+            t, self.token = self.token, dict(TOKEN_START)
+            return RevealToken(a, ExplorationToken(t["doors"], t["gates"], bool(t["attack"]), bool(t["clue"]),
+                                                   bool(t["growing_dread"])))
         if action.key == "flee":
             return Flee(tuple(h.id for h in self.table.read.active_heroes if not h.knocked_out))
         if action.key == "start":

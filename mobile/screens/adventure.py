@@ -53,6 +53,8 @@ class AdventureScreen(Screen):
         ids.enemies_card.opacity = 1 if vm.enemies else 0
         if vm.setup is not None:
             self._setup(vm.setup)
+        if vm.token:
+            self._token(vm)
         for space in vm.track:
             marks = (theme.icon(PARTY) if space.party else "") + (theme.icon(DARKNESS) if space.darkness else "")
             ids.track.add_widget(TrackCell(
@@ -104,6 +106,18 @@ class AdventureScreen(Screen):
             box.add_widget(Factory.Section(text=_("Sheet numbers the content pack lacks")))
             for number in heroes:
                 box.add_widget(self._stepper(number.label, number.value, number.key))
+
+    def _token(self, vm: AdventureView) -> None:
+        """Room Exploration with no tokens in the pack: the table says what the token it turned up shows."""
+        box = self.ids.setup
+        box.add_widget(Factory.Section(text=_("What the Exploration Token shows")))
+        for number in vm.token:
+            box.add_widget(self._stepper(number.label, number.value, number.key))
+        grid = Factory.ButtonGrid()
+        for action in vm.token_flags:
+            grid.add_widget(Factory.DarkButton(text=action.label.replace("●", theme.icon("●")), markup=True,
+                                               on_release=lambda *_a, a=action: self._do(a)))
+        box.add_widget(grid)
 
     def _stepper(self, label: str, value: int, key: str) -> Any:
         stepper = Stepper(label=label, value=str(value))

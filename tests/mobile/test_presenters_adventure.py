@@ -101,3 +101,29 @@ def test_between_adventures_the_setup_types_the_track_and_the_sheets_FF_SETUP_01
     assert adv.track.spaces[3].mark is SpaceMark.BLOOD_SPATTER and adv.track.spaces[5].mark is SpaceMark.GROWING_DREAD
     assert adv.hero("ann").sheet.max_fury == 3 and adv.hero("bob").sheet.initiative == 7
     assert not adventure.do(AdventureAction("board", "Board"))  # the board screen is opened by the app
+
+
+def test_room_exploration_types_the_token_the_pack_lacks_FF_EXPL_02(tmp_path: Path) -> None:
+    from shared_rules import Choose
+
+    table = in_adventure(tmp_path, [hero("ann", "Ann"), hero("bob", "Bob")])
+    adventure = AdventurePresenter(table)
+    adventure.tap_die(3)
+    adventure.tap_die(5)
+    adventure.act()  # Ann activates
+    table.submit(RollDice((4,)))
+    adventure.do(next(a for a in adventure.view().others if a.key == "door"))  # Look Through a Door
+    table.submit(Choose("room"))  # the Map card showed a Room: its token waits face down
+    adventure.act()  # Bob
+    table.submit(RollDice((2,)))
+    adventure.act()  # ends Bob's activation: Room Exploration
+    view = adventure.view()
+    assert [n.key for n in view.token] == ["token.doors", "token.gates"] and len(view.token_flags) == 3
+    adventure.step("token.doors", +1)
+    adventure.do(next(a for a in view.token_flags if a.arg == "clue"))
+    view = adventure.view()
+    assert view.main is not None and view.main.key == "reveal" and "2 Door(s)" in view.main.label
+    assert "an Encounter, Clue" in view.main.label
+    adventure.act()
+    tile = next(t for t in table.snapshot.state.adventure.tiles if t.token is not None)
+    assert tile.token.doors == 2 and tile.token.clue and not tile.face_down
