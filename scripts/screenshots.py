@@ -406,6 +406,7 @@ def later_phases(app: Any, table: Any, shot: Any, tap: Any) -> None:
     popup.ids.ware.text, popup.ids.price.text, popup.kind = "Whiskey", "15", "token"
     shot("stay_buy")
     popup.dismiss(animation=False)
+    popup = None
     stay.act()  # Ann leaves
     answer_all()
     visit("bo", stay.view().heroes[1].places[-1].arg)
@@ -430,6 +431,13 @@ def later_phases(app: Any, table: Any, shot: Any, tap: Any) -> None:
     adventure.do(setup.start)
     answer_all()
     app.go("adventure")
+    s["adventure"]._do(next(a for a in adventure.view().others if a.key == "enemies"))  # a Threat card
+    popup = Window.children[0]
+    popup.ids.name.text, popup.ids.count.text, popup.ids.health.text, popup.ids.initiative.text = (
+        "Void Hound", "2", "3", "4")
+    shot("adventure_enemies")
+    adventure.add_enemies("Void Hound", "2", "3", "4")  # what "Put them on the board" sends
+    popup.dismiss(animation=False)
     adventure.tap_die(5)
     adventure.tap_die(3)  # Hold Back the Darkness: 8, held
     answer_all()

@@ -14,20 +14,23 @@ from shared_rules import LegalCommand
 from shared_rules.commands import (
     Activate,
     ActivateEnemy,
+    AddEnemies,
     Attack,
     BoostMove,
     Command,
     EndActivation,
     Flee,
     HoldBackTheDarkness,
+    NewEnemy,
     RevealToken,
     Search,
     SheetEntry,
     StartAdventure,
+    WoundEnemy,
 )
 from shared_rules.content import pack
 from shared_rules.rules.adventure import MISSIONS, order
-from shared_rules.state import STAGE_TARGETS, ExplorationToken, Phase, Side, SpaceMark, TrackSpace, TurnStep
+from shared_rules.state import STAGE_TARGETS, ExplorationToken, Figure, Phase, Side, SpaceMark, TrackSpace, TurnStep
 
 from ..i18n import _
 from .table import TableSession
@@ -126,6 +129,21 @@ class AdventureView:
     setup: Setup | None = None  # between adventures
     token: tuple[SetupNumber, ...] = ()  # Room Exploration with no tokens in the pack: what the token shows
     token_flags: tuple[AdventureAction, ...] = ()
+    wound: tuple[AdventureAction, ...] = ()  # one per enemy, beside its line: +1 Wound done at the table
+
+
+def numbered(figures: tuple[Figure, ...]) -> dict[str, str]:
+    """Each figure's name on the screen: models of the same name numbered in the order they came ("Void Hound 2"),
+    so two buttons never read the same."""
+    count: dict[str, int] = {}
+    for f in figures:
+        count[f.name] = count.get(f.name, 0) + 1
+    seen: dict[str, int] = {}
+    out = {}
+    for f in figures:
+        seen[f.name] = seen.get(f.name, 0) + 1
+        out[f.id] = f"{f.name} {seen[f.name]}" if count[f.name] > 1 else f.name
+    return out
 
 
 class AdventurePresenter:
@@ -146,7 +164,7 @@ class AdventurePresenter:
             return self._not_started()
         mission = MISSIONS.get(adv.mission)
         names = read.names
-        figures = {f.id: f.name for f in adv.figures}
+        figures = numbered(adv.figures)
 
         def name(fid: str | None) -> str:
             return names.get(fid or "") or figures.get(fid or "", fid or "")
@@ -194,8 +212,9 @@ class AdventurePresenter:
                      else "waiting")
             heroes.append(HeroRow(member.id, hero.name, figures_line, " · ".join(parts), state,
                                   member.id == adv.lantern))
-        enemies = tuple(_("{name}: {w} of {h} Wounds").format(name=f.name, w=f.wounds, h=f.health)
-                        for f in adv.figures if f.side is Side.ENEMY)
+        foes = [f for f in adv.figures if f.side is Side.ENEMY]
+        enemies = tuple(_("{name}: {w} of {h} Wounds").format(name=figures[f.id], w=f.wounds, h=f.health)
+                        for f in foes)
         main: AdventureAction | None = None
         others: list[AdventureAction] = []
         dice: tuple[int | None, int | None] | None = None
@@ -254,6 +273,9 @@ class AdventurePresenter:
             elif prompt.hero:
                 waiting = _("{who}'s phone is answering: {question}").format(who=name(prompt.hero),
                                                                               question=waiting)
+        if "add_enemies" in legal:
+            others.append(AdventureAction("enemies", _("Enemies arrive…"), enabled=free))
+        wound = tuple(AdventureAction("wound", _("+1 Wound"), f.id, free and "wound_enemy" in legal) for f in foes)
         board = mission is not None and mission.board == "town"
         if board:
             others.append(AdventureAction("board", _("Board")))
@@ -261,7 +283,7 @@ class AdventurePresenter:
         turn = _("Turn {n}").format(n=adv.turn) + " · " + _(STEP_WORDS[adv.step])
         return AdventureView(True, title, turn, track, track_text, hbtd, tuple(name(f) for f in upcoming),
                              tuple(heroes), enemies, main, tuple(others), waiting, board, dice, token=token,
-                             token_flags=flags)
+                             token_flags=flags, wound=wound)
 
     def _not_started(self) -> AdventureView:
         read = self.table.read
@@ -391,6 +413,8 @@ class AdventurePresenter:
         if action.key == "attack":
             hero = self.table.read.adventure.activation if self.table.read.adventure else None
             return Attack(hero.figure if hero is not None else "", target=a)
+        if action.key == "wound":
+            return WoundEnemy(a, 1, reason=_("Wounds done at the table"))
         if action.key == "boost":
             return BoostMove(a)
         if action.key in ("scavenge", "door"):
@@ -407,6 +431,26 @@ class AdventurePresenter:
         if action.key == "start":
             return self._start(a)
         return None
+
+    def add_enemies(self, name: str, count: str, health: str, initiative: str) -> bool:
+        """Enemies onto the board from a Threat card, a Darkness card or an Encounter the table read (FF-TURN-05: a
+        Fight is on while any is there): the card's name, how many, their Health and Initiative."""
+        numbers = []
+        for text in (count, health, initiative):
+            try:
+                numbers.append(int(text.strip()))
+            except ValueError:
+                numbers.append(0)
+        if not name.strip() or numbers[0] < 1 or numbers[1] < 1:
+            from .table import Notice
+
+            self.table.notice = Notice(_("Give the enemy's name, how many came, and their Health."))
+            self.table.changed()
+            return False
+        enemy = NewEnemy(name.strip(), count=numbers[0], health=numbers[1], initiative=numbers[2] or None)
+        self.table.submit(AddEnemies((enemy,)), label=_("{n} {name} on the board").format(n=numbers[0],
+                                                                                            name=name.strip()))
+        return True
 
     def tap_die(self, face: int) -> None:
         """Hold Back the Darkness from the table's dice: the first die, then the second sends the roll (FF-DEPTH-04)."""

@@ -12,6 +12,7 @@ from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from .. import theme
@@ -30,6 +31,18 @@ class TrackCell(Label):
 
 class TrackButton(ButtonBehavior, TrackCell):
     """A space of the Depth Track being typed in: a tap changes its mark."""
+
+
+class EnemyPopup(ModalView):
+    """Enemies the table puts on the board, as the card says: name, how many, Health, Initiative."""
+
+    presenter: AdventurePresenter | None = ObjectProperty(None, allownone=True)  # type: ignore[assignment]
+
+    def add(self) -> None:
+        ids = self.ids
+        if self.presenter is not None and self.presenter.add_enemies(ids.name.text, ids.count.text, ids.health.text,
+                                                                     ids.initiative.text):
+            self.dismiss()
 
 
 class AdventureScreen(Screen):
@@ -68,8 +81,12 @@ class AdventureScreen(Screen):
         ids.order.text = ", ".join(vm.order) if vm.order else _("Everyone has activated this turn")
         for hero in vm.heroes:
             ids.heroes.add_widget(self._hero(hero))
-        for line in vm.enemies:
-            ids.enemies.add_widget(Factory.Body(text=line))
+        for line, wound in zip(vm.enemies, vm.wound, strict=False):
+            row = Factory.Row()
+            row.add_widget(Factory.Body(text=line, size_hint_y=None, pos_hint={"center_y": 0.5}))
+            row.add_widget(Factory.DarkButton(text=wound.label, disabled=not wound.enabled, size_hint_x=None,
+                                              width=dp(110), on_release=lambda *_a, a=wound: self._do(a)))
+            ids.enemies.add_widget(row)
         self._bar(vm)
 
     def _setup(self, setup: Setup) -> None:
@@ -174,6 +191,9 @@ class AdventureScreen(Screen):
         if action.key == "answer":
             if self.show_prompt is not None:
                 self.show_prompt()
+            return
+        if action.key == "enemies":
+            EnemyPopup(presenter=self.presenter).open()
             return
         if action.key == "board":
             if self.open_board is not None:

@@ -127,3 +127,16 @@ def test_room_exploration_types_the_token_the_pack_lacks_FF_EXPL_02(tmp_path: Pa
     adventure.act()
     tile = next(t for t in table.snapshot.state.adventure.tiles if t.token is not None)
     assert tile.token.doors == 2 and tile.token.clue and not tile.face_down
+
+
+def test_enemies_typed_from_the_card_then_wounded_one_tap_each_FF_TURN_05(tmp_path: Path) -> None:
+    table = in_adventure(tmp_path, [hero("ann", "Ann"), hero("bob", "Bob")])
+    adventure = AdventurePresenter(table)
+    assert any(a.key == "enemies" for a in adventure.view().others)
+    assert not adventure.add_enemies("Void Hound", "2", "", "5") and "Health" in table.notice.text
+    assert adventure.add_enemies("Void Hound", "2", "3", "5")
+    view = adventure.view()
+    assert view.enemies == ("Void Hound 1: 0 of 3 Wounds", "Void Hound 2: 0 of 3 Wounds") and len(view.wound) == 2
+    adventure.do(view.wound[0])
+    assert adventure.view().enemies[0] == "Void Hound 1: 1 of 3 Wounds"
+    assert adventure.view().order[-2:] == ("Void Hound 1", "Void Hound 2")  # never two that read the same
