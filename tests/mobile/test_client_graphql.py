@@ -78,3 +78,55 @@ def test_the_odds_documents_fit_the_schema_and_a_job_is_polled_until_answered() 
         assert "over the cap" in str(error)
     else:
         raise AssertionError("a failed job must be an error")
+
+
+def test_the_town_stay_and_adventure_commands_the_new_screens_send_fit_the_schema() -> None:
+    """What the Stay and Adventure screens send goes through the same typed CommandInput as the road's commands."""
+    from graphql.execution.values import get_variable_values
+
+    from mobile.client import QUERIES
+    from shared_rules.commands import (
+        Activate,
+        ActivateEnemy,
+        AddEnemies,
+        Attack,
+        BoostMove,
+        Buy,
+        EndActivation,
+        EndDay,
+        EndTownStay,
+        EndVisit,
+        Flee,
+        HoldBackTheDarkness,
+        NewEnemy,
+        PayOffWarrants,
+        PlayDevilsWheel,
+        RevealToken,
+        Search,
+        Sell,
+        SheetEntry,
+        StartAdventure,
+        StartDay,
+        UseToken,
+        VisitLocation,
+        WheelRoll,
+        WheelStop,
+        WoundEnemy,
+    )
+    from shared_rules.state import ExplorationToken, SpaceMark, TrackSpace
+
+    send = graphql.parse(QUERIES["send"]).definitions[0]
+    assert isinstance(send, graphql.OperationDefinitionNode)
+    sent = [StartDay(), EndDay(), EndTownStay(), VisitLocation("ann", "Saloon"), EndVisit("ann"),
+            Buy("ann", "Whiskey", price=15, kind="token"), Sell("ann", "Dark Stone"), PayOffWarrants("ann"),
+            PlayDevilsWheel("ann"), WheelRoll("ann", (0, 2)), WheelStop("ann"), UseToken("ann", "Tequila"),
+            HoldBackTheDarkness(dice=((5, 3),)), Activate("ann"), ActivateEnemy("void-hound-1"), EndActivation("ann"),
+            BoostMove("ann"), Search("ann", "scavenge"), RevealToken("tile-1", ExplorationToken(2, 0, False, True)),
+            Flee(("ann", "bob")), AddEnemies((NewEnemy("Void Hound", count=2, health=3, initiative=4),)),
+            WoundEnemy("void-hound-1", 1, reason="at the table"), Attack("ann", target="void-hound-1"),
+            StartAdventure("ann", "lost_contact", "", (TrackSpace(0, 3), TrackSpace(1, 1, SpaceMark.BLOOD_SPATTER)),
+                           (SheetEntry("ann", initiative=4, max_fury=3),))]
+    for command in sent:
+        checked = get_variable_values(SCHEMA, send.variable_definitions or (), {"id": "T1",
+                                                                               "command": command_input(command)})
+        assert not isinstance(checked, list), (command.type, checked)  # a list: the schema's refusals
