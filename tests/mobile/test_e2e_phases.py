@@ -97,7 +97,9 @@ def test_a_stay_day_an_adventure_turn_and_the_odds_live(live_server: ServerProce
         assert view.status == "done" and len(view.cards) == 3 and "on the table's service" in view.note
 
         adventure = AdventurePresenter(a.table)
-        adventure.do(adventure.view().setup.start)  # type: ignore[union-attr]
+        setup = adventure.view().setup
+        assert setup is not None and setup.start is not None
+        adventure.do(setup.start)
         answer_all(a.table)
         adventure.tap_die(6)
         adventure.tap_die(2)  # Hold Back the Darkness: 8

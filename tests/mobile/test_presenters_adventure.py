@@ -140,3 +140,22 @@ def test_enemies_typed_from_the_card_then_wounded_one_tap_each_FF_TURN_05(tmp_pa
     adventure.do(view.wound[0])
     assert adventure.view().enemies[0] == "Void Hound 1: 1 of 3 Wounds"
     assert adventure.view().order[-2:] == ("Void Hound 1", "Void Hound 2")  # never two that read the same
+
+
+def test_a_mission_on_the_town_adventure_board_offers_the_board_screen(tmp_path: Path,
+                                                                         monkeypatch: object) -> None:
+    """FT-BOARD-01: a town mission is played on the Town Adventure Board; its screen (`board`) is opened from here."""
+    from mobile.presenters.adventure import BOARD_SCREEN
+    from shared_rules.rules.adventure import MISSIONS
+    from shared_rules.rules.adventure.lost_contact import LostContact
+
+    class OnTheTownBoard(LostContact):
+        key = "lost_contact"
+        board = "town"
+
+    monkeypatch.setitem(MISSIONS, "lost_contact", OnTheTownBoard())  # type: ignore[attr-defined]
+    table = in_adventure(tmp_path, [hero("ann", "Ann"), hero("bob", "Bob")])
+    view = AdventurePresenter(table).view()
+    board = [a for a in view.others if a.key == "board"]
+    assert view.board and len(board) == 1 and board[0].label == "Board" and BOARD_SCREEN == "board"
+    assert not AdventurePresenter(table).do(board[0])  # the app opens the screen; nothing is sent
