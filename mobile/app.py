@@ -287,6 +287,10 @@ class BrimstoneApp(App):
             return
         self.frame.status = self.shell.status()
         self._show_tabs()
+        home = self.shell.left_behind(self.frame.current)
+        if home is not None:  # its tab is gone with the phase (the Stay after leaving town)
+            self.go(home)
+            return
         screen = self.screens.get(self.frame.current)
         if screen is not None:
             screen.refresh()

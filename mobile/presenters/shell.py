@@ -135,6 +135,15 @@ class ShellPresenter:
         home = phase_screen(self.table.read.phase.value)
         return home if self.back_to in (s.name for s in SCREENS if s.phases) else self.back_to
 
+    def left_behind(self, current: str) -> str | None:
+        """The phase's screen when the screen on show has no tab in this phase any more (the Stay once the posse
+        left town), else None; tab-less screens (the odds) stay where they are."""
+        spec = next((s for s in SCREENS if s.name == current), None)
+        phase = self.table.read.phase.value
+        if spec is None or not spec.tab_phases or phase in spec.tab_phases:
+            return None
+        return phase_screen(phase)
+
     @staticmethod
     def back(current: str, popup_open: bool) -> str | None:
         """What the Back key does: close a popup, else go to the phase's screen; None lets the system have it."""

@@ -98,3 +98,16 @@ def test_back_closes_a_popup_first() -> None:
     assert ShellPresenter.back("posse", popup_open=True) == "close_popup"
     assert ShellPresenter.back("log", popup_open=False) == "home"
     assert ShellPresenter.back("start", popup_open=False) is None
+
+
+def test_a_phase_screen_is_left_for_the_new_phase_when_its_tab_goes(tmp_path: Path) -> None:
+    """The Stay tab shows in town only, the Adventure tab between and during adventures; six tabs at most."""
+    from mobile.presenters.shell import tabs
+
+    table = offline_table(tmp_path, [hero("ann", "Ann")])
+    shell = ShellPresenter(table)
+    assert shell.left_behind("stay") == "travel" and shell.left_behind("adventure") is None
+    assert shell.left_behind("odds") is None and shell.left_behind("posse") is None
+    assert tabs("town") == ("posse", "travel", "stay", "dice", "town", "log")
+    assert tabs("adventure") == ("posse", "travel", "adventure", "dice", "town", "log")
+    assert all(len(tabs(phase)) <= 6 for phase in ("between_adventures", "travel", "arrival", "town", "adventure"))
