@@ -406,6 +406,13 @@ def later_phases(app: Any, table: Any, shot: Any, tap: Any) -> None:
     popup.ids.ware.text, popup.ids.price.text, popup.kind = "Whiskey", "15", "token"
     shot("stay_buy")
     popup.dismiss(animation=False)
+    bounty = next((a for a in stay.view().heroes[0].actions if a.key == "bounty"), None)
+    if bounty is not None:  # the Sheriff's Bounty, from the card
+        s["stay"]._do(bounty)
+        popup = Window.children[0]
+        popup.ids.enemy.text, popup.ids.number.text = "Scarlet Shadow", "150"
+        shot("stay_bounty")
+        popup.dismiss(animation=False)
     popup = None
     stay.act()  # Ann leaves
     answer_all()

@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SCREENS = ("start", "travel_d36", "dice_hits", "dice_reroll", "travel", "dice_d36", "dice_card", "dice_choice",
            "dice_choice_draw", "town", "posse", "posse_card", "posse_side_bag", "log", "table_popup")  # fmt: skip
-PHASE_SCREENS = ("stay_buy", "stay", "odds", "adventure_setup", "adventure_enemies", "adventure")  # the later phases, checked at one size and scale (PHASE_CONFIGS)
+PHASE_SCREENS = ("stay_buy", "stay_bounty", "stay", "odds", "adventure_setup", "adventure_enemies", "adventure")  # the later phases, checked at one size and scale (PHASE_CONFIGS)
 CONFIGS = {f"{size}@{scale}" for size in ("phone", "small", "tablet") for scale in (1.0, 1.3, 1.5, 2.0)}
 
 
