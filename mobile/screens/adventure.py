@@ -151,6 +151,12 @@ class AdventureScreen(Screen):
         box.add_widget(Factory.Muted(text=hero.figures))
         if hero.resources:
             box.add_widget(Factory.Muted(text=hero.resources, color=theme.INFO))
+        if hero.actions:
+            grid = Factory.ButtonGrid()
+            for action in hero.actions:
+                grid.add_widget(Factory.DarkButton(text=action.label, disabled=not action.enabled,
+                                                   on_release=lambda *_a, a=action: self._do(a)))
+            box.add_widget(grid)
         return box
 
     def _bar(self, vm: AdventureView) -> None:
