@@ -196,8 +196,10 @@ class StayPresenter:
             status = _("At the {place}").format(place=hero.location)
             for ware in hero.wares if "buy" in acts else ():
                 actions.append(StayAction("buy", _("Buy {ware}").format(ware=ware.label), hero.hero, ware.key, free))
+            items = {i.id: i.name for i in self.table.read.hero(hero.hero).items}  # an item sells by its id
             for sold in hero.sells if "sell" in acts else ():
-                actions.append(StayAction("sell", _("Sell 1 {ware}").format(ware=sold), hero.hero, sold, free))
+                actions.append(StayAction("sell", _("Sell 1 {ware}").format(ware=items.get(sold, sold)), hero.hero,
+                                          sold, free))
             if "buy" in acts:  # what the pack does not list: the table types the ware and the card's price
                 actions.append(StayAction("buy_typed", _("Buy something else…"), hero.hero, hero.location, free))
             for method in self._bounty_methods(hero.hero) if "set_bounty" in acts else ():
