@@ -32,12 +32,12 @@ def data_strings() -> list[str]:
               "Large Town"]
     from mobile.presenters.adventure import CLASS_NUMBERS, RESOURCES, STATE_WORDS, STEP_WORDS, TOKEN_FLAGS
     from mobile.presenters.odds import HERO_RISKS
-    from mobile.presenters.stay import BEDS
+    from mobile.presenters.stay import BEDS, BOUNTY_WORDS
     from shared_rules.odds import HEADLINE, WORDS
     from shared_rules.rules.adventure import MISSIONS
 
     found += list(STEP_WORDS.values()) + [word for *_k, word in RESOURCES] + [w for _k, w in CLASS_NUMBERS.values()]
-    found += list(BEDS.values()) + [w for w in STATE_WORDS.values() if w] + [w for _k, w in HERO_RISKS]
+    found += list(BEDS.values()) + list(BOUNTY_WORDS.values()) + [w for w in STATE_WORDS.values() if w] + [w for _k, w in HERO_RISKS]
     found += [WORDS[m] for m in HEADLINE] + [m.title for m in MISSIONS.values()] + [w for _k, w in TOKEN_FLAGS]
     from mobile.presenters.board import COUNTER_WORDS
 

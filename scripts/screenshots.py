@@ -27,7 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # name: (width px, height px, density); the screenshots come from "phone" at font scale 1.0
 SIZES = {"phone": (1080, 2340, 3), "small": (720, 1280, 2), "tablet": (1280, 800, 1)}
 SCALES = (1.0, 1.3, 1.5, 2.0)
-PHASE_CONFIGS = {("phone", 1.0)}  # the Town Stay, Odds and Adventure screens: one size and scale keeps the check short
+# The Town Stay, Odds and Adventure screens: the phone the PNGs come from, and the hardest case (the small phone at
+# twice the text size); two of the twelve keep the check short
+PHASE_CONFIGS = {("phone", 1.0), ("small", 2.0)}
 WIDTH, HEIGHT, DENSITY = SIZES["phone"]
 
 
@@ -449,6 +451,13 @@ def later_phases(app: Any, table: Any, shot: Any, tap: Any) -> None:
     popup.ids.ware.text, popup.ids.price.text, popup.kind = "Whiskey", "15", "token"
     shot("stay_buy")
     popup.dismiss(animation=False)
+    bounty = next((a for a in stay.view().heroes[0].actions if a.key == "bounty"), None)
+    if bounty is not None:  # the Sheriff's Bounty, from the card
+        s["stay"]._do(bounty)
+        popup = Window.children[0]
+        popup.ids.enemy.text, popup.ids.number.text = "Scarlet Shadow", "150"
+        shot("stay_bounty")
+        popup.dismiss(animation=False)
     popup = None
     stay.act()  # Ann leaves
     answer_all()

@@ -23,9 +23,12 @@ from shared_rules.commands import (
     HoldBackTheDarkness,
     NewEnemy,
     RevealToken,
+    RingBell,
     Search,
     SheetEntry,
     StartAdventure,
+    StopBleeding,
+    UseToken,
     WoundEnemy,
 )
 from shared_rules.content import pack
@@ -84,6 +87,7 @@ class HeroRow:
     resources: str  # "Fury 2/3 · Arcane Powder 1"
     state: str  # "next", "activating", "done", "waiting", "KO"
     lantern: bool
+    actions: tuple[AdventureAction, ...] = ()  # what the hero may spend any time: the Bell, tokens, Grit on Bleeding
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,8 +214,19 @@ class AdventurePresenter:
             state = ("KO" if hero.knocked_out else "activating" if member.id == active
                      else "done" if member.id in adv.activated else "next" if upcoming[:1] == (member.id,)
                      else "waiting")
+            spends = []
+            for c in read.legal:
+                if c.hero != member.id:
+                    continue
+                if c.type == "ring_bell":
+                    spends.append(AdventureAction("bell", _("Ring the Sacred Bell"), member.id, free))
+                elif c.type == "stop_bleeding":
+                    spends.append(AdventureAction("bleeding", _("Stop the Bleeding (1 Grit)"), member.id, free))
+                elif c.type == "use_token":
+                    spends += [AdventureAction("token_use", _("Use {token}").format(token=t), f"{member.id}|{t}", free)
+                               for t in c.options]
             heroes.append(HeroRow(member.id, hero.name, figures_line, " · ".join(parts), state,
-                                  member.id == adv.lantern))
+                                  member.id == adv.lantern, tuple(spends)))
         foes = [f for f in adv.figures if f.side is Side.ENEMY]
         enemies = tuple(_("{name}: {w} of {h} Wounds").format(name=figures[f.id], w=f.wounds, h=f.health)
                         for f in foes)
@@ -413,6 +428,13 @@ class AdventurePresenter:
         if action.key == "attack":
             hero = self.table.read.adventure.activation if self.table.read.adventure else None
             return Attack(hero.figure if hero is not None else "", target=a)
+        if action.key == "bell":
+            return RingBell(a)
+        if action.key == "bleeding":
+            return StopBleeding(a)
+        if action.key == "token_use":
+            owner, token = a.split("|", 1)
+            return UseToken(owner, token)
         if action.key == "wound":
             return WoundEnemy(a, 1, reason=_("Wounds done at the table"))
         if action.key == "boost":

@@ -38,7 +38,7 @@ SCREENS: list[ScreenSpec] = [
 # The Town Stay, the Adventure and the odds: their tabs show only in their phases, so a phone keeps 6 tabs at most
 LATER_PHASES = (
     ScreenSpec("stay", "Stay", "☗", ("town",), ("town",)),
-    ScreenSpec("adventure", "Adventure", "☠", ("adventure",), ("between_adventures", "adventure")),
+    ScreenSpec("adventure", "Turn", "☠", ("adventure",), ("between_adventures", "adventure")),  # short: 6 tabs
     ScreenSpec("odds", "Odds", "%", (), ()),
 )
 PROMPT_SCREEN = "dice"

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from shared_rules.commands import (
+    BountyTarget,
     Buy,
     Command,
     EndDay,
@@ -20,6 +21,7 @@ from shared_rules.commands import (
     PayOffWarrants,
     PlayDevilsWheel,
     Sell,
+    SetBounty,
     StartDay,
     UseToken,
     VisitLocation,
@@ -36,6 +38,8 @@ from .words import plain
 _COMMAND = re.compile(r"\s*\([a-z]+(?:_[a-z]+)+\)")  # "(pay_off_warrants)": a command's name, not the game's words
 KEEP_POINTS = 4  # "roll again" picks up the Devil's Wheel dice worth fewer points than this
 WANTED = ("", "Wanted!", "Most Wanted!")
+BOUNTY_WORDS = {"threat_card": "Post a bounty: a Low Threat card", "chart": "Post a bounty: the Outpost's chart",
+                "sheriff": "The Sheriff's Bounty"}
 WARE_KINDS = {"token": "Side Bag token", "item": "Item", "service": "Service"}
 BEDS = {Lodging.HOTEL: "Hotel", Lodging.CAMP_SITE: "Camp Site"}
 
@@ -192,10 +196,14 @@ class StayPresenter:
             status = _("At the {place}").format(place=hero.location)
             for ware in hero.wares if "buy" in acts else ():
                 actions.append(StayAction("buy", _("Buy {ware}").format(ware=ware.label), hero.hero, ware.key, free))
+            items = {i.id: i.name for i in self.table.read.hero(hero.hero).items}  # an item sells by its id
             for sold in hero.sells if "sell" in acts else ():
-                actions.append(StayAction("sell", _("Sell 1 {ware}").format(ware=sold), hero.hero, sold, free))
+                actions.append(StayAction("sell", _("Sell 1 {ware}").format(ware=items.get(sold, sold)), hero.hero,
+                                          sold, free))
             if "buy" in acts:  # what the pack does not list: the table types the ware and the card's price
                 actions.append(StayAction("buy_typed", _("Buy something else…"), hero.hero, hero.location, free))
+            for method in self._bounty_methods(hero.hero) if "set_bounty" in acts else ():
+                actions.append(StayAction("bounty", _(BOUNTY_WORDS.get(method, method)), hero.hero, method, free))
             if "pay_off_warrants" in acts:
                 actions.append(StayAction("pay_off", _("Pay off warrants"), hero.hero, "", free))
             if "play_devils_wheel" in acts:
@@ -222,6 +230,28 @@ class StayPresenter:
         mine = not self.table.claimed or hero.hero in self.table.claimed
         return HeroStay(hero.hero, hero.name, _badges(hero), status, places, closed, tuple(actions),
                         trouble_line(hero.unwanted_attention), mine)
+
+    def _bounty_methods(self, hero: str) -> tuple[str, ...]:
+        legal = next((c for c in self.table.read.legal if c.type == "set_bounty" and c.hero == hero), None)
+        return legal.options if legal is not None and legal.options else ("threat_card", "chart")
+
+    def post_bounty(self, hero: str, method: str, enemy: str, number: str, all_heroes: bool = False) -> bool:
+        """A Bounty as the card or chart shows it (FT-BOUNTY-01/02): from a Low Threat card the Enemy's printed
+        Health ($10 x Health; variable XP pays every hero), from the Outpost's chart or the Sheriff's card the Gold."""
+        try:
+            value = int(number.strip())
+        except ValueError:
+            value = 0
+        if not enemy.strip() or value < 1:
+            from .table import Notice
+
+            self.table.notice = Notice(_("Give the Enemy and the number the card shows."))
+            self.table.changed()
+            return False
+        target = (BountyTarget(enemy.strip(), health=value, all_heroes=all_heroes) if method == "threat_card"
+                  else BountyTarget(enemy.strip(), gold=value))
+        self.table.submit(SetBounty(hero, method, (target,)), label=_("Bounty on {enemy}").format(enemy=enemy.strip()))
+        return True
 
     def buy_typed(self, hero: str, ware: str, price: str, kind: str) -> bool:
         """A purchase the content pack does not list: its name, the price on the card, and whether it is a Side Bag

@@ -81,12 +81,14 @@ class AdventureScreen(Screen):
         ids.order.text = ", ".join(vm.order) if vm.order else _("Everyone has activated this turn")
         for hero in vm.heroes:
             ids.heroes.add_widget(self._hero(hero))
+        grid = Factory.ButtonGrid()
+        for line in vm.enemies:
+            ids.enemies.add_widget(Factory.Body(text=line))
         for line, wound in zip(vm.enemies, vm.wound, strict=False):
-            row = Factory.Row()
-            row.add_widget(Factory.Body(text=line, size_hint_y=None, pos_hint={"center_y": 0.5}))
-            row.add_widget(Factory.DarkButton(text=wound.label, disabled=not wound.enabled, size_hint_x=None,
-                                              width=dp(110), on_release=lambda *_a, a=wound: self._do(a)))
-            ids.enemies.add_widget(row)
+            grid.add_widget(Factory.DarkButton(text=f"{wound.label}: {line.split(':')[0]}", disabled=not wound.enabled,
+                                               on_release=lambda *_a, a=wound: self._do(a)))
+        if vm.wound:
+            ids.enemies.add_widget(grid)
         self._bar(vm)
 
     def _setup(self, setup: Setup) -> None:
@@ -151,6 +153,12 @@ class AdventureScreen(Screen):
         box.add_widget(Factory.Muted(text=hero.figures))
         if hero.resources:
             box.add_widget(Factory.Muted(text=hero.resources, color=theme.INFO))
+        if hero.actions:
+            grid = Factory.ButtonGrid()
+            for action in hero.actions:
+                grid.add_widget(Factory.DarkButton(text=action.label, disabled=not action.enabled,
+                                                   on_release=lambda *_a, a=action: self._do(a)))
+            box.add_widget(grid)
         return box
 
     def _bar(self, vm: AdventureView) -> None:
@@ -177,8 +185,7 @@ class AdventureScreen(Screen):
         elif vm.main is not None:
             bar.add_widget(Factory.PrimaryButton(text=vm.main.label, disabled=not vm.main.enabled,
                                                  on_release=lambda *_a, a=vm.main: self._do(a)))
-        row = GridLayout(cols=2, spacing=dp(6), size_hint_y=None)
-        row.bind(minimum_height=row.setter("height"))
+        row = Factory.ButtonGrid()
         for action in vm.others:
             row.add_widget(Factory.DarkButton(text=action.label, disabled=not action.enabled,
                                               on_release=lambda *_a, a=action: self._do(a)))

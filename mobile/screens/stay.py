@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.factory import Factory
-from kivy.properties import ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
@@ -34,6 +34,26 @@ class BuyPopup(ModalView):
     def buy(self) -> None:
         if self.presenter is not None and self.presenter.buy_typed(self.hero, self.ids.ware.text,
                                                                    self.ids.price.text, self.kind):
+            self.dismiss()
+
+
+class BountyPopup(ModalView):
+    """A Bounty posted from the card or the chart: the Enemy, its Health (a Low Threat card) or the Gold, and for a
+    card whether every hero collects."""
+
+    presenter: StayPresenter | None = ObjectProperty(None, allownone=True)  # type: ignore[assignment]
+    hero = StringProperty("")
+    method = StringProperty("threat_card")
+    all_heroes = BooleanProperty(False)
+    title = StringProperty("")
+
+    def on_open(self) -> None:
+        if self.method != "threat_card" and self.ids.every.parent is not None:  # only a card's XP may vary
+            self.ids.box.remove_widget(self.ids.every)
+
+    def post(self) -> None:
+        if self.presenter is not None and self.presenter.post_bounty(self.hero, self.method, self.ids.enemy.text,
+                                                                     self.ids.number.text, self.all_heroes):
             self.dismiss()
 
 
@@ -102,6 +122,9 @@ class StayScreen(Screen):
         return card
 
     def _do(self, action: StayAction) -> None:
+        if action.key == "bounty":
+            BountyPopup(presenter=self.presenter, hero=action.hero, method=action.arg, title=action.label).open()
+            return
         if action.key == "buy_typed":
             BuyPopup(presenter=self.presenter, hero=action.hero, place=action.arg).open()
             return

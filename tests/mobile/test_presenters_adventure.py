@@ -159,3 +159,16 @@ def test_a_mission_on_the_town_adventure_board_offers_the_board_screen(tmp_path:
     board = [a for a in view.others if a.key == "board"]
     assert view.board and len(board) == 1 and board[0].label == "Board" and BOARD_SCREEN == "board"
     assert not AdventurePresenter(table).do(board[0])  # the app opens the screen; nothing is sent
+
+
+def test_the_monk_rings_his_bell_in_one_tap_once_FF_MONK_02(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    monk = replace(hero("cy", "Cy"), hero_class="Traveling Monk")
+    table = in_adventure(tmp_path, [monk, hero("bob", "Bob")], sheet={"cy": {"max_ki": 3}})
+    adventure = AdventurePresenter(table)
+    cy = adventure.view().heroes[0]
+    bell = next(a for a in cy.actions if a.key == "bell")
+    assert adventure.do(bell)
+    assert table.snapshot.state.adventure.hero("cy").bell_rung
+    assert not any(a.key == "bell" for a in adventure.view().heroes[0].actions)  # once per Adventure

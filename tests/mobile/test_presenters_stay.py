@@ -109,3 +109,19 @@ def test_a_ware_the_pack_does_not_list_is_typed_with_its_price_and_kind(tmp_path
     assert stay.buy_typed("ann", "Whiskey", "15", "token")
     ann = table.snapshot.state.hero("ann")
     assert ann.gold == 100 - 10 - 15 and "Whiskey" in ann.side_bag
+
+
+def test_a_bounty_from_a_low_threat_card_pays_ten_a_health_FT_BOUNTY_01(tmp_path: Path) -> None:
+    table = in_town(tmp_path, [hero("ann", "Ann", gold=100)])
+    stay = StayPresenter(table)
+    stay.act()
+    _answer_dawn(table)
+    stay.do(next(a for a in stay.view().heroes[0].places if a.arg == "Frontier Outpost"))
+    table.submit(RollDice((3, 5)))
+    table.submit(EnterCard())
+    bounties = [a for a in stay.view().heroes[0].actions if a.key == "bounty"]
+    assert {a.arg for a in bounties} >= {"threat_card"}
+    assert not stay.post_bounty("ann", "threat_card", "Void Hound", "") and "number the card shows" in \
+        table.notice.text
+    assert stay.post_bounty("ann", "threat_card", "Void Hound", "3", all_heroes=True)
+    assert stay.view().bounties == ("Void Hound: $30 bounty (every hero)",)
