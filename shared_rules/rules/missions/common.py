@@ -19,7 +19,7 @@ from ...errors import IllegalCommand
 from ...flow import Ctx, Steps
 from ...state import Figure, MapTile, Place, Session, Side, TileKind
 from ...state.adventure import MARKER_KINDS
-from ..adventure import Ending, Mission
+from ..adventure import Ending, Mission, mission_of
 from ..adventure.board_models import board_models, board_pos
 from ..adventure.common import adventure, party_ids, put, put_figure, put_member, set_counter, standing
 from ..adventure.depth import move_darkness, move_party
@@ -380,8 +380,6 @@ def obstacles(state: Session) -> frozenset[tuple[int, int]]:
 
 
 def mission(state: Session) -> Mission:
-    from ..adventure import mission_of
-
     return mission_of(state)
 
 
