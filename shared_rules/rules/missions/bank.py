@@ -94,9 +94,10 @@ class BankRobbery(TownMission):
 
     # ---- the track ------------------------------------------------------------------------------------------
     def resolve_hbtd(self, ctx: Ctx, roll: Roll, target: int) -> Steps[bool]:
-        broken(ctx, roll, strict=False, rule="FT-M3-08", what="the Robbers give up: the Mission is completed")
+        """FT-M3-08: a total at or above the Posse marker's space ends the Mission at once (before the Darkness
+        would move); otherwise the roll holds back the Darkness as normal."""
         yield from ()
-        return False
+        return broken(ctx, roll, strict=False, rule="FT-M3-08", what="the Robbers give up: the Mission is completed")
 
     def darkness_entered(self, ctx: Ctx, space: TrackSpace) -> Steps[bool]:
         """FT-M3-09: no cards; a Hostage is killed instead."""
