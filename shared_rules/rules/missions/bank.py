@@ -34,6 +34,7 @@ from .common import (
     free_squares,
     ground,
     kill_track,
+    no_town,
     place_heroes,
     shoot,
     taken,
@@ -266,8 +267,6 @@ class BankRobbery(TownMission):
                 ctx.change(hero, "xp", 25 * hostages, rule="FT-M3-10", why=f"{hostages} Hostage(s) alive")
 
     def failure(self, ctx: Ctx, ending: Ending) -> Steps[None]:
-        from .common import no_town
-
         ctx.carry("FT-M3-10", "The next Adventure begins with 1 less Grit than normal (0, A42)",
                   no_grit_next_adventure=True)  # fmt: skip
         no_town(ctx, "FT-M3-10")
