@@ -119,7 +119,8 @@ def test_whole_journey_with_server_dice_then_paging_undo_and_legal_commands(serv
 
         legal = client.get(f"/v1/sessions/{sid}/legal-commands").json()
         assert legal["version"] == final + 2 and legal["pending"] is None
-        assert [c["type"] for c in legal["legal_commands"]] == ["choose_town_size", "start_adventure", "adjust"]
+        assert [c["type"] for c in legal["legal_commands"]] == ["choose_town_size", "start_adventure", "roll_mission",
+                                                                   "adjust"]
         assert legal["legal_commands"] == again["legal_commands"]
 
 

@@ -53,7 +53,8 @@ def reason_key(p: Proposal) -> str:
 
 def check_activate_bandits(state: Session, command: ActivateBandits) -> None:
     adv = need_adventure(state)
-    if not isinstance(mission(state), TownMission):
+    town = mission(state)
+    if not isinstance(town, TownMission):
         raise IllegalCommand("type: the Bandits' Shootout is played on the Town Adventure Board, in a Town Mission "
                              "(FT-BANDIT-05)", field="type", rule="FT-BANDIT-05")  # fmt: skip
     if not bandits_up(state):
@@ -61,7 +62,7 @@ def check_activate_bandits(state: Session, command: ActivateBandits) -> None:
         raise IllegalCommand(f"type: no Bandit is next in Initiative order (next: {nxt}) (FF-TURN-03)", field="type",
                              rule="FF-TURN-03")  # fmt: skip
     bandits = {f.id for f in adv.figures if f.kind == BANDIT}
-    allowed = set(party_ids(state)) | set(mission(state).targets(state))  # type: ignore[attr-defined]
+    allowed = set(party_ids(state)) | set(town.targets(state))
     for index, fix in enumerate(command.targets):
         if fix.bandit not in bandits:
             raise InvalidCommand(f"targets[{index}].bandit: no Bandit {fix.bandit!r} on the board",

@@ -34,6 +34,7 @@ from .common import (
     free_squares,
     ground,
     kill_track,
+    no_town,
     place_heroes,
     shoot,
     taken,
@@ -94,9 +95,10 @@ class BankRobbery(TownMission):
 
     # ---- the track ------------------------------------------------------------------------------------------
     def resolve_hbtd(self, ctx: Ctx, roll: Roll, target: int) -> Steps[bool]:
-        broken(ctx, roll, strict=False, rule="FT-M3-08", what="the Robbers give up: the Mission is completed")
+        """FT-M3-08: a total at or above the Posse marker's space ends the Mission at once (before the Darkness
+        would move); otherwise the roll holds back the Darkness as normal."""
         yield from ()
-        return False
+        return broken(ctx, roll, strict=False, rule="FT-M3-08", what="the Robbers give up: the Mission is completed")
 
     def darkness_entered(self, ctx: Ctx, space: TrackSpace) -> Steps[bool]:
         """FT-M3-09: no cards; a Hostage is killed instead."""
@@ -265,8 +267,6 @@ class BankRobbery(TownMission):
                 ctx.change(hero, "xp", 25 * hostages, rule="FT-M3-10", why=f"{hostages} Hostage(s) alive")
 
     def failure(self, ctx: Ctx, ending: Ending) -> Steps[None]:
-        from .common import no_town
-
         ctx.carry("FT-M3-10", "The next Adventure begins with 1 less Grit than normal (0, A42)",
                   no_grit_next_adventure=True)  # fmt: skip
         no_town(ctx, "FT-M3-10")

@@ -19,7 +19,7 @@ from ...errors import IllegalCommand
 from ...flow import Ctx, Steps
 from ...state import Figure, MapTile, Place, Session, Side, TileKind
 from ...state.adventure import MARKER_KINDS
-from ..adventure import Ending, Mission
+from ..adventure import Ending, Mission, mission_of
 from ..adventure.board_models import board_models, board_pos
 from ..adventure.board_models import place_of as board_place
 from ..adventure.common import adventure, party_ids, put, put_figure, put_member, set_counter, standing
@@ -242,6 +242,9 @@ def shoot(ctx: Ctx, figure: Figure, target: str, *, in_cover: bool, melee: bool 
     what = "Melee Attack" if melee else f"{gun.name} (Range {gun.range})"
     hits = yield from attack_roll(ctx, figure, dice, what)
     adv = adventure(ctx)
+    if target not in {m.id for m in adv.heroes} | {f.id for f in adv.figures}:
+        ctx.emit("hit", f"{figure.name}'s target {target} is gone", rule=rule)  # killed by a shot before this one
+        return
     name = ctx.name(target) if target in {m.id for m in adv.heroes} else adv.figure(target).name
     if hits and in_cover and not melee:
         hits = yield from cover_saves(ctx, hits, who=name)
@@ -305,16 +308,19 @@ def grit_for(ctx: Ctx, figure: Figure, roll: Roll) -> Steps[Roll]:
     while True:
         failed = [i for i, f in enumerate(roll.faces) if f < roll.target and i not in roll.rerolled]
         heroes = [h for h in standing(ctx.state) if ctx.hero(h).grit >= 1]
-        if not failed or not heroes:
+        payer = ""
+        for hero in heroes if failed else ():  # each Hero in turn: their own Grit, their own choice
+            answer = yield from ctx.choose(
+                f"{figure.name}'s Defense shows {','.join(map(str, roll.faces))}: spend 1 of your Grit to re-roll "
+                f"the {len(failed)} failed save(s)?",
+                [Option("reroll", "Spend 1 Grit: re-roll them", part=Part.JOIN, costs=(Amount("grit", 1),)),
+                 Option("keep", "No", part=Part.DECLINE)], hero=hero, rule="FT-M2-09")  # fmt: skip
+            if answer == "reroll":
+                payer = hero
+                break
+        if not payer:
             return roll
-        options = [Option(h, f"{ctx.name(h)} spends 1 Grit: re-roll {len(failed)} failed save(s)", part=Part.JOIN,
-                          costs=(Amount("grit", 1),)) for h in heroes]  # fmt: skip
-        options.append(Option("none", "No re-roll", part=Part.DECLINE))
-        hero = yield from ctx.choose(f"{figure.name}'s Defense shows {','.join(map(str, roll.faces))}: spend Grit "
-                                     "to re-roll the failed saves?", options, rule="FT-M2-09")  # fmt: skip
-        if hero == "none":
-            return roll
-        ctx.change(hero, "grit", -1, rule="FT-M2-09", why=f"re-roll {figure.name}'s Defense")
+        ctx.change(payer, "grit", -1, rule="FT-M2-09", why=f"re-roll {figure.name}'s Defense")
         again = yield from ctx.roll(DieKind.POOL, f"{figure.name}'s Defense (re-roll)", pool=len(failed),
                                     rule="FF-GRIT-02")  # fmt: skip
         roll = roll.with_rerolls(tuple(failed), again.faces)
@@ -377,8 +383,6 @@ def obstacles(state: Session) -> frozenset[tuple[int, int]]:
 
 
 def mission(state: Session) -> Mission:
-    from ..adventure import mission_of
-
     return mission_of(state)
 
 

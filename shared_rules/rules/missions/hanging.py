@@ -40,7 +40,9 @@ from .common import (
     bandit,
     bandits_on_board,
     board_of,
+    each_hero_d6_times,
     ground,
+    no_town,
     place_heroes,
     roof,
     taken,
@@ -292,13 +294,9 @@ class HangingHigh(TownMission):
             ctx.change(hero, "xp", 100, rule="FT-M2-11", why="Hanging High won")
         ctx.emit("mission", "Each Hero draws a Gear card (at the table)", rule="FT-M2-11")
         if all_dead:  # A49: each Hero rolls
-            from .common import each_hero_d6_times
-
             yield from each_hero_d6_times(ctx, "gold", 100, rule="FT-M2-11", why="every Corrupt Marshal killed")
 
     def failure(self, ctx: Ctx, ending: Ending) -> Steps[None]:
-        from .common import no_town
-
         if ending.reason == "captive_ko":  # FT-M2-12: a single D6 on the Injury Chart
             held = next(m.id for m in adventure(ctx).heroes if adventure(ctx).counter(f"captive:{m.id}"))
             yield from ctx.card(held, "injury", "The captive was KO'd: a single D6 on the Injury chart",
@@ -312,7 +310,7 @@ class HangingHigh(TownMission):
 def _posse_level(state: Session) -> int:
     """A20: the average Hero Level, rounded down."""
     heroes = [state.hero(h) for h in party_ids(state)]
-    return sum(getattr(h, "level", 1) for h in heroes) // max(1, len(heroes))
+    return sum(h.level for h in heroes) // max(1, len(heroes))
 
 
 HANGING_HIGH = register(HangingHigh())

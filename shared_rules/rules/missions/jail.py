@@ -28,8 +28,10 @@ from .common import (
     bandit,
     bandits_on_board,
     board_of,
+    each_hero_d6_times,
     free_squares,
     ground,
+    no_town,
     place_heroes,
     reinforce,
     walk,
@@ -197,15 +199,11 @@ class JailBreak(TownMission):
         return None
 
     def reward(self, ctx: Ctx) -> Steps[None]:
-        from .common import each_hero_d6_times
-
         for hero in party_ids(ctx.state):
             ctx.change(hero, "xp", 25, rule="FT-M4-09", why="the Jail Break foiled")
         yield from each_hero_d6_times(ctx, "gold", 50, rule="FT-M4-09", why="the Jail Break foiled")
 
     def failure(self, ctx: Ctx, ending: Ending) -> Steps[None]:
-        from .common import no_town
-
         ctx.carry("FT-M4-09", "The next Adventure adds 1 Growing Dread card at its start", growing_dread_next=1)
         no_town(ctx, "FT-M4-09")
         yield from ()

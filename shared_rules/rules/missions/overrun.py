@@ -24,7 +24,20 @@ from ..adventure.fight import add_figures, draw_threat
 from ..adventure.ko import injury_or_madness
 from ..adventure.turn import advance, finish_activation
 from ..board import map_tiles, random_building, shortest_path
-from .common import TownMission, board_of, broken, check_place, free_squares, ground, kill_track, place_heroes, taken
+from .common import (
+    TownMission,
+    board_of,
+    broken,
+    check_place,
+    free_squares,
+    ground,
+    hit_figure,
+    kill_track,
+    no_town,
+    place_heroes,
+    set_place,
+    taken,
+)
 
 EXITS = ("A", "B", "C", "D")
 DESPERATION = ("scavenge", "recover_grit", "ready_item", "catch_breath")
@@ -169,8 +182,6 @@ class TownOverrun(TownMission):
         ctx.emit("mission", "Each Hero draws 2 Loot cards (at the table)", rule="FT-M5-11")
 
     def failure(self, ctx: Ctx, ending: Ending) -> Steps[None]:
-        from .common import no_town
-
         for hero in party_ids(ctx.state):  # FT-M5-11: the KO'd roll; if the Darkness escaped, the others too
             if ctx.hero(hero).knocked_out:
                 if ending.reason != "all_ko":  # the core already rolled for a posse all KO'd
@@ -217,8 +228,6 @@ def check_move_townsfolk(state: Session, command: MoveTownsfolk) -> None:
 
 
 def move_townsfolk(ctx: Ctx, command: MoveTownsfolk) -> Procedure:
-    from .common import set_place
-
     set_place(ctx, command.townsfolk, command.to)
     left = adventure(ctx).counter("townsfolk_moves") - command.spaces
     set_counter(ctx, "townsfolk_moves", left)
@@ -340,8 +349,6 @@ def strike_townsfolk(ctx: Ctx, command: StrikeTownsfolk) -> Procedure:
     from ...commands import EnemyStrike
     from ..adventure.fight import take_strike
     from ..board import adjacent
-    from .common import hit_figure
-
     enemy = adventure(ctx).figure(command.enemy)
     folk = adventure(ctx).figure(command.townsfolk)
     if command.kind == "horror":

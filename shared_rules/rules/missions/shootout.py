@@ -11,8 +11,10 @@ from ...dice import Roll
 from ...flow import Ctx, Steps
 from ...state import Figure, Session, Side, SpaceMark, TrackSpace
 from ..adventure import Ending, register
+from ..adventure.board_models import board_pos
 from ..adventure.common import adventure, party_ids, set_counter
-from ..board import entry_front
+from ..adventure.fight import add_figures
+from ..board import entry_front, has_cover, in_range
 from .common import (
     BANDIT,
     TownMission,
@@ -27,7 +29,6 @@ from .common import (
     no_town,
     place_heroes,
     reinforce,
-    roof,
     shoot,
     weapon,
 )
@@ -114,16 +115,11 @@ class Shootout(TownMission):
 
 
 def _arrive(ctx: Ctx, figures: list[Figure], rule: str) -> Steps[None]:
-    from ..adventure.fight import add_figures
-
     yield from add_figures(ctx, figures, rule=rule)
 
 
 def _free_shot(ctx: Ctx, figure: Figure) -> Steps[None]:
     """A Rooftop Bandit's free Attack: a Random Hero in Range and Line of Sight of its Rifle."""
-    from ..adventure.board_models import board_pos
-    from ..board import has_cover, in_range
-
     board = board_of(ctx.state)
     pos = board_pos(figure.place)
     assert pos is not None
@@ -144,4 +140,3 @@ def _free_shot(ctx: Ctx, figure: Figure) -> Steps[None]:
 
 
 SHOOTOUT = register(Shootout())
-__all__ = ["SHOOTOUT", "roof"]

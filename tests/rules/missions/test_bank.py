@@ -115,3 +115,10 @@ def test_a_total_at_or_above_the_posse_marker_ends_it_reward_d6_x_50_and_25_xp_p
     assert t.state.adventure is None
     assert (t.state.hero("a").gold, t.state.hero("a").xp) == (200, 75)
     assert replace(t.state.carry, last_town=None).may_stay
+
+
+def test_the_robbers_give_up_at_once_before_the_darkness_would_move_FT_M3_08() -> None:
+    t = bank()
+    with_adventure(t, party=5, darkness=2)  # 6 is at least 5, but fails the Stage's 9+ at space 5
+    t.do(HoldBackTheDarkness(dice=((2, 4), (1,))))  # the Darkness would enter space 3 (a Hostage): it does not
+    assert t.state.adventure is None and t.state.hero("a").xp == 75  # all 3 Hostages alive

@@ -197,7 +197,7 @@ def test_the_marshals_may_shoot_the_escaped_prisoner_and_a_hero_may_spend_grit_o
     t.roll(5)  # the Cover roll: it stays and shoots
     t.roll(6)  # a Hit
     t.roll(1)  # his Defense 4+ fails
-    assert t.prompt is not None and t.prompt.rule == "FT-M2-09"
-    t.choose("a")  # Ann spends her Grit
+    assert t.prompt is not None and t.prompt.rule == "FT-M2-09" and t.prompt.hero == "a"
+    t.choose("reroll")  # Ann spends her Grit
     t.roll(5)  # saved
     assert t.state.hero("a").grit == 0 and figure(t, "prisoner").wounds == 0
