@@ -8,6 +8,7 @@ FF-TURN-04 and the repurposed Depth Track (FT-DEPTH-02).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -110,8 +111,15 @@ class Scavengers(HoldTheLine):
         return None  # no limit, as Town Overrun's Desperation (FT-SCAV-01)
 
 
-register(HoldTheLine())
-register(Scavengers())
+@pytest.fixture(autouse=True, scope="module")
+def _test_missions() -> Iterator[None]:
+    """The test-only missions are playable while this module runs, and gone after (the registry is global: the
+    app's catalogue of mission titles must not find them)."""
+    for mission in (HoldTheLine(), Scavengers()):
+        register(mission)
+    yield
+    for mission in (HoldTheLine, Scavengers):
+        MISSIONS.pop(mission.key, None)
 
 
 def line(heroes: int = 1, **options: object) -> Table:
