@@ -7,9 +7,11 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import socket
 import subprocess
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import redis
@@ -22,17 +24,18 @@ from tests.services.servers import free_port
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server = shutil.which("redis-server") or "redis-server"
-    ports = [free_port() for _ in range(3)]
-    processes = []
+    ports = [cluster_port() for _ in range(3)]
+    processes, logs = [], []
     for port in ports:
         data = tmp_path_factory.mktemp(f"node{port}")
+        logs.append(data / "redis.log")
         processes.append(subprocess.Popen(
             [server, "--port", str(port), "--bind", "127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file",
-             str(data / "nodes.conf"), "--dir", str(data), "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT))
+             str(data / "nodes.conf"), "--dir", str(data), "--save", "", "--appendonly", "no",
+             "--logfile", str(logs[-1])], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT))
     try:
-        for port in ports:
-            _until(lambda p=port: redis.Redis(port=p).ping())
+        for port, log in zip(ports, logs, strict=True):
+            _until(lambda p=port: redis.Redis(port=p).ping(), why=log)
         created = subprocess.run([shutil.which("redis-cli") or "redis-cli", "--cluster", "create",
                                   *(f"127.0.0.1:{p}" for p in ports), "--cluster-replicas", "0", "--cluster-yes"],
                                  capture_output=True, text=True, timeout=120, check=False)
@@ -45,7 +48,22 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.wait(timeout=10)
 
 
-def _until(check: object, timeout: float = 90.0) -> None:  # generous: the machine may be loaded
+def cluster_port() -> int:
+    """A free port whose cluster bus port (the port + 10000) is a port too and free: an ephemeral port above 55535
+    has none, and the node refuses to start (CI met one)."""
+    while True:
+        port = free_port()
+        if port + 10000 > 65535:
+            continue
+        with socket.socket() as bus:
+            try:
+                bus.bind(("127.0.0.1", port + 10000))
+            except OSError:
+                continue
+        return port
+
+
+def _until(check: object, timeout: float = 90.0, why: Path | None = None) -> None:  # generous: a loaded machine
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -54,7 +72,8 @@ def _until(check: object, timeout: float = 90.0) -> None:  # generous: the machi
         except redis.RedisError:
             pass
         if time.monotonic() > deadline:
-            raise AssertionError("the cluster did not come up")
+            log = why.read_text()[-2000:] if why is not None and why.exists() else ""
+            raise AssertionError(f"the cluster did not come up\n{log}")
         time.sleep(0.05)
 
 
