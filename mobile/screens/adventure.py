@@ -18,7 +18,7 @@ from kivy.uix.screenmanager import Screen
 from .. import theme
 from ..i18n import _
 from ..presenters.adventure import STATE_WORDS, AdventureAction, AdventurePresenter, AdventureView, Setup
-from .widgets import Stepper
+from .widgets import Stepper, add_other_actions
 
 PARTY, DARKNESS = "♞", "●"
 
@@ -185,14 +185,7 @@ class AdventureScreen(Screen):
         elif vm.main is not None:
             bar.add_widget(Factory.PrimaryButton(text=vm.main.label, disabled=not vm.main.enabled,
                                                  on_release=lambda *_a, a=vm.main: self._do(a)))
-        row = Factory.ButtonGrid()
-        for action in vm.others:
-            row.add_widget(Factory.DarkButton(text=action.label, disabled=not action.enabled,
-                                              on_release=lambda *_a, a=action: self._do(a)))
-        if self.odds_fit is not None and self.odds_fit() and self.show_odds is not None:
-            row.add_widget(Factory.DarkButton(text=_("Our odds?"), on_release=lambda *_a: self.show_odds()))
-        if row.children:
-            bar.add_widget(row)
+        add_other_actions(bar, Factory.ButtonGrid(), vm.others, self._do, self.odds_fit, self.show_odds)
 
     def _do(self, action: AdventureAction) -> None:
         if action.key == "answer":

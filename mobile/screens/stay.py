@@ -13,6 +13,7 @@ from kivy.uix.screenmanager import Screen
 from .. import theme
 from ..i18n import _
 from ..presenters.stay import StayAction, StayPresenter, StayScreenView
+from .widgets import add_other_actions
 
 
 def marked(text: str) -> str:
@@ -92,14 +93,7 @@ class StayScreen(Screen):
         if vm.main is not None:
             bar.add_widget(Factory.PrimaryButton(text=vm.main.label, disabled=not vm.main.enabled,
                                                  on_release=lambda *_a, a=vm.main: self._do(a)))
-        row = Factory.Row()
-        for action in vm.others:
-            row.add_widget(Factory.DarkButton(text=action.label, disabled=not action.enabled,
-                                              on_release=lambda *_a, a=action: self._do(a)))
-        if self.odds_fit is not None and self.odds_fit() and self.show_odds is not None:
-            row.add_widget(Factory.DarkButton(text=_("Our odds?"), on_release=lambda *_a: self.show_odds()))
-        if row.children:
-            bar.add_widget(row)
+        add_other_actions(bar, Factory.Row(), vm.others, self._do, self.odds_fit, self.show_odds)
 
     def _hero(self, hero: Any, main: StayAction | None) -> Any:
         card = Factory.Card()

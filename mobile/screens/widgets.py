@@ -75,3 +75,19 @@ def text_input(text: str = "", hint: str = "") -> Any:
     widget.cursor = (0, 0)
     widget.bind(width=lambda w, _width: setattr(w, "scroll_x", 0) if not w.focus else None)
     return widget
+
+
+def add_other_actions(bar: Any, row: Any, actions: Any, do: Any, odds_fit: Any, show_odds: Any) -> None:
+    """The Stay's and the Adventure's row under the main button: every other action, then "Our odds?" when an odds
+    question fits the table now; the row goes in `bar` only when it holds a button."""
+    from kivy.factory import Factory
+
+    from ..i18n import _
+
+    for action in actions:
+        row.add_widget(Factory.DarkButton(text=action.label, disabled=not action.enabled,
+                                          on_release=lambda *_a, a=action: do(a)))  # fmt: skip
+    if odds_fit is not None and odds_fit() and show_odds is not None:
+        row.add_widget(Factory.DarkButton(text=_("Our odds?"), on_release=lambda *_a: show_odds()))
+    if row.children:
+        bar.add_widget(row)
