@@ -131,7 +131,9 @@ def test_chaos_replica_and_redis_killed_under_load(tmp_path: Path) -> None:
         mark = acked()
         _wait(lambda: acked() >= mark + step, 120, "progress with both replicas", state)
         redis_server.kill()  # the store dies too
-        time.sleep(1.0)  # an outage long enough for every client to meet it
+        before = statuses[503]
+        # down until the clients have met the outage (a loaded machine may send nothing for a while)
+        _wait(lambda: statuses[503] > before, 60, "a 503 while Redis is down", state)
         redis_server.start()
         mark = acked()
         _wait(lambda: acked() >= mark + step, 120, "progress after Redis came back", state)
