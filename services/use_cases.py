@@ -544,8 +544,9 @@ async def _written(
     # The version this process wrote or read last is tried first, without a read: the commit is a compare-and-set
     # (and checks the idempotency key and the archive mark itself), so a stale guess only costs a retry.
     table = services.history.fresh(session_id, token_hash(token)) if token else None
-    if (table is None or (expected_version is not None and table.version != expected_version)
-            or (if_match is not None and table.version not in if_match)):
+    read = table is None or (expected_version is not None and table.version != expected_version) \
+        or (if_match is not None and table.version not in if_match)  # fmt: skip
+    if read:
         table = await _open(services, session_id, token, allow=PLAY, idempotency_key=idempotency_key)
     key = idempotency_key or "~" + secrets.token_urlsafe(9)
     if table.idempotent is not None:
@@ -566,12 +567,21 @@ async def _written(
         try:
             step_ = await step(table)
         except RulesError:
-            # A retry whose first attempt was committed meanwhile (through another replica, or an answer lost on
-            # the way) is refused by the rules on the state it moved on to: it is answered with the first answer.
-            record = await services.store.get_idempotent(session_id, key) if idempotency_key is not None else None
-            if record is None:
+            if read:
                 raise
-            return Written(await _replayed(services, table, record, fingerprint, key), True)
+            # The rules refused the version this process guessed without a read. Another replica may have moved
+            # the table on (the guess is stale), or have landed this very request's first attempt: read the
+            # latest with the key before saying no.
+            read = True
+            latest = await services.history.latest(session_id, idempotency_key=idempotency_key)
+            if latest is None:
+                raise NotFound(f"session {session_id!r} does not exist", field="session_id") from None
+            if latest.idempotent is not None:
+                return Written(await _replayed(services, latest, latest.idempotent, fingerprint, key), True)
+            if latest.version == table.version:
+                raise
+            table = latest
+            continue
         new_version = table.version + 1
         encoded = _encode_state(step_.state)
         body = {"based_on": table.version, "events": step_.events,
@@ -594,7 +604,7 @@ async def _written(
             latest = await services.history.latest(session_id, idempotency_key=idempotency_key)
             if latest is None:
                 raise NotFound(f"session {session_id!r} does not exist", field="session_id") from None
-            table = latest
+            table, read = latest, True
             if table.idempotent is not None:
                 return Written(await _replayed(services, table, table.idempotent, fingerprint, key), True)
             await asyncio.sleep(random.uniform(0, 0.001 * min(_attempt, 20)))  # spread out a crowd of writers

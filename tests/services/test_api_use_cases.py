@@ -119,6 +119,23 @@ async def test_a_retry_reaching_a_replica_that_already_read_the_result_gets_the_
     await other_store.close()
 
 
+async def test_a_replica_whose_cached_version_is_stale_reads_the_latest_before_refusing(
+        services: use_cases.Services, tmp_path: Path) -> None:
+    """A replica tries the version it saw last without a read (the commit's compare-and-set catches a stale one);
+    when the rules refuse the command on that stale guess, it reads the latest and applies the command there,
+    instead of answering 409 for a state the table has left (the deployment test's replica kill met this)."""
+    sid, token = await table(services)
+    other_store = SqliteStore(tmp_path / "uc.sqlite3")
+    other = use_cases.Services(other_store, Settings(db_path=str(tmp_path / "uc.sqlite3"), host_token="the-host"))
+    assert (await use_cases.get_session(other, sid, token))["version"] == 0  # the other replica saw version 0
+    await use_cases.submit_command(services, sid, token, {"type": "choose_town_size", "size": "large"})  # FT-TRAVEL-02: 2+ hazards
+    hazard = await use_cases.submit_command(other, sid, token, {"type": "roll_hazard"})  # illegal at 0, legal at 1
+    assert not hazard.replayed and hazard.body["based_on"] == 1
+    with pytest.raises(IllegalCommand):  # refused on the latest version: the rules say no
+        await use_cases.submit_command(other, sid, token, {"type": "choose_town_size", "size": "small"})
+    await other_store.close()
+
+
 async def test_watch_streams_every_version_in_order_and_catches_up(services: use_cases.Services) -> None:
     sid, token = await table(services)
     await use_cases.submit_command(services, sid, token, XP)  # version 1, before anyone watches
