@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-TESTS = Path(__file__).resolve().parents[2]
-REFERENCE = Path("/work/shared/rules-reference.md")  # outside the repository: checked when present
+from tests.rules.coverage import cited, full_ids, reference
+
 SECTIONS = (1, 2, 3, 4, 5, 6, 7, 20, 21)
 
 FULL = (
@@ -31,28 +30,10 @@ ELSEWHERE = {
 }
 
 
-def full_ids(text: str) -> list[str]:
-    """The ids marked Data: FULL (or cross-references to FULL ids, with no Data line) in the chosen sections."""
-    found = []
-    for section in re.split(r"^## ", text, flags=re.M):
-        number = re.match(r"(\d+)\.", section)
-        if not number or int(number.group(1)) not in SECTIONS:
-            continue
-        for entry in re.finditer(r"\*\*((?:FF|FT)-[A-Z0-9-]+) · .*?\*\*(.*?)(?=\n\*\*(?:FF|FT)-|\n###|\Z)", section,
-                                 flags=re.S):  # fmt: skip
-            if "*Data:* PARTIAL" not in entry.group(2):
-                found.append(entry.group(1))
-    return found
-
-
-def cited() -> str:
-    text = "\n".join(p.read_text() for p in TESTS.rglob("test_*.py"))
-    return text.replace("_", "-")
-
-
-@pytest.mark.skipif(not REFERENCE.exists(), reason="the rules reference is outside the repository")
+@pytest.mark.skipif(reference() is None, reason="the rules reference is not beside the repository")
 def test_the_list_is_the_references() -> None:
-    assert full_ids(REFERENCE.read_text()) == list(FULL)
+    path = reference()
+    assert path is not None and full_ids(path.read_text(encoding="utf-8"), SECTIONS) == list(FULL)
 
 
 @pytest.mark.parametrize("rule", [r for r in FULL if r not in ELSEWHERE])

@@ -4,11 +4,10 @@ a test citing its id, with typed-in dice."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-from tests.rules.adventure.test_coverage import REFERENCE, cited
+from tests.rules.coverage import cited, full_ids, reference
 
 SECTIONS = (16, 17, 18)
 FULL = (
@@ -26,22 +25,10 @@ FULL = (
 )  # fmt: skip
 
 
-def full_ids(text: str) -> list[str]:
-    found = []
-    for section in re.split(r"^## ", text, flags=re.M):
-        number = re.match(r"(\d+)\.", section)
-        if not number or int(number.group(1)) not in SECTIONS:
-            continue
-        for entry in re.finditer(r"\*\*((?:FF|FT)-[A-Z0-9-]+) · .*?\*\*(.*?)(?=\n\*\*(?:FF|FT)-|\n###|\Z)", section,
-                                 flags=re.S):  # fmt: skip
-            if "*Data:* PARTIAL" not in entry.group(2):
-                found.append(entry.group(1))
-    return found
-
-
-@pytest.mark.skipif(not Path(REFERENCE).exists(), reason="the rules reference is outside the repository")
+@pytest.mark.skipif(reference() is None, reason="the rules reference is not beside the repository")
 def test_the_list_is_the_references() -> None:
-    assert full_ids(REFERENCE.read_text()) == list(FULL)
+    path = reference()
+    assert path is not None and full_ids(path.read_text(encoding="utf-8"), SECTIONS) == list(FULL)
 
 
 @pytest.mark.parametrize("rule", FULL)

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.rules.coverage import reference
+
 HERE = Path(__file__).resolve().parent
 SECTIONS = re.compile(r"^## 10\. .*?(?=^## 16\. )", re.S | re.M)
 DEFINED = re.compile(r"\*\*(F[FT]-[A-Z]+-\d+)")  # an entry of the checklist: **FT-UA-01 · ...
@@ -19,14 +21,6 @@ KNOWN = {
     "FT-WHEEL-03", "FT-WHEEL-04", "FT-WHEEL-05", "FT-BAG-01", "FT-BAG-02", "FT-BAG-03", "FT-BAG-04", "FT-BAG-05",
     "FT-BAG-06", "FT-BAG-07", "FF-BAG-01", "FF-BAG-02",
 }  # fmt: skip
-
-
-def reference() -> Path | None:
-    for parent in HERE.parents:
-        candidate = parent / "shared" / "rules-reference.md"
-        if candidate.exists():
-            return candidate
-    return None
 
 
 def test_the_known_ids_are_the_references() -> None:
