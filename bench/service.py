@@ -163,8 +163,18 @@ def _ms(text: str) -> float:
     return float(number) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0, None: 1000.0}[unit]
 
 
-def run_wrk(wrk: str, url: str, script: Path, connections: int, seconds: float) -> dict[str, float]:
-    """One wrk run: requests/s, p50 and p99 in ms, and the count of non-200 answers and socket errors."""
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_wrk(wrk: str, url: str, script: Path, connections: int, seconds: float,
+            server: int | None = None) -> dict[str, float]:
+    """One wrk run: requests/s, p50 and p99 in ms, the count of non-200 answers and socket errors, and (given the
+    server's pid) the server's CPU time per request: what the request costs the server, whatever wrk and Redis take
+    of the same cores."""
+    cpu_before = cpu_seconds(server) if server else 0.0
     out = subprocess.run([wrk, "-t2", f"-c{connections}", f"-d{seconds:.0f}s", "--latency", "-s", str(script), url],
                          check=True, capture_output=True, text=True).stdout
     if "99%" not in out or "Requests/sec" not in out:
@@ -175,31 +185,35 @@ def run_wrk(wrk: str, url: str, script: Path, connections: int, seconds: float) 
     bad = int(re.search(r"non-200: (\d+)", out).group(1))  # type: ignore[union-attr]
     socket_errors = re.search(r"Socket errors: (.*)", out)
     total = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
-    return {"rate": rate, "p50": p50, "p99": p99, "bad": bad, "requests": total,
+    cpu_us = 1e6 * (cpu_seconds(server) - cpu_before) / max(total, 1) if server else 0.0
+    return {"rate": rate, "cpu_us": cpu_us, "p50": p50, "p99": p99, "bad": bad, "requests": total,
             "socket_errors": 0 if socket_errors is None else sum(int(n) for n in re.findall(r"\d+", socket_errors.group(1)))}
 
 
 def show(name: str, r: dict[str, float]) -> None:
     print(f"{name:<36} {r['rate']:8.0f} req/s   p50 {r['p50']:6.2f} ms   p99 {r['p99']:6.2f} ms   "
-          f"({r['requests']:.0f} requests, {r['bad']:.0f} non-200, {r['socket_errors']:.0f} socket errors)")
+          f"server CPU {r['cpu_us']:4.0f} us/req   ({r['requests']:.0f} requests, {r['bad']:.0f} non-200, {r['socket_errors']:.0f} socket errors)")
 
 
 # ---- the profile ------------------------------------------------------------------------------------------
 
 # Where a sample's time goes: the innermost frame that matches decides (checked in this order).
 CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("engine: apply (rules)", ("shared_rules/engine.py:apply", "shared_rules/rules/", "shared_rules/flow.py")),
-    ("engine: legal_commands", ("legal_commands", "shared_rules/legal.py")),
-    ("codec: encode state/events", ("shared_rules/codec.py:encode",)),
-    ("codec: decode state/command", ("shared_rules/codec.py:decode", "shared_rules/codec.py:_decode")),
-    ("json dumps/loads", ("json/encoder.py", "json/decoder.py", "json/__init__.py")),
-    ("redis client (commands, parsing)", ("redis/",)),
-    ("rate limits", ("limits/", "services/api/limits.py")),
-    ("metrics, request id, headers", ("prometheus_client/", "services/observability.py", "services/api/middleware.py")),
-    ("litestar (routing, request, response)", ("litestar/",)),
-    ("uvicorn/httptools (HTTP)", ("uvicorn/", "httptools/")),
-    ("asyncio event loop", ("asyncio/", "uvloop/")),
-    ("service code (use cases, store)", ("services/",)),
+    # py-spy names a frame "function (path:line)"
+    ("engine: legal_commands", ("legal_commands (shared_rules/", "(shared_rules/legal.py")),
+    ("engine: apply (rules)", ("(shared_rules/engine.py", "(shared_rules/rules/", "(shared_rules/flow.py",
+                               "(shared_rules/state.py")),
+    ("codec: encode state/events", ("encode (shared_rules/codec.py", "encode_event (shared_rules/codec.py")),
+    ("codec: decode state/command", ("decode (shared_rules/codec.py", "_decode", "(shared_rules/codec.py")),
+    ("json dumps/loads", ("(json/encoder.py", "(json/decoder.py", "(json/__init__.py")),
+    ("redis client (commands, parsing)", ("(redis/",)),
+    ("rate limits", ("(limits/", "(services/limits.py")),
+    ("metrics, request id, headers", ("(prometheus_client/", "(services/observability.py",
+                                      "(services/api/middleware.py")),
+    ("litestar (routing, request, response)", ("(litestar/",)),
+    ("uvicorn/httptools (HTTP)", ("(uvicorn/", "(httptools/")),
+    ("asyncio event loop", ("(asyncio/", "(uvloop/")),
+    ("service code (use cases, store)", ("(services/",)),
 )
 
 
@@ -291,10 +305,10 @@ def bench(redis_url: str, tables: int, connections: int, seconds: float, rounds:
         run_wrk(wrk, f"http://127.0.0.1:{bare_port}", bare_script, connections, 2)
         for round_no in range(1, rounds + 1):  # alternating, so neither side gets the quieter moment
             results[f"bare{round_no}"] = r = run_wrk(wrk, f"http://127.0.0.1:{bare_port}", bare_script, connections,
-                                                     seconds)
+                                                     seconds, bare.pid)
             show(f"bare GET+SET endpoint (round {round_no})", r)
             results[f"api{round_no}"] = r = run_wrk(wrk, f"http://127.0.0.1:{api_port}", api_script, connections,
-                                                    seconds)
+                                                    seconds, api.pid)
             show(f"POST a command (round {round_no})", r)
         # Other work on the machine comes and goes: each round's ratio compares two runs seconds apart, and the
         # median of the rounds' ratios is the figure (a single noisy run moves it least).

@@ -16,6 +16,7 @@ Metrics (served at /metrics by each replica):
 from __future__ import annotations
 
 import contextvars
+import functools
 import gc
 import logging
 import os
@@ -24,9 +25,11 @@ import re
 import secrets
 import time
 from collections.abc import Callable
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.metrics import MetricWrapperBase
 from prometheus_client.registry import Collector
 
 request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
@@ -84,6 +87,13 @@ COMMANDS = Counter("brimstone_commands", "Writes to tables by operation and outc
 STORE_ERRORS = Counter("brimstone_store_errors", "Storage trouble by kind", ["kind"], registry=REGISTRY)
 RATE_LIMITED = Counter("brimstone_rate_limited", "Requests refused with 429, by policy", ["policy"],
                        registry=REGISTRY)
+
+
+@functools.cache
+def labelled(metric: MetricWrapperBase, *values: str) -> Any:
+    """`metric.labels(*values)`, looked up once per label set (prometheus_client takes a lock and builds the key on
+    every call; the label sets here are few: operations by status)."""
+    return metric.labels(*values)
 
 
 GC_PAUSES = Histogram("brimstone_gc_pause_seconds", "Garbage collector pauses by generation", ["generation"],

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from services.contract.public import public_state
 from services.contract.validation import check, check_command
 from services.history import History, StateEncoder, Table
-from services.observability import COMMANDS
+from services.observability import COMMANDS, labelled
 from services.settings import Settings
 from services.store import (
     Access,
@@ -507,12 +507,12 @@ async def _write(
                                  expected_version=expected_version, idempotency_key=idempotency_key,
                                  if_match=if_match)
     except (RulesError, ServiceError, StaleVersion):
-        COMMANDS.labels(operation, "refused").inc()
+        labelled(COMMANDS, operation, "refused").inc()
         raise
     except Exception:
-        COMMANDS.labels(operation, "error").inc()
+        labelled(COMMANDS, operation, "error").inc()
         raise
-    COMMANDS.labels(operation, "replayed" if written.replayed else "applied").inc()
+    labelled(COMMANDS, operation, "replayed" if written.replayed else "applied").inc()
     return written
 
 
@@ -645,11 +645,13 @@ async def submit_command(
     command = parse_command(body)
     expected_version = parse_expected_version(expected_version)
 
+    encoded = encode(command)
+
     async def step(table: Table) -> Step:
         outcome = by_the_rules(apply, table.state, command)
-        return Step(outcome.state, encode(command), [encode_event(event) for event in outcome.events])
+        return Step(outcome.state, encoded, [encode_event(event) for event in outcome.events])
 
-    return await _write(services, session_id, token, kind="command", payload=encode(command), step=step,
+    return await _write(services, session_id, token, kind="command", payload=encoded, step=step,
                         expected_version=expected_version, idempotency_key=idempotency_key, if_match=if_match)
 
 

@@ -22,7 +22,7 @@ from urllib.parse import parse_qsl
 from services.api.errors import PROBLEM_JSON
 from services.contract.problems import BY_SLUG
 from services.limits import Guard, RateLimited, client_address
-from services.observability import LATENCY, RATE_LIMITED, REQUESTS, new_request_id, request_id
+from services.observability import LATENCY, RATE_LIMITED, REQUESTS, labelled, new_request_id, request_id
 from services.settings import Settings
 
 Scope = MutableMapping[str, Any]
@@ -207,23 +207,32 @@ class Edge:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = int(message["status"])
-                headers = [(k, v) for k, v in message.get("headers", []) if k != b"x-request-id"]
+                headers: list[tuple[bytes, bytes]] = []
+                content_type = b""
+                cached = limited = False
+                for name, value in message.get("headers", ()):  # one pass: what the app set decides what is added
+                    if name == b"x-request-id":
+                        continue
+                    if name == b"content-type":
+                        content_type = value
+                    elif name == b"cache-control":
+                        cached = True
+                    elif name == b"ratelimit":
+                        limited = True
+                    headers.append((name, value))
                 headers.append((b"x-request-id", rid.encode()))
-                headers.extend(self.security)
+                headers += self.security
                 if api:
-                    page = any(k == b"content-type" and v.startswith(b"text/html") for k, v in headers) or \
-                        path.startswith("/static/")
+                    page = content_type.startswith(b"text/html") or path.startswith("/static/")
                     headers.append(_CSP_PAGE if page else _CSP_API)
-                    if not any(k == b"cache-control" for k, _ in headers):
+                    if not cached:
                         headers.append(_NO_STORE)
-                if guard is not None:
+                if guard is not None and not limited:
                     budget = guard.remaining(_client(scope), token)
-                    if budget is not None and not any(k == b"ratelimit" for k, _ in headers):
+                    if budget is not None:
                         rule, left, reset = budget
-                        headers.append((b"ratelimit-policy", f'"{rule.name}";q={rule.item.amount};w={rule.window}'
-                                        .encode()))
+                        headers.append((b"ratelimit-policy", rule.policy_header))
                         headers.append((b"ratelimit", f'"{rule.name}";r={left};t={reset}'.encode()))
-                content_type = next((v for k, v in headers if k == b"content-type"), b"")
                 if status >= 400 and content_type.startswith(b"text/plain"):
                     buffered["start"] = {**message, "headers": headers}  # rewritten once the text is known
                     buffered["body"] = b""
@@ -247,8 +256,8 @@ class Edge:
             await self.app(scope, receive, reply)
         finally:
             operation = operation_of(scope)
-            REQUESTS.labels(operation, str(status)).inc()
-            LATENCY.labels(operation).observe(time.perf_counter() - began)
+            labelled(REQUESTS, operation, str(status)).inc()
+            labelled(LATENCY, operation).observe(time.perf_counter() - began)
 
     async def _refusals(self, scope: Scope, receive: Receive, path: str, token: str | None,
                         guard: Guard | None) -> Receive:

@@ -286,6 +286,13 @@ class Subscription(AsyncIterator[str], ABC):
         await self.aclose()
 
 
+ENTRY_WINDOW_BITS = 12
+"""A 4 KB window and a small hash table (memLevel 4) for the log's entries: they compress as well as with zlib's
+defaults (a command's events repeat themselves within a few hundred bytes), and setting up zlib's default 32 KB
+window and 128 KB of tables took 50 us per entry, 5% of a command's time (now 9 us). The stream is plain zlib:
+zlib.decompress reads it as before."""
+
+
 def pack_entry(entry: LogEntry) -> bytes:
     """A log entry as stored: its fields tab-separated, zlib-compressed (events are wordy and repeat themselves).
 
@@ -295,7 +302,8 @@ def pack_entry(entry: LogEntry) -> bytes:
         raise ValueError("command: must be compact JSON text (no raw tab or newline)")
     key = json.dumps(entry.idempotency_key)
     text = f"{entry.version}\t{entry.at!r}\t{key}\t{entry.command}\t{entry.events}"
-    return zlib.compress(text.encode(), 6)
+    packer = zlib.compressobj(6, zlib.DEFLATED, ENTRY_WINDOW_BITS, 4)
+    return packer.compress(text.encode()) + packer.flush()
 
 
 def unpack_entry(raw: bytes | str) -> LogEntry:
