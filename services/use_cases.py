@@ -35,6 +35,7 @@ from services.store import (
     StaleVersion,
     WriterRefused,
 )
+from services.store.base import dump_json
 from shared_rules import codec as rules_codec
 from shared_rules.codec import decode_command, decode_hero, encode, encode_event, encode_state
 from shared_rules.engine import apply, legal_commands, new_session
@@ -586,11 +587,11 @@ async def _written(
         encoded = _encode_state(step_.state)
         body = {"based_on": table.version, "events": step_.events,
                 **session_view(session_id, new_version, step_.state, encoded)}
-        record = json.dumps({"fingerprint": fingerprint, "version": new_version}, separators=(",", ":"))
-        checkpoint = rules_codec.dumps(encoded) if step_.checkpoint or new_version % every == 0 else None
+        record = f'{{"fingerprint":"{fingerprint}","version":{new_version}}}'
+        checkpoint = dump_json(encoded) if step_.checkpoint or new_version % every == 0 else None
         try:
             result = await services.store.commit(
-                session_id, table.version, rules_codec.dumps(step_.command), rules_codec.dumps(step_.events),
+                session_id, table.version, dump_json(step_.command), dump_json(step_.events),
                 record, key, checkpoint=checkpoint,
                 idempotency_ttl=None if idempotency_key is not None else INTERNAL_KEY_TTL,
                 writer=token_hash(token) if token else None,

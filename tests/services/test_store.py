@@ -403,3 +403,18 @@ async def test_tables_stored_before_the_hash_tags_are_migrated(store_factory: St
     assert loaded is not None and loaded.version == 1
     assert await store.get_idempotent(SID, "k") == '"r"'
     assert await store.migrate_layout() == 0
+
+
+def test_log_entries_packed_with_zlib_before_lz4_still_read() -> None:
+    """Tables written before the log moved to lz4 keep their zlib entries: both read back exactly."""
+    import zlib
+
+    from services.store.base import LZ4, LogEntry, pack_entry, unpack_entry
+
+    entry = LogEntry(7, '{"type":"adjust","hero":"anna"}', '[{"type":"changed","text":"Anna gains $1 Gold"}]', "k-1",
+                     1767225600.25)
+    text = f"7\t{entry.at!r}\t\"k-1\"\t{entry.command}\t{entry.events}".encode()
+    assert unpack_entry(zlib.compress(text, 6)) == entry
+    assert unpack_entry(zlib.compress(text, 6).decode("latin-1")) == entry  # as a decoding Redis client hands it
+    packed = pack_entry(entry)
+    assert packed[:1] == LZ4 and unpack_entry(packed) == entry

@@ -57,7 +57,7 @@ class TableHostHandlers:
         summary="Issue a table token (rotate)",
         status_code=200,
         security=SECURITY,
-        guards=[require_bearer],
+        before_request=require_bearer,
         operation_class=documented(
             status=200, response="TableToken", errors=(401, 403, 404, 422),
             description="A new `player` token (the old one stops working at once: a lost or leaked token is "
@@ -77,7 +77,7 @@ class TableHostHandlers:
         summary="Revoke a table token",
         status_code=204,
         security=SECURITY,
-        guards=[require_bearer],
+        before_request=require_bearer,
         operation_class=_no_content("Revoked: the token opens nothing any more (live subscriptions with it end). "
                                     "The spectator token: the table or its host; the player token: the host only "
                                     "(nobody writes until it issues a new one).", (401, 403, 404, 422)),
@@ -93,7 +93,7 @@ class TableHostHandlers:
         summary="Pause a table (event host)",
         status_code=200,
         security=SECURITY,
-        guards=[require_bearer],
+        before_request=require_bearer,
         operation_class=documented(
             status=200, response="TableStanding", errors=(401, 403, 404, 422),
             description="Readable, not writable (409 `paused`) until resumed. The event's host (or the admin).",
@@ -109,7 +109,7 @@ class TableHostHandlers:
         summary="Resume a paused table (event host)",
         status_code=200,
         security=SECURITY,
-        guards=[require_bearer],
+        before_request=require_bearer,
         operation_class=documented(
             status=200, response="TableStanding", errors=(401, 403, 404, 422),
             description="The table takes commands again. The event's host (or the admin).",
@@ -141,7 +141,7 @@ class EventsController(Controller):
         summary="Open an event (admin)",
         status_code=201,
         security=SECURITY,
-        guards=[require_bearer],
+        before_request=require_bearer,
         operation_class=documented(
             status=201, response="EventCreated", request="CreateEventRequest", errors=(401, 403),
             description="The event's code and its host token (shown once). Needs the deployment's admin token.",
@@ -159,7 +159,7 @@ class EventsController(Controller):
         operation_id="listHostedEvents",
         summary="List the events (admin)",
         security=SECURITY,
-        guards=[require_bearer],
+        before_request=require_bearer,
         operation_class=documented(status=200, response="EventList", errors=(401, 403, 422),
                                    description="Event codes, paged with `limit` and `after`.",
                                    example={"events": ["EV7QX2MK4A"], "next_after": None}),
@@ -178,7 +178,7 @@ class EventsController(Controller):
         operation_id="getEvent",
         summary="The event at a glance",
         security=SECURITY,
-        guards=[require_bearer],
+        before_request=require_bearer,
         operation_class=documented(
             status=200, response="EventBoard", errors=(401, 403, 404, 422),
             description="Every table of the event: posse, where it is, last activity, alerts. The event's host "
@@ -196,7 +196,7 @@ class EventsController(Controller):
         summary="Open tables for the event",
         status_code=201,
         security=SECURITY,
-        guards=[require_bearer],
+        before_request=require_bearer,
         operation_class=documented(
             status=201, response="TablesCreated", request="CreateTablesRequest", errors=(401, 403, 404, 409),
             description="`count` tables at once, numbered after the event's last, each with the posse given. The "
@@ -216,7 +216,7 @@ class EventsController(Controller):
         operation_id="streamEvent",
         summary="Follow the event (server-sent events)",
         security=SECURITY,
-        guards=[require_bearer],
+        before_request=require_bearer,
         operation_class=documented(
             status=200, response="TableSummary", errors=(401, 403, 404, 422), media_type=EVENT_STREAM,
             description="A `text/event-stream`: every table of the event once (`event: table`, `data:` a "
@@ -236,7 +236,7 @@ class EventsController(Controller):
         summary="Rotate the event's host token",
         status_code=200,
         security=SECURITY,
-        guards=[require_bearer],
+        before_request=require_bearer,
         operation_class=documented(
             status=200, response="HostToken", errors=(401, 403, 404, 422),
             description="A new host token; the old one stops working at once (its live streams end).",
@@ -251,7 +251,7 @@ class EventsController(Controller):
         operation_id="exportEvent",
         summary="Export every table (after the event)",
         security=SECURITY,
-        guards=[require_bearer],
+        before_request=require_bearer,
         operation_class=documented(
             status=200, response="EventExport", errors=(401, 403, 404, 422),
             description="Every table's whole log and a readable summary of its posse's evening, as JSON."),

@@ -62,7 +62,7 @@ class TableOwnerHandlers:
         summary="Archive a table (owner)",
         status_code=200,
         security=SECURITY,
-        guards=[require_bearer],  # 401 before any parameter is read
+        before_request=require_bearer,  # 401 before any parameter is read
         operation_class=documented(
             status=200, response="ArchivedSession", errors=(401, 403, 404, 422),
             description="Read-only from now on (writes answer 409 `archived`); kept for the archive retention.",
@@ -78,7 +78,7 @@ class TableOwnerHandlers:
         summary="Delete a table (owner)",
         status_code=204,
         security=SECURITY,
-        guards=[require_bearer],
+        before_request=require_bearer,
         operation_class=_no_content("Gone: state, log and checkpoints; live subscriptions end.", (401, 403, 404, 422)),
     )
     async def delete(self, request: Request[Any, Any, Any], state: State, session_id: SessionId) -> None:

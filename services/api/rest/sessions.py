@@ -103,7 +103,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
         operation_id="listSessions",
         summary="List tables (event host)",
         security=SECURITY,
-        guards=[require_bearer],  # 401 before any parameter is read
+        before_request=require_bearer,  # 401 before any parameter is read
         operation_class=documented(status=200, response="SessionList", errors=(401, 403, 422),
                                    description="Join codes of the tables, in order.",
                                    example={"sessions": ["K7QX2M", "M3RT9A"], "next_after": None}),
@@ -124,7 +124,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
         operation_id="getSession",
         summary="Read a table",
         security=SECURITY,
-        guards=[require_bearer],  # 401 before any parameter is read
+        before_request=require_bearer,  # 401 before any parameter is read
         operation_class=documented(status=200, response="SessionView", errors=(401, 403, 404, 422),
                                    description="The latest version: state, pending prompt, legal commands. The ETag "
                                                "is the version: send it in If-None-Match to poll cheaply.",
@@ -142,7 +142,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
         summary="Apply a command",
         status_code=200,
         security=SECURITY,
-        guards=[require_bearer],  # 401 before any parameter is read
+        before_request=require_bearer,  # 401 before any parameter is read
         operation_class=documented(
             status=200, response="CommandResult", request="CommandInput", errors=(401, 403, 404, 409, 412),
             description="The version the command produced (`based_on` is the one it was applied to), its events "
@@ -171,7 +171,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
         operation_id="listEvents",
         summary="Page through the log",
         security=SECURITY,
-        guards=[require_bearer],  # 401 before any parameter is read
+        before_request=require_bearer,  # 401 before any parameter is read
         operation_class=documented(
             status=200, response="EventPage", errors=(401, 403, 404, 422),
             description="Log entries with version > `after`, oldest first; `next_after` (and the `Link` header's "
@@ -202,7 +202,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
         operation_id="streamChanges",
         summary="Follow a table (server-sent events)",
         security=SECURITY,
-        guards=[require_bearer],  # 401 before any parameter is read
+        before_request=require_bearer,  # 401 before any parameter is read
         operation_class=documented(
             status=200, response="SessionChange", errors=(401, 403, 404, 422), media_type=EVENT_STREAM,
             description="A `text/event-stream` of every version written after `after` (or `Last-Event-ID`; by "
@@ -234,7 +234,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
         summary="Undo the last N versions",
         status_code=200,
         security=SECURITY,
-        guards=[require_bearer],  # 401 before any parameter is read
+        before_request=require_bearer,  # 401 before any parameter is read
         operation_class=documented(
             status=200, response="CommandResult", request="UndoRequest", request_required=False,
             errors=(401, 403, 404, 409, 412),
@@ -265,7 +265,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
         operation_id="getLegalCommands",
         summary="What may be sent now",
         security=SECURITY,
-        guards=[require_bearer],  # 401 before any parameter is read
+        before_request=require_bearer,  # 401 before any parameter is read
         operation_class=documented(
             status=200, response="LegalCommands", errors=(401, 403, 404, 422),
             description="The legal commands and the pending prompt (while a prompt waits, only its answer).",
