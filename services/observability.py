@@ -10,6 +10,8 @@ Metrics (served at /metrics by each replica):
 - ``brimstone_simulation_queue_depth``: simulation jobs not finished yet.
 - ``brimstone_store_errors_total{kind}``: storage unreachable (503s), replays that diverged.
 - ``brimstone_rate_limited_total{policy}``: requests refused with 429.
+- ``brimstone_commit_batch_size``: commits that left for Redis in one pipeline (histogram; several tables writing at
+  once share one round trip).
 - ``brimstone_gc_pause_seconds{generation}``: garbage collector pauses (each stalls every request of the replica).
 """
 
@@ -85,6 +87,8 @@ LATENCY = Histogram("brimstone_request_seconds", "Time to answer an HTTP request
 COMMANDS = Counter("brimstone_commands", "Writes to tables by operation and outcome", ["operation", "outcome"],
                    registry=REGISTRY)
 STORE_ERRORS = Counter("brimstone_store_errors", "Storage trouble by kind", ["kind"], registry=REGISTRY)
+COMMIT_BATCH = Histogram("brimstone_commit_batch_size", "Commits sent to Redis together in one pipeline",
+                         buckets=(1, 2, 4, 8, 16, 32, 64), registry=REGISTRY)
 RATE_LIMITED = Counter("brimstone_rate_limited", "Requests refused with 429, by policy", ["policy"],
                        registry=REGISTRY)
 

@@ -83,14 +83,16 @@ def _field_source(expr: str, hint: Any, helpers: dict[str, Any]) -> str:
         if len(members) != 1:
             return f"encode({expr})"
         hint = members[0]
-    if hint in _PLAIN or typing.get_origin(hint) is typing.Literal:
-        return expr
+    if _plain(hint) or typing.get_origin(hint) is typing.Literal:
+        return expr  # a str or int enum included: encode() hands those back as they are
     if isinstance(hint, type) and issubclass(hint, Enum) and not issubclass(hint, _PLAIN):
         return f"(None if {expr} is None else {expr}.value)" if nullable else f"{expr}.value"
+    if typing.get_origin(hint) is frozenset and _plain(typing.get_args(hint)[0]):
+        return f"(None if {expr} is None else sorted({expr}))" if nullable else f"sorted({expr})"
     if typing.get_origin(hint) is tuple:
         args = typing.get_args(hint)
         if len(args) == 2 and args[1] is Ellipsis:
-            if args[0] in _PLAIN:
+            if _plain(args[0]):
                 return f"(None if {expr} is None else list({expr}))" if nullable else f"list({expr})"
             if dataclasses.is_dataclass(args[0]) and not args[0].__subclasses__():
                 name = f"_encode_{len(helpers)}"
@@ -102,6 +104,11 @@ def _field_source(expr: str, hint: Any, helpers: dict[str, Any]) -> str:
         helpers[name] = _Lazy(hint, helpers, name)
         return f"(None if {expr} is None else {name}({expr}))" if nullable else f"{name}({expr})"
     return f"encode({expr})"
+
+
+def _plain(hint: Any) -> bool:
+    """A type whose values encode() hands back as they are (a str, int or bool, or an enum of those)."""
+    return isinstance(hint, type) and issubclass(hint, _PLAIN)
 
 
 class _Lazy:

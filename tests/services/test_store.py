@@ -350,6 +350,46 @@ async def test_redis_layout_ttl_and_cleanup(store_factory: StoreFactory) -> None
     assert store.subscriber_count() == 0
 
 
+def _batches() -> tuple[float, float]:
+    """(pipelines sent, commits in them) so far in this process, from the commit-batch histogram."""
+    from services.observability import REGISTRY
+
+    count = REGISTRY.get_sample_value("brimstone_commit_batch_size_count") or 0.0
+    total = REGISTRY.get_sample_value("brimstone_commit_batch_size_sum") or 0.0
+    return count, total
+
+
+@pytest.mark.parametrize("store_backend", ["redis"], indirect=True)
+async def test_redis_commits_ready_together_share_one_pipeline(store_factory: StoreFactory) -> None:
+    """Tables writing at the same moment share one round trip; each commit still answers for itself (a stale one
+    is refused, the others land), and after Redis forgot its scripts (a restart) the commits still land."""
+    store = store_factory()
+    assert isinstance(store, RedisStore)
+    tables = [f"table-{n}" for n in range(6)]
+    for sid in tables:
+        await new_session(store, sid)
+    before = _batches()
+    results = await asyncio.gather(
+        *(store.commit(sid, 0, json.dumps({"n": n}), "[]", f'"{n}"', idempotency_key=f"k{n}")
+          for n, sid in enumerate(tables[:5])),
+        store.commit(tables[5], 3, "{}", "[]", '"stale"'),  # based on a version the table never had
+        return_exceptions=True,
+    )
+    assert [r.version for r in results[:5]] == [1] * 5  # type: ignore[union-attr]
+    assert [r.response for r in results[:5]] == ['"0"', '"1"', '"2"', '"3"', '"4"']  # type: ignore[union-attr]
+    assert isinstance(results[5], StaleVersion) and results[5].current_version == 0
+    after = _batches()
+    assert (after[0] - before[0], after[1] - before[1]) == (1, 6)  # one pipeline of six commits
+    for n, sid in enumerate(tables[:5]):
+        log = await store.log(sid)
+        assert [(e.version, e.command, e.idempotency_key) for e in log[1:]] == [(1, json.dumps({"n": n}), f"k{n}")]
+
+    await store.client.script_flush()  # what a restarted Redis knows of our scripts: nothing
+    again = await asyncio.gather(*(store.commit(sid, 1, "{}", "[]", '"again"') for sid in tables[:3]))
+    assert [r.version for r in again] == [2, 2, 2]
+    assert [(await store.load(sid)).version for sid in tables[:3]] == [2, 2, 2]  # type: ignore[union-attr]
+
+
 @pytest.mark.parametrize("store_backend", ["redis"], indirect=True)
 async def test_redis_store_on_a_borrowed_client(store_target: tuple[str, str]) -> None:
     client: Redis = Redis.from_url(store_target[1])  # bytes replies: the store must decode them
