@@ -70,7 +70,8 @@ def _encoder(cls: type) -> typing.Callable[[Any], dict[str, Any]]:
         items.append(f"{name!r}: {_field_source(f'o.{name}', hint, helpers)}")
     source = "def encode_one(o):\n    return {" + ", ".join(items) + "}\n"
     exec(compile(source, f"<encoder of {cls.__name__}>", "exec"), helpers)  # noqa: S102 - our own field names
-    _ENCODERS[cls] = encoder = helpers["encode_one"]
+    encoder: typing.Callable[[Any], dict[str, Any]] = helpers["encode_one"]
+    _ENCODERS[cls] = encoder
     return encoder
 
 
@@ -94,12 +95,13 @@ def _field_source(expr: str, hint: Any, helpers: dict[str, Any]) -> str:
         if len(args) == 2 and args[1] is Ellipsis:
             if _plain(args[0]):
                 return f"(None if {expr} is None else list({expr}))" if nullable else f"list({expr})"
-            if dataclasses.is_dataclass(args[0]) and not args[0].__subclasses__():
+            item_type = args[0]
+            if isinstance(item_type, type) and dataclasses.is_dataclass(item_type) and not item_type.__subclasses__():
                 name = f"_encode_{len(helpers)}"
-                helpers[name] = _Lazy(args[0], helpers, name)
+                helpers[name] = _Lazy(item_type, helpers, name)
                 loop = f"[{name}(item) for item in {expr}]"
                 return f"(None if {expr} is None else {loop})" if nullable else loop
-    if dataclasses.is_dataclass(hint) and isinstance(hint, type) and not hint.__subclasses__():
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint) and not hint.__subclasses__():
         name = f"_encode_{len(helpers)}"
         helpers[name] = _Lazy(hint, helpers, name)
         return f"(None if {expr} is None else {name}({expr}))" if nullable else f"{name}({expr})"

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Self
 
-import lz4.block
+import lz4.block  # type: ignore[import-untyped]
 import msgspec
 
 DEFAULT_IDEMPOTENCY_TTL = 24 * 3600.0

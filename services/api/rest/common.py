@@ -11,9 +11,10 @@ from collections.abc import AsyncIterable, AsyncIterator
 from typing import Any, TypeVar
 
 import msgspec
-from litestar import Request, Response
+from litestar import Request
 from litestar.datastructures import State
 from litestar.response import ServerSentEventMessage
+from litestar.response.base import ASGIResponse
 
 from services.use_cases import Services, Unauthenticated
 from shared_rules.errors import InvalidCommand
@@ -57,13 +58,15 @@ async def json_body(request: Request[Any, Any, Any], *, default: Any = ...) -> A
         raise InvalidCommand(f"body: not valid JSON ({str(exc)[:120]})", field="body") from None
 
 
-def answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response[bytes]:
-    """JSON out with msgspec (fast); Python's encoder for what msgspec refuses (a lone surrogate in a string)."""
+def answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> ASGIResponse:
+    """JSON out with msgspec (fast); Python's encoder for what msgspec refuses (a lone surrogate in a string).
+
+    A finished ASGI response, which litestar sends as it is (a Response is rebuilt into one for every answer)."""
     try:
         data = msgspec.json.encode(body)
     except (OverflowError, TypeError, ValueError, msgspec.EncodeError):  # also lone surrogates (json escapes them)
         data = json.dumps(body, separators=(",", ":")).encode()
-    return Response(data, status_code=status, media_type="application/json", headers=headers)
+    return ASGIResponse(body=data, status_code=status, media_type="application/json", headers=headers)
 
 
 def _tags(header: str) -> list[str]:
@@ -72,13 +75,13 @@ def _tags(header: str) -> list[str]:
 
 
 def read_answer(body: Any, etag: str, if_none_match: str | None,
-                headers: dict[str, str] | None = None) -> Response[bytes]:
+                headers: dict[str, str] | None = None) -> ASGIResponse:
     """A read's answer with its ETag; 304 without a body when the client's If-None-Match still matches."""
     out = {"ETag": etag, **(headers or {})}
     if if_none_match is not None:
         tags = _tags(if_none_match)
         if "*" in tags or etag in tags:
-            return Response(b"", status_code=304, headers=out)
+            return ASGIResponse(body=b"", status_code=304, headers=out)
     return answer(body, headers=out)
 
 

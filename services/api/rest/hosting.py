@@ -7,10 +7,11 @@ import json
 from collections.abc import AsyncIterable, AsyncIterator
 from typing import Annotated, Any
 
-from litestar import Controller, Request, Response, delete, get, post
+from litestar import Controller, Request, delete, get, post
 from litestar.datastructures import State
 from litestar.params import Parameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
+from litestar.response.base import ASGIResponse
 
 from services import hosting
 from services.api.rest.common import (
@@ -66,7 +67,7 @@ class TableHostHandlers:
             example={"session_id": "K7QX2M", "role": "spectator", "token": "t0k3n", "join_link": EXAMPLE_LINK}),
     )
     async def issue_token(self, request: Request[Any, Any, Any], state: State, session_id: SessionId,
-                          role: TokenRole) -> Response[bytes]:
+                          role: TokenRole) -> ASGIResponse:
         """Rotate the player token or issue the spectator token; shown once."""
         return answer(await hosting.issue_token(services(state), session_id, bearer(request), role,
                                                 _server(request)))
@@ -99,7 +100,7 @@ class TableHostHandlers:
             description="Readable, not writable (409 `paused`) until resumed. The event's host (or the admin).",
             example={"session_id": "K7QX2M", "status": "paused", "paused_at": 1767225600.0}),
     )
-    async def pause(self, request: Request[Any, Any, Any], state: State, session_id: SessionId) -> Response[bytes]:
+    async def pause(self, request: Request[Any, Any, Any], state: State, session_id: SessionId) -> ASGIResponse:
         """Stop the table's writes for a while (a break, a rules question)."""
         return answer(await hosting.pause_table(services(state), session_id, bearer(request), True))
 
@@ -115,7 +116,7 @@ class TableHostHandlers:
             description="The table takes commands again. The event's host (or the admin).",
             example={"session_id": "K7QX2M", "status": "playing", "paused_at": None}),
     )
-    async def resume(self, request: Request[Any, Any, Any], state: State, session_id: SessionId) -> Response[bytes]:
+    async def resume(self, request: Request[Any, Any, Any], state: State, session_id: SessionId) -> ASGIResponse:
         """Let the table play again."""
         return answer(await hosting.pause_table(services(state), session_id, bearer(request), False))
 
@@ -149,7 +150,7 @@ class EventsController(Controller):
             example={"event_id": "EV7QX2MK4A", "name": "Brimstone Night", "created_at": 1767225600.0,
                      "host_token": "h0st-t0k3n"}),
     )
-    async def open_event(self, request: Request[Any, Any, Any], state: State) -> Response[bytes]:
+    async def open_event(self, request: Request[Any, Any, Any], state: State) -> ASGIResponse:
         """A new event with its own host token: many events share one deployment, none sees another's tables."""
         created = await hosting.create_event(services(state), bearer(request), await json_body(request))
         return answer(created, 201, {"Location": f"/v1/events/{created['event_id']}"})
@@ -169,7 +170,7 @@ class EventsController(Controller):
         limit: Annotated[int, Parameter(ge=1, le=1000, description="page size")] = 100,
         after: Annotated[str | None, Parameter(max_length=128, required=False,
                                                description="the last code of the previous page")] = None,
-    ) -> Response[bytes]:
+    ) -> ASGIResponse:
         """Every event on this deployment (the admin's token)."""
         return answer(await hosting.list_events(services(state), bearer(request), limit=limit, after=after))
 
@@ -186,7 +187,7 @@ class EventsController(Controller):
             example={"event_id": "EV7QX2MK4A", "name": "Brimstone Night", "created_at": 1767225600.0,
                      "now": 1767226000.0, "tables": [EXAMPLE_SUMMARY]}),
     )
-    async def get_event(self, request: Request[Any, Any, Any], state: State, event_id: EventId) -> Response[bytes]:
+    async def get_event(self, request: Request[Any, Any, Any], state: State, event_id: EventId) -> ASGIResponse:
         """The host's dashboard as data."""
         return answer(await hosting.board(services(state), event_id, bearer(request)))
 
@@ -206,7 +207,7 @@ class EventsController(Controller):
             example={"event_id": "EV7QX2MK4A", "tables": [{"session_id": "K7QX2M", "number": 1, "token": "t0k3n",
                                                            "join_link": EXAMPLE_LINK}]}),
     )
-    async def add_tables(self, request: Request[Any, Any, Any], state: State, event_id: EventId) -> Response[bytes]:
+    async def add_tables(self, request: Request[Any, Any, Any], state: State, event_id: EventId) -> ASGIResponse:
         """Seat a room: open the event's tables in one request."""
         return answer(await hosting.add_tables(services(state), event_id, bearer(request), await json_body(request),
                                                _server(request)), 201)
@@ -242,7 +243,7 @@ class EventsController(Controller):
             description="A new host token; the old one stops working at once (its live streams end).",
             example={"event_id": "EV7QX2MK4A", "host_token": "n3w-h0st-t0k3n"}),
     )
-    async def rotate(self, request: Request[Any, Any, Any], state: State, event_id: EventId) -> Response[bytes]:
+    async def rotate(self, request: Request[Any, Any, Any], state: State, event_id: EventId) -> ASGIResponse:
         """Replace the host token (a leaked one, or at a change of host)."""
         return answer(await hosting.rotate_host_token(services(state), event_id, bearer(request)))
 
@@ -256,7 +257,7 @@ class EventsController(Controller):
             status=200, response="EventExport", errors=(401, 403, 404, 422),
             description="Every table's whole log and a readable summary of its posse's evening, as JSON."),
     )
-    async def export(self, request: Request[Any, Any, Any], state: State, event_id: EventId) -> Response[bytes]:
+    async def export(self, request: Request[Any, Any, Any], state: State, event_id: EventId) -> ASGIResponse:
         """The evening, kept: each table's log and summary."""
         body = await hosting.export_event(services(state), event_id, bearer(request))
         return answer(body, headers={"Content-Disposition": f'attachment; filename="{event_id}.json"'})

@@ -6,10 +6,11 @@ import json
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from litestar import Controller, Request, Response, delete, get, post
+from litestar import Controller, Request, delete, get, post
 from litestar.datastructures import State
 from litestar.params import Parameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
+from litestar.response.base import ASGIResponse
 
 from services import odds as odds_cases
 from services.api.rest.common import PUBLIC, answer, bearer, json_body, services
@@ -40,7 +41,7 @@ class OddsController(Controller):
             headers=("Location",), errors=(401, 403, 404, 409),
         ),
     )
-    async def ask_odds(self, request: Request[Any, Any, Any], state: State) -> Response[bytes]:
+    async def ask_odds(self, request: Request[Any, Any, Any], state: State) -> ASGIResponse:
         """Which Town size, or each option of the choice waiting, played out many times from the table's state."""
         job = await odds_cases.start_odds(services(state), await json_body(request), bearer(request))
         return answer(job, 202, {"Location": f"/v1/odds/{job['job_id']}"})
@@ -53,7 +54,7 @@ class OddsController(Controller):
         operation_class=documented(public=True, status=200, response="OddsJob", errors=(404, 422),
                                    description="Status, progress and the answer so far.", example=_JOB_EXAMPLE),
     )
-    async def get_odds(self, state: State, job_id: _JOB_ID) -> Response[bytes]:
+    async def get_odds(self, state: State, job_id: _JOB_ID) -> ASGIResponse:
         """An odds job's status, progress and answer so far."""
         return answer(await odds_cases.get_odds(services(state), job_id))
 
@@ -67,7 +68,7 @@ class OddsController(Controller):
                                    description="Cancelled: no more chunks run; the answer keeps what arrived.",
                                    example=_JOB_EXAMPLE | {"status": "cancelled"}),
     )
-    async def cancel_odds(self, state: State, job_id: _JOB_ID) -> Response[bytes]:
+    async def cancel_odds(self, state: State, job_id: _JOB_ID) -> ASGIResponse:
         """Stop an odds job; the answer keeps the trials already in."""
         return answer(await odds_cases.cancel_odds(services(state), job_id))
 

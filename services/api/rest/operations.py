@@ -10,6 +10,7 @@ from litestar import Controller, Request, Response, delete, get, post
 from litestar.datastructures import State
 from litestar.openapi.spec import OpenAPIResponse, Operation
 from litestar.params import Parameter
+from litestar.response.base import ASGIResponse
 
 from services import use_cases
 from services.api.rest.common import PUBLIC, SECURITY, answer, bearer, require_bearer, services
@@ -68,7 +69,7 @@ class TableOwnerHandlers:
             description="Read-only from now on (writes answer 409 `archived`); kept for the archive retention.",
             example={"session_id": "K7QX2M", "archived_at": 1767225600.0, "expires_at": 1774998000.0}),
     )
-    async def archive(self, request: Request[Any, Any, Any], state: State, session_id: SessionId) -> Response[bytes]:
+    async def archive(self, request: Request[Any, Any, Any], state: State, session_id: SessionId) -> ASGIResponse:
         """Freeze the table: it can still be read and its log paged, not changed. Needs the table's own token."""
         return answer(await use_cases.archive_session(services(state), session_id, bearer(request)))
 
@@ -99,7 +100,7 @@ class ReadinessController(Controller):
                                    description="The store answered (503 with Retry-After when it does not).",
                                    example={"status": "ready", "storage": "redis"}),
     )
-    async def ready(self, state: State) -> Response[bytes]:
+    async def ready(self, state: State) -> ASGIResponse:
         """Touches the store: 200 when it answers, 503 `store-unavailable` when it does not (liveness stays at
         /v1/health, which touches nothing)."""
         return answer(await use_cases.readiness(services(state)))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from litestar import Controller, Response, get
+from litestar import Controller, get
 from litestar.params import Parameter
+from litestar.response.base import ASGIResponse
 
 from services.api.rest.common import PUBLIC, answer
 from services.api.rest.docs import documented
@@ -29,7 +30,7 @@ class ProblemsController(Controller):
     async def problem_type(
         self, slug: Annotated[str, Parameter(description="the last part of a problem's `type`",
                                              max_length=64, pattern="^[a-z-]+$")]
-    ) -> Response[bytes]:
+    ) -> ASGIResponse:
         """A problem type's page: every `type` a problem carries is this URL."""
         found = BY_SLUG.get(slug)
         if found is None:
@@ -43,6 +44,6 @@ class ProblemsController(Controller):
         summary="The problem catalogue",
         operation_class=documented(public=True, status=200, response="ProblemCatalogue", description="Every problem type."),
     )
-    async def catalogue(self) -> Response[bytes]:
+    async def catalogue(self) -> ASGIResponse:
         """Every problem type the service answers with."""
         return answer({"problems": [page(problem) for problem in CATALOGUE]})

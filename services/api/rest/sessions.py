@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Controller, Request, Response, get, post
+from litestar import Controller, Request, get, post
 from litestar.datastructures import State
 from litestar.params import HeaderParameter, Parameter, QueryParameter
 from litestar.response import ServerSentEvent
+from litestar.response.base import ASGIResponse
 
 from services import use_cases
 from services.api.rest.common import (
@@ -69,7 +70,7 @@ _READ_HEADERS = ("ETag",)
 _WRITE_HEADERS = ("ETag", REPLAYED)
 
 
-def _written(result: use_cases.Written) -> Response[bytes]:
+def _written(result: use_cases.Written) -> ASGIResponse:
     headers = {"ETag": f'"{result.body["version"]}"'}
     if result.replayed:
         headers[REPLAYED] = "true"
@@ -93,7 +94,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
             example=example_view(token="t0k3n-shown-once"), headers=("Location", "ETag"),
         ),
     )
-    async def create_session(self, request: Request[Any, Any, Any], state: State) -> Response[bytes]:
+    async def create_session(self, request: Request[Any, Any, Any], state: State) -> ASGIResponse:
         """Open a table for a posse of 1-6 heroes with rule options, an optional seed and content pack."""
         created = await use_cases.create_session(services(state), await json_body(request))
         return answer(created, 201, {"Location": f"/v1/sessions/{created['session_id']}", "ETag": '"0"'})
@@ -115,7 +116,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
         limit: Annotated[int, Parameter(ge=1, le=1000, description="page size")] = 100,
         after: Annotated[str | None, Parameter(max_length=128, required=False,
                                                description="list ids after this one")] = None,
-    ) -> Response[bytes]:
+    ) -> ASGIResponse:
         """Every table's join code; needs the event host's token (BRIMSTONE_HOST_TOKEN), never a table token."""
         return answer(await use_cases.list_sessions(services(state), bearer(request), limit=limit, after=after))
 
@@ -131,7 +132,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
                                    example=example_view(), headers=_READ_HEADERS, not_modified=True),
     )
     async def get_session(self, request: Request[Any, Any, Any], state: State, session_id: SessionId,
-                          if_none_match: IfNoneMatch = None) -> Response[bytes]:
+                          if_none_match: IfNoneMatch = None) -> ASGIResponse:
         """The table's latest version with its state, the prompt waiting (if any) and the legal commands."""
         view = await use_cases.get_session(services(state), session_id, bearer(request))
         return read_answer(view, f'"{view["version"]}"', if_none_match)
@@ -160,7 +161,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
         expected_version: ExpectedVersion = None,
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-    ) -> Response[bytes]:
+    ) -> ASGIResponse:
         """Apply any engine command (`{"type": "roll_hazard", "dice": [[3, 5]]}`; `dice` optional)."""
         return _written(await use_cases.submit_command(
             services(state), session_id, bearer(request), await json_body(request),
@@ -191,7 +192,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
                                                                            "the creation)")] = -1,
         limit: Annotated[int, Parameter(ge=1, le=use_cases.MAX_EVENTS_PAGE, description="page size")] = 50,
         if_none_match: IfNoneMatch = None,
-    ) -> Response[bytes]:
+    ) -> ASGIResponse:
         """The append-only log: each entry is a command (or the creation, or an undo) and its events."""
         page = await use_cases.list_events(services(state), session_id, bearer(request), after=after, limit=limit)
         links = events_links(f"/v1/sessions/{session_id}/events", page["next_after"], limit)
@@ -254,7 +255,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
         expected_version: ExpectedVersion = None,
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-    ) -> Response[bytes]:
+    ) -> ASGIResponse:
         """Go back `steps` versions (default 1) exactly, as a new version; an undo can itself be undone."""
         return _written(await use_cases.undo(
             services(state), session_id, bearer(request), await json_body(request, default={}),
@@ -275,7 +276,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
     )
     async def get_legal_commands(
         self, request: Request[Any, Any, Any], state: State, session_id: SessionId, if_none_match: IfNoneMatch = None
-    ) -> Response[bytes]:
+    ) -> ASGIResponse:
         """The commands the engine accepts now, and the prompt waiting for an answer."""
         view = await use_cases.get_legal_commands(services(state), session_id, bearer(request))
         return read_answer(view, f'"{view["version"]}"', if_none_match)

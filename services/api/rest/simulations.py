@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Controller, Request, Response, get, post
+from litestar import Controller, Request, get, post
 from litestar.datastructures import State
 from litestar.params import HeaderParameter, Parameter
+from litestar.response.base import ASGIResponse
 
 from services import use_cases
 from services.api.rest.common import PUBLIC, answer, body_etag, json_body, read_answer, services
@@ -33,7 +34,7 @@ class SimulationsController(Controller):
             example=_JOB_EXAMPLE, headers=("Location",), errors=(409,),
         ),
     )
-    async def start_simulation(self, request: Request[Any, Any, Any], state: State) -> Response[bytes]:
+    async def start_simulation(self, request: Request[Any, Any, Any], state: State) -> ASGIResponse:
         """Play `trials` journeys of a posse to a Small/Medium/Large town, split over the workers."""
         job = await use_cases.start_simulation(services(state), await json_body(request))
         return answer(job, 202, {"Location": f"/v1/simulations/{job['job_id']}"})
@@ -55,7 +56,7 @@ class SimulationsController(Controller):
         if_none_match: Annotated[str | None, HeaderParameter(
             name="If-None-Match", required=False, max_length=1000,
             description="the ETag you hold: unchanged, the answer is 304 without a body")] = None,
-    ) -> Response[bytes]:
+    ) -> ASGIResponse:
         """A simulation's status, progress and result."""
         job = await use_cases.get_simulation(services(state), job_id)
         return read_answer(job, body_etag(job), if_none_match)
@@ -73,7 +74,7 @@ class HealthController(Controller):
         operation_class=documented(public=True, status=200, response="Health", description="Up, and which storage it uses.",
                                    example={"status": "ok", "storage": "sqlite", "simulations": "embedded"}),
     )
-    async def health(self, state: State) -> Response[bytes]:
+    async def health(self, state: State) -> ASGIResponse:
         """Up, with the storage in use (redis or sqlite) and where simulations run."""
         svc = services(state)
         runner = svc.simulations.backend if svc.simulations is not None else "embedded"
