@@ -17,7 +17,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.store import Access, SessionStore, StoredSession
-from shared_rules.codec import SCHEMA_VERSION, decode_command, decode_state, encode, encode_event, encode_state
+from shared_rules.codec import (
+    SCHEMA_VERSION,
+    decode_command,
+    decode_state,
+    encode,
+    encode_event,
+    encode_state,
+    type_hints,
+)
 from shared_rules.engine import apply
 from shared_rules.state import Session
 
@@ -226,6 +234,11 @@ class History:
                 "command": json.loads(entry.command), **self.view(session_id, token_hash, version, state)}
 
 
+def _held_as_is(hint: Any) -> bool:
+    """Whether encode() hands a value of this declared type back as it is (a str, int or bool, or an enum of those)."""
+    return isinstance(hint, type) and issubclass(hint, (str, int, bool))
+
+
 class StateEncoder:
     """encode_state with a memory: the parts of a state that a command left alone (a hero, the town, the options) are
     the very same frozen objects in the next version, so their JSON is reused instead of rebuilt. The output equals
@@ -234,17 +247,22 @@ class StateEncoder:
     def __init__(self, size: int = 8192) -> None:
         self._size = size
         self._memo: OrderedDict[int, tuple[object, Any]] = OrderedDict()
-        self._fields = [f.name for f in dataclasses.fields(Session)]
+        hints = type_hints(Session)
+        # a field that holds a str, a number or an enum of those is its own JSON: only the others are looked up
+        self._fields = [(f.name, _held_as_is(hints[f.name])) for f in dataclasses.fields(Session)]
 
     def __call__(self, state: Session) -> JSON:
         data: JSON = {"schema": SCHEMA_VERSION}
         if isinstance(getattr(Session, "type", None), str):  # pragma: no cover - the codec's tagged classes
             return encode_state(state)
-        for name in self._fields:
-            data[name] = self._part(getattr(state, name))
+        for name, as_is in self._fields:
+            value = getattr(state, name)
+            data[name] = value if as_is else self._part(value)
         return data
 
     def _part(self, value: Any) -> Any:
+        if value is None:
+            return None
         if isinstance(value, tuple) and value and dataclasses.is_dataclass(value[0]):
             return [self._part(item) for item in value]
         if not dataclasses.is_dataclass(value) or isinstance(value, type):

@@ -544,7 +544,8 @@ async def _written(
     fingerprint = _fingerprint(kind, payload)
     # The version this process wrote or read last is tried first, without a read: the commit is a compare-and-set
     # (and checks the idempotency key and the archive mark itself), so a stale guess only costs a retry.
-    table = services.history.fresh(session_id, token_hash(token)) if token else None
+    writer = token_hash(token) if token else None
+    table = services.history.fresh(session_id, writer) if writer else None
     read = table is None or (expected_version is not None and table.version != expected_version) \
         or (if_match is not None and table.version not in if_match)  # fmt: skip
     if read:
@@ -594,7 +595,7 @@ async def _written(
                 session_id, table.version, dump_json(step_.command), dump_json(step_.events),
                 record, key, checkpoint=checkpoint,
                 idempotency_ttl=None if idempotency_key is not None else INTERNAL_KEY_TTL,
-                writer=token_hash(token) if token else None,
+                writer=writer,
             )
         except StaleVersion as exc:
             if if_match is not None:

@@ -154,3 +154,30 @@ def test_a_file_of_the_first_layout_is_migrated_in_place(tmp_path: Any) -> None:
             await store.close()
 
     asyncio.run(check())
+
+
+def test_the_memoizing_state_encoder_writes_what_encode_state_writes() -> None:
+    """Every state of a few journeys (heroes hurt, paid, moved; travel, hazards, a town) encodes to the very text
+    encode_state gives, whether its parts were seen before (reused) or not."""
+    from services.history import StateEncoder
+    from shared_rules.commands import Arrive, ChooseTownSize, RollHazard
+    from shared_rules.engine import apply, new_session
+    from shared_rules.simulate import GritCounter, sample_heroes
+    from shared_rules.state import Phase
+
+    encoder = StateEncoder(size=64)  # small, so parts also fall out of the memory and come back
+    checked = 0
+    for seed, size in enumerate(("small", "medium", "large") * 3):
+        state = new_session(sample_heroes(1 + seed % 6), seed=seed)
+        policy = GritCounter(state.heroes)
+        commands = [ChooseTownSize(size)]
+        while commands:
+            state = apply(state, commands.pop(), policy=policy).state
+            for _ in range(2):  # the second time every part comes from the memory
+                assert json.dumps(encoder(state)) == json.dumps(encode_state(state))
+                checked += 1
+            if state.phase is Phase.TRAVEL:
+                commands.append(RollHazard())
+            elif state.travel is not None and state.town is None and state.active_heroes:
+                commands.append(Arrive())
+    assert checked > 50
