@@ -2,14 +2,16 @@
 doing one Redis GET and one SET, measured in the same run with a compiled load generator (wrk); prints the ratio
 (target >= 0.5) and the p99 (target <= 25 ms), and with --profile where each request's time goes.
 
-    python bench/service.py [--tables 200] [--connections 16] [--seconds 10] [--rounds 2] [--profile]
-                            [--redis redis://127.0.0.1:6379/0]
+    python bench/service.py [--tables 200] [--connections 16] [--seconds 10] [--rounds 3] [--profile]
+                            [--no-lane] [--redis redis://127.0.0.1:6379/0]
 
 Both servers run the same way (uvicorn, one process, uvloop/httptools) against the same Redis. wrk keeps
 `--connections` connections busy; its Lua script walks round-robin over `--tables` tables, each request posting
 `adjust` (+1 gold) with that table's token, like phones at an evening's tables. The bare endpoint does the same walk
 over as many keys. Without --redis a throwaway redis-server is started on a free port. wrk is installed with
-apt-get when missing (and py-spy with pip for --profile).
+apt-get when missing (and py-spy with pip for --profile). Each server's CPU time per request is printed too (from
+/proc): what a request costs the server, whatever share of the cores wrk and Redis take. --no-lane measures the
+command through litestar's handler alone (services/api/rest/lane.py).
 """
 
 from __future__ import annotations
@@ -273,7 +275,8 @@ INCLUSIVE = {
 # ---- the run ----------------------------------------------------------------------------------------------
 
 
-def bench(redis_url: str, tables: int, connections: int, seconds: float, rounds: int, profile: bool) -> dict[str, Any]:
+def bench(redis_url: str, tables: int, connections: int, seconds: float, rounds: int, profile: bool,
+          lane: bool = True) -> dict[str, Any]:
     import httpx
 
     wrk = ensure_wrk()
@@ -281,7 +284,7 @@ def bench(redis_url: str, tables: int, connections: int, seconds: float, rounds:
     api_port, bare_port = free_port(), free_port()
     # An evening's venue puts every phone behind one address: the per-address ceiling is set for that, not lowered.
     env = {"BRIMSTONE_RATE_LIMIT_ADDRESS": "1000000/minute", "BRIMSTONE_RATE_LIMIT_TOKEN": "100000/minute",
-           "BRIMSTONE_RATE_LIMIT_CREATE": "100000/minute"}
+           "BRIMSTONE_RATE_LIMIT_CREATE": "100000/minute", "BRIMSTONE_COMMAND_LANE": "1" if lane else "0"}
     api = start([sys.executable, "-m", "services.api.serve", "--port", str(api_port), "--redis", redis_url,
                  "--redis-prefix", prefix, "--log-level", "warning"], env)
     bare = start([sys.executable, str(Path(__file__).resolve()), "--serve-bare", str(bare_port), "--redis", redis_url])
@@ -300,7 +303,7 @@ def bench(redis_url: str, tables: int, connections: int, seconds: float, rounds:
         api_script = lua_script(targets)
         bare_script = lua_script([(f"/bare/k{i}-{prefix}", "Bearer -") for i in range(tables)])
         print(f"{tables} tables, {connections} connections, {seconds:.0f} s per run, wrk, Redis {redis_url}, "
-              f"{os.cpu_count()} cores")
+              f"{os.cpu_count()} cores, command lane {'open' if lane else 'closed (litestar handler only)'}")
         run_wrk(wrk, f"http://127.0.0.1:{api_port}", api_script, connections, 2)  # warm-up
         run_wrk(wrk, f"http://127.0.0.1:{bare_port}", bare_script, connections, 2)
         for round_no in range(1, rounds + 1):  # alternating, so neither side gets the quieter moment
@@ -352,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="sample the API with py-spy during an extra run")
+    parser.add_argument("--no-lane", action="store_true",
+                        help="close the command lane (BRIMSTONE_COMMAND_LANE=0): every command through litestar")
     parser.add_argument("--serve-bare", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve_bare:
@@ -370,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
         redis_url = f"redis://127.0.0.1:{port}/0"
         time.sleep(0.3)
     try:
-        bench(redis_url, args.tables, args.connections, args.seconds, args.rounds, args.profile)
+        bench(redis_url, args.tables, args.connections, args.seconds, args.rounds, args.profile, not args.no_lane)
     finally:
         if redis_process is not None:
             stop(redis_process)

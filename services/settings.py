@@ -60,6 +60,7 @@ class Settings:
     cors_origins: tuple[str, ...] = ()  # BRIMSTONE_CORS_ORIGINS: comma-separated origins allowed by CORS (none)
     hsts: bool = False  # BRIMSTONE_HSTS=1: send Strict-Transport-Security (only behind HTTPS)
     metrics: bool = True  # BRIMSTONE_METRICS=0: no /metrics
+    command_lane: bool = True  # BRIMSTONE_COMMAND_LANE=0: every command through litestar (services/api/rest/lane.py)
     jobs_db: str | None = None  # BRIMSTONE_JOBS_DB: embedded simulation jobs (default: beside the table file)
 
     @property
@@ -120,7 +121,8 @@ class Settings:
                     raise ValueError(f"{name}: {env[name]!r} is not a whole number") from None
         if "BRIMSTONE_CORS_ORIGINS" in env:
             values["cors_origins"] = tuple(o.strip() for o in env["BRIMSTONE_CORS_ORIGINS"].split(",") if o.strip())
-        for name, attr in (("BRIMSTONE_HSTS", "hsts"), ("BRIMSTONE_METRICS", "metrics")):
+        for name, attr in (("BRIMSTONE_HSTS", "hsts"), ("BRIMSTONE_METRICS", "metrics"),
+                           ("BRIMSTONE_COMMAND_LANE", "command_lane")):
             if env.get(name):
                 values[attr] = env[name].strip().lower() in ("1", "true", "yes", "on")
         values.update({key: value for key, value in overrides.items() if value is not None})

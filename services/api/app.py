@@ -27,6 +27,7 @@ from services.api.graphql.schema import graphql_controller
 from services.api.middleware import install_edge
 from services.api.rest.docs import HEADERS, nulls_kept, response_components
 from services.api.rest.hosting import EventsController
+from services.api.rest.lane import CommandLane
 from services.api.rest.odds import OddsController
 from services.api.rest.operations import (
     MetricsController,
@@ -172,6 +173,8 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
             debug=False,
         )
         _fix_options_allow(app)
+        if settings.command_lane:  # behind the edge: its refusals, headers and metrics apply to the lane's answers
+            app.asgi_handler = CommandLane(app.asgi_handler, lambda: app.state.services, settings.max_body_bytes)
         install_edge(app, settings, lambda: getattr(getattr(app.state, "services", None), "guard", None))
         # litestar replaces `components.schemas` with the schemas it generated itself (none: every handler is
         # documented with our components), so ours are put back into the cached document before it is served.

@@ -153,7 +153,7 @@ def check_graphql_body(raw: bytes) -> None:
 def operation_of(scope: Scope) -> str:
     """The metrics label of a request: the REST operation id, graphql, or the path's kind."""
     handler = scope.get("route_handler")
-    operation = getattr(handler, "operation_id", None)
+    operation = scope.get("operation") or getattr(handler, "operation_id", None)  # "operation": the command lane's
     if isinstance(operation, str):
         return operation
     path = str(scope.get("path", ""))

@@ -47,7 +47,12 @@ def bearer(request: Request[Any, Any, Any]) -> str | None:
 
 async def json_body(request: Request[Any, Any, Any], *, default: Any = ...) -> Any:
     """The request body as JSON data; invalid JSON is a 422 naming `body` (never a 500)."""
-    raw = await request.body()
+    return parse_json_body(await request.body(), default=default)
+
+
+def parse_json_body(raw: bytes, *, default: Any = ...) -> Any:
+    """A body's bytes as JSON data (`default` for an empty body, where one is allowed): json_body's reading, shared
+    with the command lane."""
     if not raw.strip():
         if default is ...:
             raise InvalidCommand("body: a JSON body is required", field="body")

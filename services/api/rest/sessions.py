@@ -70,7 +70,9 @@ _READ_HEADERS = ("ETag",)
 _WRITE_HEADERS = ("ETag", REPLAYED)
 
 
-def _written(result: use_cases.Written) -> ASGIResponse:
+def write_answer(result: use_cases.Written) -> ASGIResponse:
+    """A write's answer: its body, the new version's ETag, and Idempotent-Replayed on a replay (the command lane
+    answers with it too)."""
     headers = {"ETag": f'"{result.body["version"]}"'}
     if result.replayed:
         headers[REPLAYED] = "true"
@@ -163,7 +165,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
         if_match: IfMatch = None,
     ) -> ASGIResponse:
         """Apply any engine command (`{"type": "roll_hazard", "dice": [[3, 5]]}`; `dice` optional)."""
-        return _written(await use_cases.submit_command(
+        return write_answer(await use_cases.submit_command(
             services(state), session_id, bearer(request), await json_body(request),
             expected_version=expected_version, idempotency_key=idempotency_key, if_match=if_match_versions(if_match)))
 
@@ -257,7 +259,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
         if_match: IfMatch = None,
     ) -> ASGIResponse:
         """Go back `steps` versions (default 1) exactly, as a new version; an undo can itself be undone."""
-        return _written(await use_cases.undo(
+        return write_answer(await use_cases.undo(
             services(state), session_id, bearer(request), await json_body(request, default={}),
             expected_version=expected_version, idempotency_key=idempotency_key, if_match=if_match_versions(if_match)))
 
