@@ -36,6 +36,7 @@ from services.use_cases import (
     _str,
     create_session,
     is_admin,
+    new_token,
     public_command,
     token_hash,
 )
@@ -111,7 +112,7 @@ async def create_event(services: Services, token: str | None, body: Any) -> JSON
     name = _str(data.get("name"), "name", 100).strip()
     if not name:
         raise InvalidCommand("name: must not be blank", field="name")
-    host_token = secrets.token_urlsafe(24)
+    host_token = new_token()
     for _ in range(20):
         event_id = new_event_id()
         try:
@@ -135,7 +136,7 @@ async def list_events(services: Services, token: str | None, *, limit: int = 100
 async def rotate_host_token(services: Services, event_id: str, token: str | None) -> JSON:
     """A new host token for the event; the old one stops working at once (live dashboards with it end)."""
     event, _ = await event_for(services, event_id, token)
-    host_token = secrets.token_urlsafe(24)
+    host_token = new_token()
     await services.store.set_event_host(event.event_id, token_hash(host_token))
     await services.store.publish(event_channel(event.event_id), json.dumps({"event_id": event.event_id,
                                                                             "host": True}))
@@ -176,7 +177,7 @@ async def issue_token(services: Services, session_id: str, token: str | None, ro
     replaced by the table itself or by its host) or the spectator's (read-only, for a judge or a stream)."""
     role = _role_name(role)
     table, _ = await _opened(services, session_id, token, allow=RUN)
-    new = secrets.token_urlsafe(24)
+    new = new_token()
     await _set(services, table.session_id, role, token_hash(new))
     return {"session_id": table.session_id, "role": role, "token": new,
             "join_link": join_link(public_server(services, server), table.session_id, new)}

@@ -225,6 +225,15 @@ OWN = frozenset({Role.PLAYER})
 """What only the table itself does: deleting it."""
 
 
+def new_token() -> str:
+    """A fresh token (192 random bits, URL-safe). Never one that starts with "-": a command line would read it as an
+    option (`brimstone odds --token -x...`)."""
+    while True:
+        token = secrets.token_urlsafe(24)
+        if not token.startswith("-"):
+            return token
+
+
 def token_hash(token: str) -> str:
     """The store keeps only the sha256 of a token."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -358,7 +367,7 @@ async def create_session(services: Services, body: Any, *, event_id: str | None 
     command = rules_codec.dumps({"type": "create_session", "heroes": [encode(h) for h in heroes],
                                  "options": encode(options), "seed": seed, "pack": pack})
     created = Event(EventType.SESSION_CREATED, f"Table opened for {', '.join(h.name for h in heroes)}", rule="")
-    token = secrets.token_urlsafe(24)
+    token = new_token()
     for _ in range(20):
         session_id = new_join_code()
         try:
