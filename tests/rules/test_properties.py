@@ -81,7 +81,7 @@ SEEDS = st.integers(0, 2**64 - 1)  # the answers' Random: a seed keeps journeys 
 _PHASES = (Phases.explicit, Phases.reuse, Phases.generate)
 _CHECKS = [HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large]
 FAST = settings(max_examples=50, deadline=None, phases=_PHASES, suppress_health_check=_CHECKS)
-SLOW = settings(max_examples=200, deadline=None, phases=_PHASES, suppress_health_check=_CHECKS)
+SLOW = settings(max_examples=120, deadline=None, phases=_PHASES, suppress_health_check=_CHECKS)
 ALL_HAZARDS = len(HAZARDS) == 36
 MAX_STEPS = 3000  # a journey of 12 hazards at a table answering every die stays far below this
 

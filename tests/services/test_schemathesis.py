@@ -34,7 +34,7 @@ OPENAPI_SCHEMA = schemathesis.openapi.from_path(str(OPENAPI)).exclude(operation_
 OPENAPI_SCHEMA.config.checks.positive_data_acceptance.expected_statuses = [
     "2xx", "304", "401", "403", "404", "409", "412"]
 QUICK = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-LONG = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+LONG = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 
 
 @pytest.fixture(scope="module")
