@@ -91,7 +91,8 @@ class NumberPopup(ModalView):
 
     title = StringProperty("")
     value = StringProperty("")
-    on_value: Callable[[str], Any] | None = None
+    # what "Set" sends the typed text to (not `on_value`: Kivy would take that name as the `value` property's handler)
+    send: Callable[[str], Any] | None = None
 
     def on_open(self) -> None:
         field = self.ids.field
@@ -100,8 +101,8 @@ class NumberPopup(ModalView):
 
     def done(self, text: str) -> None:
         self.dismiss()
-        if self.on_value is not None and text.strip():
-            self.on_value(text)
+        if self.send is not None and text.strip():
+            self.send(text)
 
 
 class TabButton(ToggleButton):
@@ -211,6 +212,7 @@ class BrimstoneApp(App):
         self.screens = {"start": StartScreen(name="start")}
         self.tab_buttons: dict[str, TabButton] = {}
         self.screens["start"].presenter = self.start
+        self.screens["start"].ask_number = self.ask_number  # the keypad, before any table is open
         manager.add_widget(self.screens["start"])
         for spec in SCREENS:
             screen = SCREEN_CLASSES[spec.name](name=spec.name)
@@ -333,7 +335,7 @@ class BrimstoneApp(App):
 
     def ask_number(self, title: str, value: str, done: Callable[[str], Any]) -> None:
         popup = NumberPopup(title=title, value=value.lstrip("$").split("/")[0])
-        popup.on_value = done
+        popup.send = done
         popup.open()
 
     def show_table_info(self, text: str = "") -> None:
