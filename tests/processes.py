@@ -7,7 +7,7 @@ group of their own, waited for by readiness with a deadline that scales with the
 - `wait_ready(check, process=...)`: polls `check` with backoff (10 ms doubling to 0.5 s) until it is true; raises
   as soon as the process exits, or at the deadline. Never a fixed sleep.
 - `launch(...)`: `subprocess.Popen` with `start_new_session=True`, remembered until stopped; `stop(process)` sends
-  SIGTERM to its whole group, then SIGKILL. `kill_leftovers()` (run at the end of every pytest process, see
+  SIGTERM to the process, SIGKILL after a grace period, then SIGKILL to whatever of its group is left. `kill_leftovers()` (run at the end of every pytest process, see
   tests/conftest.py) stops any group a fixture did not.
 """
 
@@ -71,28 +71,31 @@ def launch(command: list[str], **kwargs: Any) -> subprocess.Popen[Any]:
     return process
 
 
-def stop(process: subprocess.Popen[Any] | None, *, grace: float = 10.0, sig: int = signal.SIGTERM) -> None:
-    """Stop a launched process and everything in its group: `sig` (SIGTERM), then SIGKILL after `grace` seconds;
-    reaps it. Safe to call twice and on a process that already exited."""
+def stop(process: subprocess.Popen[Any] | None, *, grace: float = 10.0, sig: int = signal.SIGTERM,
+         group: bool = True) -> None:
+    """Stop a launched process: `sig` (SIGTERM) to it, as a supervisor would, then SIGKILL after `grace` seconds;
+    reaps it; then (unless `group=False`) SIGKILLs whatever of its group outlived it. Safe to call twice and on a
+    process that already exited."""
     if process is None:
         return
-    _LIVE.pop(process.pid, None)
-    _signal_group(process, sig)
-    try:
-        process.wait(timeout=grace)
-    except subprocess.TimeoutExpired:
-        _signal_group(process, signal.SIGKILL)
-        process.wait(timeout=30)
-    _signal_group(process, signal.SIGKILL)  # children that outlived their parent (the group keeps its id)
+    if group:
+        _LIVE.pop(process.pid, None)
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(sig)
+        try:
+            process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            process.wait(timeout=30)
+    if group:
+        _signal_group(process, signal.SIGKILL)  # children that outlived their parent (the group keeps its id)
 
 
 def _signal_group(process: subprocess.Popen[Any], sig: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, sig)
-    except (ProcessLookupError, PermissionError):
-        if process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                process.send_signal(sig)
 
 
 def live() -> list[subprocess.Popen[Any]]:
@@ -116,7 +119,7 @@ def group_alive(pgid: int) -> bool:
 
 def kill_leftovers() -> list[int]:
     """Kill every launched group still running (the safety net at the end of a test run); their pids."""
-    left = [process.pid for process in live()]
+    left = [process.pid for process in live() if process.poll() is None or group_alive(process.pid)]
     for process in live():
         stop(process, grace=5.0)
     return left

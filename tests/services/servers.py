@@ -122,9 +122,11 @@ class ServerProcess:
                             headers={"X-Forwarded-For": "192.0.2.254"}, timeout=processes.start_timeout())
         return answer.status_code < 500
 
-    def stop(self) -> None:
+    def stop(self, *, group: bool = True) -> None:
+        """SIGTERM (uvicorn's graceful shutdown), SIGKILL after 10 s; then, unless `group=False` (a test that
+        checks the server ends its own children), SIGKILL whatever the server left of its process group."""
         process, self.process = self.process, None
-        processes.stop(process)
+        processes.stop(process, group=group)
 
     def restart(self) -> ServerProcess:
         self.stop()
