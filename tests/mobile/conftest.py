@@ -17,7 +17,7 @@ from tests import processes
 
 ROOT = Path(__file__).resolve().parents[2]
 
-mobile_redis_proc = factories.redis_proc(port=None)
+mobile_redis_proc = factories.redis_proc(port=None, timeout=int(processes.start_timeout()))
 
 
 def free_port() -> int:
