@@ -26,15 +26,17 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from dataclasses import field as worked_out
+from typing import TYPE_CHECKING
 
 from limits import RateLimitItem, parse
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
-from redis.asyncio import Redis, RedisCluster
-from redis.commands.core import AsyncScript
 
 from services.settings import Settings
-from services.store.redis import make_client
 from services.use_cases import ServiceError
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+    from redis.commands.core import AsyncScript
 
 log = logging.getLogger("brimstone.limits")
 
@@ -121,6 +123,10 @@ class Guard:
         self._batch: Redis | None = None
         self._flush_script: AsyncScript | None = None
         if settings.redis_url:
+            from redis.asyncio import RedisCluster  # only with Redis: the embedded service never imports redis
+
+            from services.store.redis import make_client
+
             self.storage = RedisStorage("async+" + settings.redis_url, implementation="redispy",
                                         key_prefix=self.prefix, wrap_exceptions=True, socket_connect_timeout=2)
             self._batch = make_client(settings.redis_url)

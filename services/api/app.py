@@ -13,11 +13,12 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from litestar import Litestar
+from litestar._openapi.plugin import OpenAPIPlugin
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import CacheControlHeader
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
-from litestar.openapi.spec import Components, Contact, License, SecurityScheme, Server, ServerVariable, Tag
+from litestar.openapi.spec import Components, Contact, License, OpenAPI, SecurityScheme, Server, ServerVariable, Tag
 from litestar.routes import HTTPRoute
 from litestar.static_files import create_static_files_router
 
@@ -163,7 +164,7 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
             path="/static", directories=[STATIC], include_in_schema=False, cache_control=STATIC_CACHE)]
         if settings.metrics:
             handlers.append(MetricsController)
-        app = Litestar(
+        app = _Litestar(
             route_handlers=handlers,
             cors_config=cors,
             lifespan=[lifespan],
@@ -176,15 +177,45 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
         if settings.command_lane:  # behind the edge: its refusals, headers and metrics apply to the lane's answers
             app.asgi_handler = CommandLane(app.asgi_handler, lambda: app.state.services, settings.max_body_bytes)
         install_edge(app, settings, lambda: getattr(getattr(app.state, "services", None), "guard", None))
-        # litestar replaces `components.schemas` with the schemas it generated itself (none: every handler is
-        # documented with our components), so ours are put back into the cached document before it is served.
-        document = app.openapi_schema
-        components = document.components
-        components.schemas = nulls_kept({**all_components(), **operations_components(),
-                                          **(components.schemas or {})})
-        components.responses = nulls_kept(response_components())
-        components.headers = nulls_kept(HEADERS)
+        app.plugins.get(OpenAPIPlugin).__class__ = _DocumentPlugin  # the document is built on its first request
     return app
+
+
+class _Litestar(Litestar):
+    """litestar without its default pydantic plugins: the service has no pydantic model (its bodies are msgspec and
+    dataclasses), and importing pydantic for them cost a tenth of a second of every start."""
+
+    @staticmethod
+    def _get_default_plugins(plugins: list[Any]) -> list[Any]:
+        from litestar.plugins.attrs import AttrsSchemaPlugin
+        from litestar.plugins.core import MsgspecDIPlugin
+
+        plugins.append(MsgspecDIPlugin())
+        if not any(isinstance(plugin, AttrsSchemaPlugin) for plugin in plugins):
+            plugins.append(AttrsSchemaPlugin())
+        return plugins
+
+
+class _DocumentPlugin(OpenAPIPlugin):
+    """litestar's OpenAPI plugin, completing the document it builds on the first /schema request (building it
+    is not needed to serve anything else): litestar replaces `components.schemas` with the schemas it generated
+    itself (none: every handler is documented with our components), so ours are put back into the cached document
+    before it is served."""
+
+    __slots__ = ()
+
+    def provide_openapi(self) -> OpenAPI:
+        if not self._openapi:
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"litestar\..*")
+                warnings.filterwarnings("ignore", message=r".*[Dd]ependenc.*", category=DeprecationWarning)
+                document = super().provide_openapi()
+            components = document.components
+            components.schemas = nulls_kept({**all_components(), **operations_components(),
+                                              **(components.schemas or {})})
+            components.responses = nulls_kept(response_components())
+            components.headers = nulls_kept(HEADERS)
+        return self._openapi  # type: ignore[return-value]
 
 
 def _fix_options_allow(app: Litestar) -> None:

@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests import processes
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 CACHE = ROOT / ".cache" / "api-clients"
@@ -23,7 +25,8 @@ INSTALL_TIMEOUT = 900
 
 def run(command: list[str], *, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     """Run a tool; the caller asserts on the return code and shows the output when it fails."""
-    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True,
+                          timeout=processes.start_timeout(timeout))  # scaled with the machine's load
 
 
 def _stamp(*parts: bytes) -> str:

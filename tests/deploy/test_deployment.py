@@ -13,7 +13,6 @@ import asyncio
 import json
 import os
 import shutil
-import signal
 import ssl
 import subprocess
 import threading
@@ -27,6 +26,7 @@ import pytest
 import redis
 import websockets
 
+from tests import processes
 from tests.services.servers import (
     ROOT,
     ServerProcess,
@@ -38,7 +38,7 @@ from tests.services.servers import (
 )
 
 HERO = {"id": "hanzo", "name": "Hanzo"}
-WAIT = 30.0
+WAIT = 30.0  # seconds on an idle machine; every wait scales it with the load (tests/processes.start_timeout)
 
 
 def _ensure(binary: str, package: str) -> str:
@@ -66,25 +66,16 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """redis-server with deploy/redis.conf (its data in a temporary dir, on a free port, 64 MB)."""
     data = tmp_path_factory.mktemp("redis")
     port = free_port()
-    process = subprocess.Popen([shutil.which("redis-server") or "redis-server", str(ROOT / "deploy" / "redis.conf"),
+    process = processes.launch([shutil.which("redis-server") or "redis-server", str(ROOT / "deploy" / "redis.conf"),
                                 "--port", str(port), "--dir", str(data), "--bind", "127.0.0.1",
                                 "--maxmemory", "64mb"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     client = redis.Redis(port=port)
-    deadline = time.monotonic() + WAIT
-    while True:
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            if time.monotonic() > deadline:
-                process.kill()
-                raise
-            time.sleep(0.05)
     try:
+        processes.wait_ready(client.ping, what=f"redis-server on port {port}", process=process)
         yield f"redis://127.0.0.1:{port}/0"
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        client.close()
+        processes.stop(process)
 
 
 @pytest.fixture(scope="module")
@@ -117,21 +108,16 @@ def stack(redis_url: str, tls: Path, tmp_path_factory: pytest.TempPathFactory) -
         check = subprocess.run([nginx, "-t", "-c", str(prefix / "nginx.conf"), "-p", str(prefix)], capture_output=True,
                                text=True, check=False)
         assert check.returncode == 0, check.stderr
-        proxy = subprocess.Popen([nginx, "-c", str(prefix / "nginx.conf"), "-p", str(prefix), "-g", "daemon off;"])
+        proxy = processes.launch([nginx, "-c", str(prefix / "nginx.conf"), "-p", str(prefix), "-g", "daemon off;"])
         url = f"https://127.0.0.1:{https}"
         trusted = ssl.create_default_context(cafile=str(tls / "brimstone.crt"))
-        _until(lambda: httpx.get(f"{url}/v1/ready", verify=trusted).status_code == 200, "the proxy")
+        processes.wait_ready(lambda: httpx.get(f"{url}/v1/ready", verify=trusted).status_code == 200,
+                             what="the proxy", process=proxy)
         yield {"url": url, "http": f"http://127.0.0.1:{http}", "verify": str(tls / "brimstone.crt"),
                "replicas": replicas, "workers": workers, "admin": replicas[0].host_token, "redis": redis_url,
                "nginx_log": prefix / "error.log"}
     finally:
-        if proxy is not None:
-            proxy.send_signal(signal.SIGTERM)  # fast shutdown: a graceful one waits on the evening's open streams
-            try:
-                proxy.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proxy.kill()
-                proxy.wait()
+        processes.stop(proxy)  # SIGTERM: nginx's fast shutdown (a graceful one waits on the evening's open streams)
         for worker in workers:
             worker.stop()
         for replica in replicas:
@@ -139,17 +125,19 @@ def stack(redis_url: str, tls: Path, tmp_path_factory: pytest.TempPathFactory) -
 
 
 def _until(check: Any, what: str, timeout: float = WAIT) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            found = check()
-        except (httpx.HTTPError, OSError):
-            found = None
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            raise AssertionError(f"waited {timeout:.0f} s for {what}")
-        time.sleep(0.05)
+    """What `check()` returns once it is truthy, polled with backoff; the deadline (`timeout` on an idle machine)
+    scales with the machine's load."""
+    found: list[Any] = []
+
+    def truthy() -> bool:
+        found[:] = [check()]
+        return bool(found[0])
+
+    try:
+        processes.wait_ready(truthy, what=what, timeout=processes.start_timeout(timeout))
+    except processes.NotReady as error:
+        raise AssertionError(str(error)) from None
+    return found[0]
 
 
 class Phone:
@@ -194,7 +182,7 @@ class Phone:
                     await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {
                         "query": query, "variables": {"s": self.code, "v": after}}}))
                     while not self.seen or self.seen[-1] < upto:
-                        message = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+                        message = json.loads(await asyncio.wait_for(ws.recv(), processes.start_timeout(WAIT)))
                         if message["type"] == "next":
                             self.seen.append(message["payload"]["data"]["sessionChanges"]["version"])
             except (websockets.ConnectionClosed, OSError):
@@ -223,7 +211,7 @@ def test_an_event_plays_through_the_proxy_and_survives_a_replica(stack: dict[str
     def host_follows() -> None:
         """The host's dashboard: the event's stream through the proxy, reconnecting (as EventSource does) when its
         replica dies, until both tables show their last move."""
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + processes.start_timeout(120)
         while time.monotonic() < deadline:
             try:
                 with httpx.Client(base_url=url, verify=verify, timeout=None, headers=host) as client, \
@@ -250,12 +238,12 @@ def test_an_event_plays_through_the_proxy_and_survives_a_replica(stack: dict[str
                 phone.view = await asyncio.to_thread(phone.send, next_command(phone.view, "small"),
                                                      f"{phone.code}-{move}")
                 assert phone.view["version"] == move
-        await asyncio.wait_for(asyncio.gather(*following), 60)
+        await asyncio.wait_for(asyncio.gather(*following), processes.start_timeout(60))
 
     asyncio.run(evening())
     for phone in phones:
         assert phone.seen == list(range(1, moves + 1)), phone.seen  # every version, in order, no gap
-    watcher.join(WAIT)
+    watcher.join(processes.start_timeout(WAIT))
     assert not watcher.is_alive(), "the host's event stream missed the last moves"
     assert board == {p.code: moves for p in phones}
 

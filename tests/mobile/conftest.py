@@ -5,7 +5,6 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,9 +13,11 @@ import pytest
 from pytest_redis import factories
 from pytest_redis.executor import RedisExecutor
 
+from tests import processes
+
 ROOT = Path(__file__).resolve().parents[2]
 
-mobile_redis_proc = factories.redis_proc(port=None)
+mobile_redis_proc = factories.redis_proc(port=None, timeout=int(processes.start_timeout()))
 
 
 def free_port() -> int:
@@ -36,34 +37,30 @@ class ServerProcess:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
+        """Launch the service and wait until GraphQL answers `health` (the deadline scales with the machine's load;
+        a server that exits fails at once); a start that fails stops what it launched."""
         with self.log.open("ab") as out:
-            self.process = subprocess.Popen(
+            self.process = processes.launch(
                 [sys.executable, "-m", "services.api.serve", "--port", str(self.port), "--redis", self.redis_url,
                  "--log-level", "warning"],
                 cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
             )  # fmt: skip
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.process.returncode}:\n{self.log.read_text()}")
-            try:
-                answer = httpx.post(f"{self.url}/graphql", json={"query": "{ health { status } }"}, timeout=1)
-                if answer.status_code == 200 and answer.json()["data"]["health"]["status"] == "ok":
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError(f"the server did not answer in 30 s:\n{self.log.read_text()}")
+
+        def healthy() -> bool:
+            answer = httpx.post(f"{self.url}/graphql", json={"query": "{ health { status } }"},
+                                timeout=processes.start_timeout())
+            return answer.status_code == 200 and answer.json()["data"]["health"]["status"] == "ok"
+
+        try:
+            processes.wait_ready(healthy, what=f"the server on port {self.port}", process=self.process,
+                                 log=self.log.read_text)
+        except BaseException:
+            self.stop()
+            raise
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process = None
+        process, self.process = self.process, None
+        processes.stop(process)
 
 
 @pytest.fixture
@@ -71,6 +68,8 @@ def live_server(mobile_redis_proc: RedisExecutor, tmp_path: Path) -> Iterator[Se
     """The service, started fresh for one test, on its own Redis database prefix."""
     url = f"redis://{mobile_redis_proc.host}:{mobile_redis_proc.port}/0"
     server = ServerProcess(url, tmp_path / "server.log")
-    server.start()
-    yield server
-    server.stop()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()

@@ -18,6 +18,7 @@ from mobile.presenters.table import LIVE, RECONNECTING, CallQueue, TableSession
 from mobile.presenters.town import TownPresenter
 from mobile.presenters.travel import TravelPresenter
 from shared_rules import Phase
+from tests import processes
 from tests.mobile.conftest import ServerProcess
 
 
@@ -40,7 +41,7 @@ class Phone:
 
 def pump(phones: list[Phone], until: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
     """Play the UI thread: run what the network threads posted until `until()` holds (or fail, naming `what`)."""
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + processes.start_timeout(timeout)  # scaled with the machine's load
     while time.monotonic() < deadline:
         for phone in phones:
             phone.inbox.drain()

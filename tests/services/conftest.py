@@ -14,9 +14,11 @@ from pytest_redis.executor import RedisExecutor
 from services.store import SessionStore
 from services.store.redis import RedisStore
 from services.store.sqlite import SqliteStore
+from tests import processes
 
 # A throwaway redis-server on a free port, started once per test session.
-store_redis_proc = factories.redis_proc(port=None)  # type: ignore[arg-type]  # None = any free port (documented)
+# (its start deadline scales with the machine's load, as every process the suite starts: tests/processes.py)
+store_redis_proc = factories.redis_proc(port=None, timeout=int(processes.start_timeout()))  # type: ignore[arg-type]  # None = any free port (documented)
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from typing import Any
 import redis
 from websockets.sync.client import connect
 
+from tests import processes
 from tests.services.servers import free_port
 
 
@@ -34,26 +35,23 @@ class RedisProcess:
     def start(self) -> RedisProcess:
         executable = shutil.which("redis-server")
         assert executable, "redis-server is needed"
-        self.process = subprocess.Popen(
+        self.process = processes.launch(
             [executable, "--port", str(self.port), "--bind", "127.0.0.1", "--appendonly", "yes",
              "--appendfsync", "always", "--save", "", "--dir", str(self.workdir)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 20
         client = redis.Redis(port=self.port, socket_connect_timeout=0.5)
-        while time.monotonic() < deadline:
-            try:
-                if client.ping():
-                    client.close()
-                    return self
-            except (redis.ConnectionError, redis.BusyLoadingError):
-                time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
+        try:
+            processes.wait_ready(client.ping, what=f"redis-server on port {self.port}", process=self.process)
+        except BaseException:
+            self.kill()
+            raise
+        finally:
+            client.close()
+        return self
 
     def kill(self) -> None:
         process, self.process = self.process, None
-        if process is not None and process.poll() is None:
-            process.send_signal(signal.SIGKILL)
-            process.wait(timeout=10)
+        processes.stop(process, sig=signal.SIGKILL)
 
     def stop(self) -> None:
         self.kill()
@@ -120,11 +118,12 @@ class Subscriber:
                     self.errors.append(message)
                     raise RuntimeError(message)
 
-    def wait_for(self, version: int, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while self.last < version:
-            assert time.monotonic() < deadline, f"subscriber saw {self.versions}, waited for {version}"
-            time.sleep(0.05)
+    def wait_for(self, version: int, timeout: float | None = None) -> None:
+        """Until the subscriber has seen `version` (the deadline scales with the machine's load)."""
+        try:
+            processes.wait_ready(lambda: self.last >= version, what=f"version {version}", timeout=timeout)
+        except processes.NotReady as error:
+            raise AssertionError(f"subscriber saw {self.versions}, waited for {version}: {error}") from None
 
     def stop(self) -> None:
         self._stop.set()

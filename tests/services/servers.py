@@ -7,11 +7,9 @@ tests can share one throwaway redis-server. Output goes to a log file that failu
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import sys
-import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,8 +17,9 @@ from typing import Any
 
 import httpx
 
+from tests import processes
+
 ROOT = Path(__file__).resolve().parents[2]
-START_TIMEOUT = 30.0
 GENEROUS_LIMITS = {  # every test client is 127.0.0.1: limits high enough for any test but the limit tests
     "BRIMSTONE_RATE_LIMIT_ADDRESS": "100000/minute", "BRIMSTONE_RATE_LIMIT_TOKEN": "100000/minute",
     "BRIMSTONE_RATE_LIMIT_CREATE": "10000/minute", "BRIMSTONE_RATE_LIMIT_SIMULATION": "10000/minute",
@@ -96,36 +95,38 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}/graphql"
 
     def start(self) -> ServerProcess:
+        """Launch the server and wait until /v1/health answers (the deadline scales with the machine's load;
+        a server that exits fails at once); a start that fails stops what it launched."""
         command = [sys.executable, "-m", "services.api.serve", "--port", str(self.port), "--log-level", "warning",
                    *self.storage.args()]
         env = _env({"BRIMSTONE_HOST_TOKEN": self.host_token, **self.storage.env(), **GENEROUS_LIMITS,
                     **self.extra_env})
-        log = self.log_path.open("ab")
-        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        log.close()
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited with {self.process.returncode}:\n{self.log()}")
-            try:
-                if httpx.get(f"{self.url}/v1/health", timeout=1.0).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        self.stop()
-        raise RuntimeError(f"server did not answer within {START_TIMEOUT}s:\n{self.log()}")
-
-    def stop(self) -> None:
-        process, self.process = self.process, None
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(signal.SIGTERM)
+        with self.log_path.open("ab") as log:
+            self.process = processes.launch(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+            processes.wait_ready(self.healthy, what=f"server on port {self.port}", process=self.process, log=self.log)
+            # the GraphQL schema is built on the first GraphQL request: build it now, so no test times its build
+            processes.wait_ready(self.graphql_ready, what=f"GraphQL on port {self.port}", process=self.process,
+                                 log=self.log)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def healthy(self) -> bool:
+        return httpx.get(f"{self.url}/v1/health", timeout=2.0).status_code == 200
+
+    def graphql_ready(self) -> bool:
+        """One GraphQL query answered (from an address of its own: it counts against no test's rate limit)."""
+        answer = httpx.post(f"{self.url}/graphql", json={"query": "{ __typename }"},
+                            headers={"X-Forwarded-For": "192.0.2.254"}, timeout=processes.start_timeout())
+        return answer.status_code < 500
+
+    def stop(self, *, group: bool = True) -> None:
+        """SIGTERM (uvicorn's graceful shutdown), SIGKILL after 10 s; then, unless `group=False` (a test that
+        checks the server ends its own children), SIGKILL whatever the server left of its process group."""
+        process, self.process = self.process, None
+        processes.stop(process, group=group)
 
     def restart(self) -> ServerProcess:
         self.stop()
@@ -160,21 +161,13 @@ class WorkerProcess:
         assert self.storage.redis_url
         command = [sys.executable, "-m", "services.jobs.worker", "--redis", self.storage.redis_url, "--queue",
                    self.storage.queue, "--log-level", "warning", *(["--burst"] if self.burst else [])]
-        log = self.log_path.open("ab")
-        self.process = subprocess.Popen(command, cwd=ROOT, env=_env({}), stdout=log, stderr=subprocess.STDOUT)
-        log.close()
+        with self.log_path.open("ab") as log:
+            self.process = processes.launch(command, cwd=ROOT, env=_env({}), stdout=log, stderr=subprocess.STDOUT)
         return self
 
     def stop(self) -> None:
         process, self.process = self.process, None
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(signal.SIGTERM)  # rq: warm shutdown, finishing the current job
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        processes.stop(process, grace=30)  # rq: SIGTERM is a warm shutdown, finishing the current job
 
     def wait(self, timeout: float = 60) -> int | None:
         """Wait for a burst worker to empty the queue and exit by itself; stop it if it does not."""

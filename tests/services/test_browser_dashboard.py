@@ -23,6 +23,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
+from tests import processes
 from tests.services.servers import ServerProcess, next_command, sqlite_storage
 from tests.services.test_e2e_adventure import LAYOUT
 
@@ -63,10 +64,14 @@ def browser() -> Iterator[Any]:
                  "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"):  # no internet: only this machine
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"),
-                              options=options)
-    driver.set_page_load_timeout(60)
+    service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
     try:
+        driver = webdriver.Chrome(service=service, options=options)
+    except BaseException:
+        service.stop()  # a browser that failed to start leaves no chromedriver behind
+        raise
+    try:
+        driver.set_page_load_timeout(60)
         yield driver
     finally:
         driver.quit()
@@ -83,6 +88,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 def until(check: Callable[[], T | None], what: str, timeout: float = WAIT) -> T:
     """Poll `check` until it returns something truthy (no fixed sleeps: generous under load)."""
+    timeout = processes.start_timeout(timeout)
     deadline = time.monotonic() + timeout
     while True:
         try:

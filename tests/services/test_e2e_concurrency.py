@@ -39,8 +39,10 @@ def servers(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
         storage = sqlite_storage(tmp_path_factory.mktemp("conc-db"))
         count = 1
     logs = tmp_path_factory.mktemp("conc-logs")
-    started = [ServerProcess(storage, logs).start() for _ in range(count)]
+    started = [ServerProcess(storage, logs) for _ in range(count)]
     try:
+        for server in started:
+            server.start()  # a start that fails stops itself; the finally stops the others
         yield started
     finally:
         for server in started:

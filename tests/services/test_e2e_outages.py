@@ -4,7 +4,9 @@ gap); embedded simulation workers ending with the server; embedded simulation jo
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import signal
 import time
 from pathlib import Path
@@ -105,12 +107,17 @@ def test_embedded_simulation_workers_end_with_the_server(tmp_path: Path, how: st
             _simulation(client, trials=200_000)  # minutes of work for two processes
         workers = _workers(server)
         assert server.process is not None
-        if how == "stopped":
-            server.stop()
-        else:
-            server.process.send_signal(signal.SIGKILL)
-            server.process.wait(timeout=10)
-        assert _gone(workers), f"simulation workers {workers} outlived the server ({how})"
+        group = server.process.pid
+        try:
+            if how == "stopped":
+                server.stop(group=False)  # the server alone: its own shutdown must end the pool
+            else:
+                server.process.send_signal(signal.SIGKILL)
+                server.process.wait(timeout=10)
+            assert _gone(workers), f"simulation workers {workers} outlived the server ({how})"
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(group, signal.SIGKILL)  # whatever did outlive it
 
 
 def test_embedded_simulation_jobs_survive_a_restart(tmp_path: Path) -> None:

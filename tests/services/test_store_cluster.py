@@ -9,8 +9,7 @@ import json
 import shutil
 import socket
 import subprocess
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ import redis
 
 from services.store import SessionPaused, WriterRefused
 from services.store.redis import RedisStore
+from tests import processes
 from tests.services.servers import free_port
 
 
@@ -25,27 +25,28 @@ from tests.services.servers import free_port
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server = shutil.which("redis-server") or "redis-server"
     ports = [cluster_port() for _ in range(3)]
-    processes, logs = [], []
-    for port in ports:
-        data = tmp_path_factory.mktemp(f"node{port}")
-        logs.append(data / "redis.log")
-        processes.append(subprocess.Popen(
-            [server, "--port", str(port), "--bind", "127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file",
-             str(data / "nodes.conf"), "--dir", str(data), "--save", "", "--appendonly", "no",
-             "--logfile", str(logs[-1])], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT))
+    nodes: list[subprocess.Popen[bytes]] = []
+    logs: list[Path] = []
     try:
-        for port, log in zip(ports, logs, strict=True):
-            _until(lambda p=port: redis.Redis(port=p).ping(), why=log)
+        for port in ports:
+            data = tmp_path_factory.mktemp(f"node{port}")
+            logs.append(data / "redis.log")
+            nodes.append(processes.launch(
+                [server, "--port", str(port), "--bind", "127.0.0.1", "--cluster-enabled", "yes",
+                 "--cluster-config-file", str(data / "nodes.conf"), "--dir", str(data), "--save", "",
+                 "--appendonly", "no", "--logfile", str(logs[-1])], stdout=subprocess.DEVNULL,
+                stderr=subprocess.STDOUT))
+        for port, log, node in zip(ports, logs, nodes, strict=True):
+            _until(lambda p=port: redis.Redis(port=p).ping(), why=log, process=node)
         created = subprocess.run([shutil.which("redis-cli") or "redis-cli", "--cluster", "create",
                                   *(f"127.0.0.1:{p}" for p in ports), "--cluster-replicas", "0", "--cluster-yes"],
-                                 capture_output=True, text=True, timeout=120, check=False)
+                                 capture_output=True, text=True, timeout=processes.start_timeout(120), check=False)
         assert created.returncode == 0, created.stdout + created.stderr
         _until(lambda: redis.Redis(port=ports[0]).cluster("info").get("cluster_state") == "ok")
         yield f"redis+cluster://127.0.0.1:{ports[0]}/0"
     finally:
-        for process in processes:
-            process.terminate()
-            process.wait(timeout=10)
+        for node in nodes:
+            processes.stop(node)
 
 
 def cluster_port() -> int:
@@ -63,18 +64,17 @@ def cluster_port() -> int:
         return port
 
 
-def _until(check: object, timeout: float = 90.0, why: Path | None = None) -> None:  # generous: a loaded machine
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            if check():  # type: ignore[operator]
-                return
-        except redis.RedisError:
-            pass
-        if time.monotonic() > deadline:
-            log = why.read_text()[-2000:] if why is not None and why.exists() else ""
-            raise AssertionError(f"the cluster did not come up\n{log}")
-        time.sleep(0.05)
+def _until(check: Callable[[], bool], why: Path | None = None, process: subprocess.Popen[bytes] | None = None
+           ) -> None:
+    """Until `check()` is true (readiness, polled with backoff; the deadline scales with the machine's load)."""
+    def log() -> str:
+        return why.read_text()[-2000:] if why is not None and why.exists() else ""
+
+    try:
+        processes.wait_ready(check, what="the cluster", process=process, timeout=processes.start_timeout(90),
+                             log=log)
+    except processes.NotReady as error:
+        raise AssertionError(f"the cluster did not come up: {error}") from None
 
 
 def test_tables_and_events_on_a_redis_cluster(cluster: str) -> None:

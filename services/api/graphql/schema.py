@@ -1,8 +1,14 @@
-"""The strawberry schema and its litestar controller at /graphql (left out of the OpenAPI document)."""
+"""The strawberry schema and its litestar controller at /graphql (left out of the OpenAPI document).
+
+The schema's types are generated from the engine's dataclasses (services/api/graphql/generated.py), most of what
+a process spent starting: they are built on the first GraphQL request (or the first use of `schema`/`sdl()`), once.
+"""
 
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -16,12 +22,6 @@ from strawberry.types import ExecutionContext
 from strawberry.utils.logging import StrawberryLogger
 
 from services.api.graphql.context import context_getter
-from services.api.graphql.generated import SCALARS
-from services.api.graphql.hosting import HostingMutation, HostingQuery, HostingSubscription
-from services.api.graphql.mutations import Mutation
-from services.api.graphql.odds import OddsMutation, OddsQuery, OddsSubscription
-from services.api.graphql.queries import Query
-from services.api.graphql.subscriptions import Subscription
 
 log = logging.getLogger("brimstone.graphql")
 
@@ -61,25 +61,62 @@ class Schema(strawberry.Schema):
             StrawberryLogger.error(error, execution_context)
 
 
-schema = Schema(query=merge_types("Query", (Query, OddsQuery, HostingQuery)),
-                mutation=merge_types("Mutation", (Mutation, OddsMutation, HostingMutation)),
-                subscription=merge_types("Subscription", (Subscription, OddsSubscription, HostingSubscription)),
-                config=StrawberryConfig(scalar_map=SCALARS))
+def build_schema(extensions: list[Any] | None = None) -> Schema:
+    """The schema of every query, mutation and subscription (imported here: generating the types is the cost)."""
+    from services.api.graphql.generated import SCALARS
+    from services.api.graphql.hosting import HostingMutation, HostingQuery, HostingSubscription
+    from services.api.graphql.mutations import Mutation
+    from services.api.graphql.odds import OddsMutation, OddsQuery, OddsSubscription
+    from services.api.graphql.queries import Query
+    from services.api.graphql.subscriptions import Subscription
+
+    return Schema(query=merge_types("Query", (Query, OddsQuery, HostingQuery)),
+                  mutation=merge_types("Mutation", (Mutation, OddsMutation, HostingMutation)),
+                  subscription=merge_types("Subscription", (Subscription, OddsSubscription, HostingSubscription)),
+                  config=StrawberryConfig(scalar_map=SCALARS), extensions=extensions or ())
+
+
+class LazySchema:
+    """Stands for the served schema in the controller, built on the first attribute read (the first request):
+    the controller reads `self.schema.execute`, `.stream`, `.subscribe`, `.config`."""
+
+    def __init__(self, build: Callable[[], Schema]) -> None:
+        self._build = build
+        self._built: Schema | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Schema:
+        if self._built is None:
+            with self._lock:
+                if self._built is None:
+                    self._built = self._build()
+        return self._built
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.get(), name)
+
+
+_SCHEMA = LazySchema(build_schema)
+
+
+def __getattr__(name: str) -> Any:
+    """`schema`: the schema without the abuse limits (the SDL, tests), built on first use."""
+    if name == "schema":
+        return _SCHEMA.get()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def sdl() -> str:
     """The schema in GraphQL SDL, as committed in openapi/schema.graphql."""
-    return schema.as_str() + "\n"
+    return _SCHEMA.get().as_str() + "\n"
 
 
 def graphql_controller(allowed_origins: tuple[str, ...] = ("*",), extensions: list[Any] | None = None) -> Any:
     """The /graphql controller: queries and mutations over HTTP, subscriptions over both websocket protocols;
     `extensions` (the abuse limits) are added to the schema it serves."""
-    served = schema if not extensions else Schema(query=schema.query, mutation=schema.mutation,
-                                                  subscription=schema.subscription, config=schema.config,
-                                                  extensions=extensions)
+    served = _SCHEMA if not extensions else LazySchema(lambda: build_schema(extensions))
     controller = make_graphql_controller(
-        served,
+        served,  # type: ignore[arg-type]  # stands for the Schema, built on the first request
         path="/graphql",
         context_getter=context_getter,
         subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL),

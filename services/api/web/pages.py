@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import functools
 import json
 import time
 import zlib
@@ -17,8 +18,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-import segno
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import Cookie, State
 from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage
@@ -36,8 +35,15 @@ STATIC = HERE / "static"
 COOKIE = "brimstone_host"
 COOKIE_SECONDS = 24 * 3600
 
-_env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(("html",)),
-                   trim_blocks=True, lstrip_blocks=True)
+
+
+@functools.cache
+def _templates() -> Any:
+    """The pages' jinja2 environment, made on the first page served (jinja2 is not needed to start the service)."""
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+    return Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(("html",)),
+                       trim_blocks=True, lstrip_blocks=True)
 
 PHASES = (("", "Anywhere"), ("between_adventures", "Between adventures"), ("travel", "On the road"),
           ("arrival", "Arriving"), ("town", "In town"), ("adventure", "Adventure"))
@@ -72,11 +78,13 @@ def iso(stamp: float) -> str:
 
 
 def render(template: str, **values: Any) -> str:
-    return _env.get_template(template).render(ago=ago, iso=iso, phase_names=PHASE_NAMES, **values)
+    return _templates().get_template(template).render(ago=ago, iso=iso, phase_names=PHASE_NAMES, **values)
 
 
 def qr_svg(link: str) -> str:
     """The QR code of a link as an inline SVG element (segno; error correction M, so a worn card still scans)."""
+    import segno  # the join cards only
+
     return str(segno.make(link, error="m").svg_inline(scale=4, border=2, omitsize=True))
 
 
