@@ -77,6 +77,11 @@ class Rule:
     policy_header: bytes = worked_out(init=False)
     """The RateLimit-Policy header's value: the name, the quota and the window (worked out once, not per answer)."""
 
+    def key(self, who: str) -> str:
+        """The shared counter of `who` under this rule: the rule's name is part of it, so two rules of the same rate
+        (create and auth-failures both 30/minute) never count into one counter."""
+        return self.item.key_for(self.name, who)
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "window", int(self.item.get_expiry()))
         object.__setattr__(self, "policy_header", f'"{self.name}";q={self.item.amount};w={self.window}'.encode())
@@ -198,7 +203,7 @@ class Guard:
         if not live:
             return
         try:
-            counts, ttls = await self._add([(r.item.key_for(k[1]), w.pending, r.window) for k, w, r in live])
+            counts, ttls = await self._add([(r.key(k[1]), w.pending, r.window) for k, w, r in live])
         except Exception as exc:  # fail open: an unreachable counter must not refuse everyone
             log.warning("rate limit counters unreachable (%s); not limiting", exc)
             return
@@ -242,13 +247,13 @@ class Guard:
         if rule is None:
             return
         try:
-            count = await self.storage.incr(rule.item.key_for(who), rule.item.get_expiry(), amount=1)
+            count = await self.storage.incr(rule.key(who), rule.item.get_expiry(), amount=1)
         except Exception as exc:
             log.warning("rate limit counters unreachable (%s); not limiting", exc)
             return
         if count > rule.item.amount:
             try:
-                reset = await self.storage.get_expiry(rule.item.key_for(who))
+                reset = await self.storage.get_expiry(rule.key(who))
             except Exception:
                 reset = time.time() + rule.window
             self._refuse(rule, math.ceil(reset - time.time()))
@@ -267,7 +272,7 @@ class Guard:
         rule = self.auth_failures
         if rule is None:
             return
-        key = rule.item.key_for(client_address.get())
+        key = rule.key(client_address.get())
         try:
             count = await self.storage.incr(key, rule.item.get_expiry(), amount=1)
             if count <= rule.item.amount:

@@ -168,6 +168,23 @@ def test_a_forged_forwarded_for_changes_nothing_from_an_untrusted_peer(tmp_path:
         assert statuses == [403, 403, 403, 429, 429]
 
 
+def test_two_rules_of_the_same_rate_count_apart() -> None:
+    """Opening 3 tables and sending 3 wrong tokens, both limited to 3 a minute: neither refused (they once shared
+    one counter, so the tables opened counted as wrong tokens)."""
+    import asyncio
+
+    guard = Guard(Settings(rate_limit_create="3/minute", rate_limit_auth_failures="3/minute"))
+
+    async def evening() -> None:
+        for _ in range(3):
+            await guard.opening_table()
+        for _ in range(3):
+            await guard.failed_token()
+        await guard.close()
+
+    asyncio.run(evening())
+
+
 def test_an_empty_rate_setting_switches_that_limit_off() -> None:
     settings = Settings.from_env({"BRIMSTONE_RATE_LIMIT_ADDRESS": "", "BRIMSTONE_RATE_LIMIT_TOKEN": "5/minute"})
     assert settings.rate_limit_address == "" and settings.rate_limit_token == "5/minute"
