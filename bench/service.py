@@ -281,10 +281,11 @@ def bench(redis_url: str, tables: int, connections: int, seconds: float, rounds:
 
     wrk = ensure_wrk()
     prefix = f"bench{uuid.uuid4().hex[:8]}"
-    api_port, bare_port = free_port(), free_port()
+    api_port, bare_port, metrics_port = free_port(), free_port(), free_port()
     # An evening's venue puts every phone behind one address: the per-address ceiling is set for that, not lowered.
     env = {"BRIMSTONE_RATE_LIMIT_ADDRESS": "1000000/minute", "BRIMSTONE_RATE_LIMIT_TOKEN": "100000/minute",
-           "BRIMSTONE_RATE_LIMIT_CREATE": "100000/minute", "BRIMSTONE_COMMAND_LANE": "1" if lane else "0"}
+           "BRIMSTONE_RATE_LIMIT_CREATE": "100000/minute", "BRIMSTONE_COMMAND_LANE": "1" if lane else "0",
+           "BRIMSTONE_METRICS_PORT": str(metrics_port)}
     api = start([sys.executable, "-m", "services.api.serve", "--port", str(api_port), "--redis", redis_url,
                  "--redis-prefix", prefix, "--log-level", "warning"], env)
     bare = start([sys.executable, str(Path(__file__).resolve()), "--serve-bare", str(bare_port), "--redis", redis_url])
@@ -323,7 +324,7 @@ def bench(redis_url: str, tables: int, connections: int, seconds: float, rounds:
               f"{results['ratio']:.2f} (target >= 0.5)")
         print(f"command p99 by round {', '.join(f'{p:.1f}' for p in p99s)} ms; median {results['p99']:.1f} ms "
               "(target <= 25 ms)")
-        with httpx.Client(base_url=f"http://127.0.0.1:{api_port}") as http:
+        with httpx.Client(base_url=f"http://127.0.0.1:{metrics_port}") as http:  # the metrics' own port
             pauses = [line for line in http.get("/metrics").text.splitlines()
                       if line.startswith(("brimstone_gc_pause_seconds_count", "brimstone_gc_pause_seconds_sum"))]
         print("API garbage collections over the run: " + "; ".join(pauses))

@@ -8,7 +8,11 @@ Two ways of counting, by how often the limit is met:
   the request path never waits for Redis, and a client over its limit is refused (429) from the next flush on, on
   every replica.
 - Rare, costly operations (opening a table, starting a simulation) and wrong tokens are counted in the shared
-  counter at once, before the operation runs.
+  counter at once, before the operation runs. Wrong tokens past the limit are refused; a right token never is
+  (every phone of a venue may share one address).
+
+The client address is the peer's, or what `X-Forwarded-For` names when the peer is a trusted proxy
+(`BRIMSTONE_TRUSTED_PROXIES`, applied by uvicorn before any of this runs): a client cannot pick its own.
 
 A refusal raises RateLimited; the error translator answers 429 with `Retry-After`, `RateLimit` and `RateLimit-Policy`
 (draft-ietf-httpapi-ratelimit-headers). When the counter store is unreachable the limits let requests through
@@ -23,7 +27,6 @@ import contextvars
 import logging
 import math
 import time
-from collections import Counter
 from dataclasses import dataclass
 from dataclasses import field as worked_out
 from typing import TYPE_CHECKING
@@ -31,6 +34,7 @@ from typing import TYPE_CHECKING
 from limits import RateLimitItem, parse
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 
+from services.observability import RATE_LIMITED, labelled
 from services.settings import Settings
 from services.use_cases import ServiceError
 
@@ -74,6 +78,11 @@ class Rule:
     """Seconds."""
     policy_header: bytes = worked_out(init=False)
     """The RateLimit-Policy header's value: the name, the quota and the window (worked out once, not per answer)."""
+
+    def key(self, who: str) -> str:
+        """The shared counter of `who` under this rule: the rule's name is part of it, so two rules of the same rate
+        (create and auth-failures both 30/minute) never count into one counter."""
+        return self.item.key_for(self.name, who)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "window", int(self.item.get_expiry()))
@@ -135,10 +144,7 @@ class Guard:
         else:
             self.storage = MemoryStorage()
         self._windows: dict[tuple[str, str], _Window] = {}
-        self._failure_blocks: dict[str, float] = {}
         self._flusher: asyncio.Task[None] | None = None
-        self.refused: Counter[str] = Counter()
-        """Refusals by policy, for the metrics."""
 
     # -- every request ---------------------------------------------------------------------------------
 
@@ -175,7 +181,7 @@ class Guard:
         return best
 
     def _refuse(self, rule: Rule, retry_after: int) -> None:
-        self.refused[rule.name] += 1
+        labelled(RATE_LIMITED, rule.name).inc()  # every refusal of every policy, whichever door it came by
         raise RateLimited(f"too many requests for this {rule.field}: at most {rule.item.amount} per "
                           f"{rule.window} s; retry in {retry_after} s", policy=rule.name, limit=rule.item.amount,
                           window=rule.window, retry_after=retry_after, field=rule.field)
@@ -203,7 +209,7 @@ class Guard:
         if not live:
             return
         try:
-            counts, ttls = await self._add([(r.item.key_for(k[1]), w.pending, r.window) for k, w, r in live])
+            counts, ttls = await self._add([(r.key(k[1]), w.pending, r.window) for k, w, r in live])
         except Exception as exc:  # fail open: an unreachable counter must not refuse everyone
             log.warning("rate limit counters unreachable (%s); not limiting", exc)
             return
@@ -247,13 +253,13 @@ class Guard:
         if rule is None:
             return
         try:
-            count = await self.storage.incr(rule.item.key_for(who), rule.item.get_expiry(), amount=1)
+            count = await self.storage.incr(rule.key(who), rule.item.get_expiry(), amount=1)
         except Exception as exc:
             log.warning("rate limit counters unreachable (%s); not limiting", exc)
             return
         if count > rule.item.amount:
             try:
-                reset = await self.storage.get_expiry(rule.item.key_for(who))
+                reset = await self.storage.get_expiry(rule.key(who))
             except Exception:
                 reset = time.time() + rule.window
             self._refuse(rule, math.ceil(reset - time.time()))
@@ -264,34 +270,24 @@ class Guard:
     async def starting_simulation(self) -> None:
         await self.charge(self.simulation, client_address.get())
 
-    async def check_failures(self) -> None:
-        """Refuse a token check from an address that sent too many wrong tokens lately."""
-        rule = self.auth_failures
-        if rule is None:
-            return
-        until = self._failure_blocks.get(client_address.get(), 0.0)
-        now = time.monotonic()
-        if until > now:
-            self._refuse(rule, math.ceil(until - now))
-
     async def failed_token(self) -> None:
-        """Count a wrong token from the current address; once `limit` were sent within the window, the address is
-        refused (429) until the window ends, whatever token it sends."""
+        """Count a wrong token from the current address; past `limit` within the window, every further wrong token
+        from it is refused 429 (a guesser is told to stop, on every replica) while a right token from the same
+        address still opens its table: behind a venue's one NAT, a phone holding a replaced card must not lock the
+        room out."""
         rule = self.auth_failures
         if rule is None:
             return
-        who = client_address.get()
-        key = rule.item.key_for(who)
+        key = rule.key(client_address.get())
         try:
             count = await self.storage.incr(key, rule.item.get_expiry(), amount=1)
-            reset = await self.storage.get_expiry(key) if count >= rule.item.amount else 0.0
+            if count <= rule.item.amount:
+                return
+            reset = await self.storage.get_expiry(key)
         except Exception as exc:
             log.warning("rate limit counters unreachable (%s); not limiting", exc)
             return
-        if count >= rule.item.amount:
-            now = time.monotonic()
-            self._failure_blocks = {k: v for k, v in self._failure_blocks.items() if v > now}
-            self._failure_blocks[who] = now + max(1.0, reset - time.time())
+        self._refuse(rule, math.ceil(reset - time.time()))
 
     async def close(self) -> None:
         if self._flusher is not None:

@@ -1,15 +1,20 @@
 """What an operator watches: Prometheus metrics (prometheus_client) and a request id on every response and log line.
 
-Metrics (served at /metrics by each replica):
+Metrics (served by each replica on a port of its own, BRIMSTONE_METRICS_PORT, never on the public listener; no
+``_created`` series: they doubled the series stored and no dashboard reads them):
 
+- ``brimstone_build_info{version,revision,python}``: 1, labelled with what runs.
+- ``process_*`` (CPU, memory, open files, start time), ``python_info``, ``python_gc_*``: prometheus_client's own.
 - ``brimstone_requests_total{operation,status}`` and ``brimstone_request_seconds{operation}`` (histogram): every
-  HTTP request by its operation id (REST), ``graphql``, ``metrics`` or ``other``.
+  HTTP request by its operation id (REST), ``graphql``, the route's path (the host's pages, static files) or
+  ``other`` (no route: a 404); a request refused before routing (415, 422, 429, 400) counts under its operation.
 - ``brimstone_commands_total{operation,outcome}``: writes (postCommand, undo, over both doors) by outcome (applied,
   replayed, refused, error).
 - ``brimstone_subscribers``: live subscriptions on this replica.
 - ``brimstone_simulation_queue_depth``: simulation jobs not finished yet.
 - ``brimstone_store_errors_total{kind}``: storage unreachable (503s), replays that diverged.
-- ``brimstone_rate_limited_total{policy}``: requests refused with 429.
+- ``brimstone_rate_limited_total{policy}``: requests refused as over a limit (429, or a GraphQL ``RATE_LIMITED``
+  error), every policy: address, token, create, simulation, auth-failures (wrong tokens), simulations.
 - ``brimstone_commit_batch_size``: commits that left for Redis in one pipeline (histogram; several tables writing at
   once share one round trip).
 - ``brimstone_gc_pause_seconds{generation}``: garbage collector pauses (each stalls every request of the replica).
@@ -22,6 +27,7 @@ import functools
 import gc
 import logging
 import os
+import platform
 import random
 import re
 import secrets
@@ -29,7 +35,18 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import (
+    GC_COLLECTOR,
+    PLATFORM_COLLECTOR,
+    PROCESS_COLLECTOR,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    Info,
+    disable_created_metrics,
+    generate_latest,
+    start_http_server,
+)
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.metrics import MetricWrapperBase
 from prometheus_client.registry import Collector
@@ -78,7 +95,10 @@ def log_config(level: str) -> dict[str, object]:
     }
 
 
+disable_created_metrics()
 REGISTRY = CollectorRegistry(auto_describe=True)
+for _collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):  # the default registry's, in ours too
+    REGISTRY.register(_collector)
 
 REQUESTS = Counter("brimstone_requests", "HTTP requests by operation and status", ["operation", "status"],
                    registry=REGISTRY)
@@ -138,7 +158,29 @@ LIVE = _Live()
 REGISTRY.register(LIVE)
 
 
+BUILD = Info("brimstone_build", "What this replica runs", registry=REGISTRY)
+
+
+def _build_labels() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        package = version("brimstone-table")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        package = "unknown"
+    return {"version": package, "revision": os.environ.get("BRIMSTONE_REVISION", "unknown"),
+            "python": platform.python_version()}
+
+
+BUILD.info(_build_labels())
+
 
 def exposition() -> bytes:
     """The metrics in Prometheus' text format."""
     return generate_latest(REGISTRY)
+
+
+def serve_metrics(port: int, host: str) -> None:
+    """Serve /metrics on `port` of its own (a thread of this process): the proxy forwards only the API's port, so
+    the metrics are reachable by the scraper, never from the public side."""
+    start_http_server(port, host, registry=REGISTRY)

@@ -59,7 +59,10 @@ class Settings:
     # HTTP
     cors_origins: tuple[str, ...] = ()  # BRIMSTONE_CORS_ORIGINS: comma-separated origins allowed by CORS (none)
     hsts: bool = False  # BRIMSTONE_HSTS=1: send Strict-Transport-Security (only behind HTTPS)
-    metrics: bool = True  # BRIMSTONE_METRICS=0: no /metrics
+    metrics_port: int = 0  # BRIMSTONE_METRICS_PORT: /metrics on this port of its own (0: no metrics), never the API's
+    metrics_host: str | None = None  # BRIMSTONE_METRICS_HOST: the interface of the metrics port (default: `host`)
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")  # BRIMSTONE_TRUSTED_PROXIES: addresses or networks
+    # whose X-Forwarded-For names the client (comma-separated; empty: none, the peer's address is the client's)
     command_lane: bool = True  # BRIMSTONE_COMMAND_LANE=0: every command through litestar (services/api/rest/lane.py)
     jobs_db: str | None = None  # BRIMSTONE_JOBS_DB: embedded simulation jobs (default: beside the table file)
 
@@ -84,12 +87,15 @@ class Settings:
             "BRIMSTONE_RQ_QUEUE": "rq_queue",
             "BRIMSTONE_HOST": "host",
             "BRIMSTONE_LOG_LEVEL": "log_level",
+            "BRIMSTONE_JOBS_DB": "jobs_db",
+            "BRIMSTONE_METRICS_HOST": "metrics_host",
+        }
+        rates = {  # set but empty switches the limit off (an unset one keeps its default)
             "BRIMSTONE_RATE_LIMIT_ADDRESS": "rate_limit_address",
             "BRIMSTONE_RATE_LIMIT_TOKEN": "rate_limit_token",
             "BRIMSTONE_RATE_LIMIT_CREATE": "rate_limit_create",
             "BRIMSTONE_RATE_LIMIT_SIMULATION": "rate_limit_simulation",
             "BRIMSTONE_RATE_LIMIT_AUTH_FAILURES": "rate_limit_auth_failures",
-            "BRIMSTONE_JOBS_DB": "jobs_db",
         }
         numbers = {
             "BRIMSTONE_PORT": "port",
@@ -109,10 +115,14 @@ class Settings:
             "BRIMSTONE_GRAPHQL_MAX_ROOT_FIELDS": "graphql_max_root_fields",
             "BRIMSTONE_ALERT_IDLE": "alert_idle",
             "BRIMSTONE_ALERT_STUCK": "alert_stuck",
+            "BRIMSTONE_METRICS_PORT": "metrics_port",
         }
         for name, attr in text.items():
             if env.get(name):
                 values[attr] = env[name]
+        for name, attr in rates.items():
+            if name in env:
+                values[attr] = env[name].strip()
         for name, attr in numbers.items():
             if env.get(name):
                 try:
@@ -121,8 +131,10 @@ class Settings:
                     raise ValueError(f"{name}: {env[name]!r} is not a whole number") from None
         if "BRIMSTONE_CORS_ORIGINS" in env:
             values["cors_origins"] = tuple(o.strip() for o in env["BRIMSTONE_CORS_ORIGINS"].split(",") if o.strip())
-        for name, attr in (("BRIMSTONE_HSTS", "hsts"), ("BRIMSTONE_METRICS", "metrics"),
-                           ("BRIMSTONE_COMMAND_LANE", "command_lane")):
+        if "BRIMSTONE_TRUSTED_PROXIES" in env:
+            values["trusted_proxies"] = tuple(a.strip() for a in env["BRIMSTONE_TRUSTED_PROXIES"].split(",")
+                                              if a.strip())
+        for name, attr in (("BRIMSTONE_HSTS", "hsts"), ("BRIMSTONE_COMMAND_LANE", "command_lane")):
             if env.get(name):
                 values[attr] = env[name].strip().lower() in ("1", "true", "yes", "on")
         values.update({key: value for key, value in overrides.items() if value is not None})
@@ -150,8 +162,20 @@ class Settings:
                     parse_many(value)
                 except ValueError:
                     raise ValueError(f"{name}: {value!r} is not a rate such as '60/minute'") from None
-        if not 0 <= self.port <= 65535:
-            raise ValueError(f"port: {self.port} is not a TCP port")
+        for name in ("port", "metrics_port"):
+            if not 0 <= getattr(self, name) <= 65535:
+                raise ValueError(f"{name}: {getattr(self, name)} is not a TCP port")
+        if self.metrics_port and self.metrics_port == self.port:
+            raise ValueError(f"metrics_port: {self.metrics_port} is the API's port; metrics never share the public "
+                             "listener")
+        import ipaddress
+
+        for proxy in self.trusted_proxies:
+            try:
+                ipaddress.ip_network(proxy, strict=False)
+            except ValueError:
+                raise ValueError(f"trusted_proxies: {proxy!r} is not an address or a network such as "
+                                 "10.0.0.0/8") from None
         return self
 
     def with_(self, **changes: Any) -> Settings:

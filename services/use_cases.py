@@ -287,8 +287,6 @@ async def _opened(services: Services, session_id: str, token: str | None, *, all
     """Load a table and the caller's role there; refuse (401/403) a caller whose role is not in `allow`."""
     if not token:
         raise Unauthenticated("Authorization: send 'Bearer <table token>'", field="Authorization")
-    if services.guard is not None:
-        await services.guard.check_failures()
     table = await services.history.latest(session_id, idempotency_key=idempotency_key)
     if table is None:
         raise NotFound(f"session {session_id!r} does not exist", field="session_id")

@@ -30,11 +30,7 @@ from services.api.rest.docs import HEADERS, nulls_kept, response_components
 from services.api.rest.hosting import EventsController
 from services.api.rest.lane import CommandLane
 from services.api.rest.odds import OddsController
-from services.api.rest.operations import (
-    MetricsController,
-    ReadinessController,
-    operations_components,
-)
+from services.api.rest.operations import ReadinessController, operations_components
 from services.api.rest.problems import ProblemsController
 from services.api.rest.schemas import all_components
 from services.api.rest.sessions import SessionsController
@@ -162,8 +158,6 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
                                                                        graphql_limits(settings))]
         handlers += [HostPages, create_static_files_router(
             path="/static", directories=[STATIC], include_in_schema=False, cache_control=STATIC_CACHE)]
-        if settings.metrics:
-            handlers.append(MetricsController)
         app = _Litestar(
             route_handlers=handlers,
             cors_config=cors,

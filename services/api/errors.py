@@ -21,7 +21,7 @@ from services.contract.problems import BY_SLUG, BY_STATUS_DEFAULT
 from services.history import HistoryDiverged
 from services.jobs.runner import QueueFull, TooManySimulations
 from services.limits import RateLimited
-from services.observability import STORE_ERRORS, request_id
+from services.observability import RATE_LIMITED, STORE_ERRORS, labelled, request_id
 from services.store import SessionArchived, SessionPaused, StaleVersion, StoreUnavailable
 from services.use_cases import (
     Archived,
@@ -102,6 +102,7 @@ def problem_for(exc: BaseException) -> Problem:
     if isinstance(exc, QueueFull):
         return _kind("store-unavailable", str(exc), field="", headers={"Retry-After": str(exc.retry_after)})
     if isinstance(exc, TooManySimulations):
+        labelled(RATE_LIMITED, "simulations").inc()  # the guard counts its own refusals; this cap is the runner's
         return _kind("rate-limited", str(exc), field="client address",
                      headers={"Retry-After": "10", "RateLimit-Policy": f'"simulations";q={exc.limit}',
                               "RateLimit": '"simulations";r=0;t=10'})

@@ -19,10 +19,12 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qsl
 
+from litestar.utils import normalize_path
+
 from services.api.errors import PROBLEM_JSON
 from services.contract.problems import BY_SLUG
 from services.limits import Guard, RateLimited, client_address
-from services.observability import LATENCY, RATE_LIMITED, REQUESTS, labelled, new_request_id, request_id
+from services.observability import LATENCY, REQUESTS, labelled, new_request_id, request_id
 from services.settings import Settings
 
 Scope = MutableMapping[str, Any]
@@ -150,8 +152,14 @@ def check_graphql_body(raw: bytes) -> None:
                                f"query: nested deeper than {MAX_JSON_DEPTH} levels", "query")
 
 
-def operation_of(scope: Scope) -> str:
-    """The metrics label of a request: the REST operation id, graphql, or the path's kind."""
+Route = Callable[[str, str], tuple[Any, ...]]
+"""litestar's cached routing (ASGIRouter.handle_routing): (path, method) -> (app, handler, path, params, template)."""
+
+
+def operation_of(scope: Scope, route: Route | None = None) -> str:
+    """The metrics label of a request: the REST operation id, graphql, else the route's path template (the host's
+    pages, the static files); a request refused before routing is looked up in `route`, so its refusal is counted
+    under the operation it was meant for. "other" only for a path no route serves (unbounded, so not a label)."""
     handler = scope.get("route_handler")
     operation = scope.get("operation") or getattr(handler, "operation_id", None)  # "operation": the command lane's
     if isinstance(operation, str):
@@ -159,18 +167,27 @@ def operation_of(scope: Scope) -> str:
     path = str(scope.get("path", ""))
     if path.startswith("/graphql"):
         return "graphql"
-    if path.startswith("/metrics"):
-        return "metrics"
-    if path.startswith("/schema"):
-        return "schema"
+    template = scope.get("path_template")
+    if handler is None and route is not None:
+        try:
+            _, handler, _, _, template = route(normalize_path(path), scope.get("method", "GET"))
+        except Exception:  # noqa: BLE001 - no route (404) or no such method (405): not an operation
+            return "other"
+        operation = getattr(handler, "operation_id", None)
+        if isinstance(operation, str):
+            return operation
+    if isinstance(template, str) and handler is not None:
+        return "schema" if template.startswith("/schema") else template
     return "other"
 
 
 class Edge:
     """The edge middleware (see the module docstring); `guard` holds the rate limits."""
 
-    def __init__(self, app: ASGIApp, settings: Settings, guard: Callable[[], Guard | None]) -> None:
+    def __init__(self, app: ASGIApp, settings: Settings, guard: Callable[[], Guard | None],
+                 route: Route | None = None) -> None:
         self.app = app
+        self.route = route
         self.settings = settings
         self.guard = guard
         self.security = list(_SECURITY)
@@ -248,14 +265,12 @@ class Edge:
 
         try:
             receive = await self._refusals(scope, receive, path, token, guard)
-        except ProblemError as problem:
-            if problem.status == 429:
-                RATE_LIMITED.labels(problem.policy).inc()
+        except ProblemError as problem:  # a 429's refusal was counted by the guard
             await self._problem(problem, path, reply)
         else:
             await self.app(scope, receive, reply)
         finally:
-            operation = operation_of(scope)
+            operation = operation_of(scope, self.route)
             labelled(REQUESTS, operation, str(status)).inc()
             labelled(LATENCY, operation).observe(time.perf_counter() - began)
 
@@ -276,8 +291,7 @@ class Edge:
                 raise ProblemError(415, "unsupported-media-type", "Unsupported Media Type",
                                    f"Content-Type: send application/json, not {content_type or 'nothing'}",
                                    "Content-Type", {"Accept-Post": "application/json"})
-        if guard is not None and path != "/metrics" and not path.startswith("/v1/health") \
-                and not path.startswith("/v1/ready"):
+        if guard is not None and not path.startswith(("/v1/health", "/v1/ready")):
             try:
                 guard.admit(_client(scope), token)
             except RateLimited as limited:
@@ -341,5 +355,5 @@ def _replay(body: bytes) -> Receive:
 
 def install_edge(app: Any, settings: Settings, guard: Callable[[], Guard | None]) -> None:
     """Put the Edge in front of a litestar app's router (so it also sees 404s and answers before routing)."""
-    app.asgi_handler = Edge(app.asgi_handler, settings, guard)
+    app.asgi_handler = Edge(app.asgi_handler, settings, guard, app.asgi_router.handle_routing)
 

@@ -11,7 +11,7 @@ import logging
 import logging.config
 import sys
 
-from services.observability import log_config
+from services.observability import log_config, serve_metrics
 from services.settings import DEFAULT_DB, Settings
 
 
@@ -48,8 +48,13 @@ def main(argv: list[str] | None = None) -> None:
     logging.config.dictConfig(config)
     where = settings.redis_url if settings.redis_url else settings.db_path
     logging.getLogger("brimstone").info("storage: %s (%s)", settings.storage, where)
+    if settings.metrics_port:
+        serve_metrics(settings.metrics_port, settings.metrics_host or settings.host)
+    # the client address: X-Forwarded-For only from the trusted proxies (uvicorn reads it right to left and stops at
+    # the first address it does not trust), never from anyone (FORWARDED_ALLOW_IPS is not read)
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level=settings.log_level,
-                ws="websockets-sansio", lifespan="on", timeout_graceful_shutdown=5, log_config=config)
+                ws="websockets-sansio", lifespan="on", timeout_graceful_shutdown=5, log_config=config,
+                proxy_headers=bool(settings.trusted_proxies), forwarded_allow_ips=list(settings.trusted_proxies))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """`brimstone worker`: an rq worker for simulation chunks (start several: they share the queue).
 
     brimstone worker --redis redis://127.0.0.1:6379/0 [--burst] [--queue brimstone-simulations]
+    brimstone worker --alive    (a liveness probe: exit 0 when a worker of this host is registered and beating)
 """
 
 from __future__ import annotations
@@ -8,7 +9,9 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import socket
 import sys
+from typing import Any
 
 from services.settings import Settings
 
@@ -20,7 +23,19 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--burst", action="store_true", help="work until the queue is empty, then exit")
     p.add_argument("--name", help="worker name (default: rq's host.pid)")
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
+    p.add_argument("--alive", action="store_true",
+                   help="do not work: exit 0 when an rq worker of this host (its pod) is in rq's worker registry, "
+                        "1 when none is (a liveness probe; Redis unreachable counts as alive: a restart would not "
+                        "bring Redis back)")
     return p
+
+
+def alive(connection: Any, hostname: str) -> bool:
+    """An rq worker of `hostname` is registered: rq keeps a worker's key only while it beats (each beat extends it
+    by the worker's ttl), so a hung or dead worker drops out of the registry."""
+    from rq import Worker
+
+    return any(worker.hostname == hostname for worker in Worker.all(connection=connection))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -32,6 +47,16 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
     from redis import Redis
+    from redis.exceptions import RedisError
+
+    if args.alive:
+        try:
+            found = alive(Redis.from_url(settings.redis_url, socket_timeout=5), socket.gethostname())
+        except RedisError as exc:
+            print(f"brimstone worker --alive: Redis unreachable ({exc}); not the worker's fault", file=sys.stderr)
+            raise SystemExit(0) from None
+        print("alive" if found else f"no rq worker of {socket.gethostname()} is registered", file=sys.stderr)
+        raise SystemExit(0 if found else 1)
     from rq import Queue, Worker
     from rq.exceptions import StopRequested
 

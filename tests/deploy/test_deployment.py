@@ -5,6 +5,11 @@ deploy/nginx.conf (only its addresses, ports and certificate paths changed) with
 Two tables of an event are played through the proxy while a phone per table follows it over a GraphQL
 subscription (wss) and the host follows the event's stream (server-sent events); one replica is killed mid-evening
 and the tables keep going; a simulation is worked off by the rq workers.
+
+Issue 21: Redis asks for a password (as in compose and Kubernetes) and the whole stack uses a Redis URL with it;
+nginx overwrites X-Forwarded-For, so a client behind the proxy cannot pick its address, while the room sharing the
+proxy's one address is never locked out by another phone's wrong tokens; /metrics is never served through the proxy;
+the workers answer `brimstone worker --alive`.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import os
 import shutil
 import ssl
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -39,6 +45,9 @@ from tests.services.servers import (
 
 HERO = {"id": "hanzo", "name": "Hanzo"}
 WAIT = 30.0  # seconds on an idle machine; every wait scales it with the load (tests/processes.start_timeout)
+REDIS_PASSWORD = "deployment-test-password"
+WRONG_TOKENS = 4
+"""BRIMSTONE_RATE_LIMIT_AUTH_FAILURES of the replicas: wrong tokens answered 403 per minute and address."""
 
 
 def _ensure(binary: str, package: str) -> str:
@@ -68,11 +77,12 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     process = processes.launch([shutil.which("redis-server") or "redis-server", str(ROOT / "deploy" / "redis.conf"),
                                 "--port", str(port), "--dir", str(data), "--bind", "127.0.0.1",
-                                "--maxmemory", "64mb"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    client = redis.Redis(port=port)
+                                "--maxmemory", "64mb", "--requirepass", REDIS_PASSWORD],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    client = redis.Redis(port=port, password=REDIS_PASSWORD)
     try:
         processes.wait_ready(client.ping, what=f"redis-server on port {port}", process=process)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield f"redis://:{REDIS_PASSWORD}@127.0.0.1:{port}/0"
     finally:
         client.close()
         processes.stop(process)
@@ -82,7 +92,10 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def stack(redis_url: str, tls: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     logs = tmp_path_factory.mktemp("stack-logs")
     storage: Storage = redis_storage(redis_url)
-    replicas = [ServerProcess(storage, logs, env={"BRIMSTONE_SIMULATION_EXECUTOR": "thread"}) for _ in range(2)]
+    replicas = [ServerProcess(storage, logs, env={"BRIMSTONE_SIMULATION_EXECUTOR": "thread",
+                                                  "BRIMSTONE_RATE_LIMIT_AUTH_FAILURES": f"{WRONG_TOKENS}/minute",
+                                                  "BRIMSTONE_METRICS_PORT": str(free_port())})
+                for _ in range(2)]
     workers = [WorkerProcess(storage, logs) for _ in range(2)]
     nginx = _ensure("nginx", "nginx")
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
@@ -189,13 +202,47 @@ class Phone:
                 await asyncio.sleep(0.1)  # the replica went away: resubscribe after the last version seen
 
 
+def _the_proxy_decides_the_address(stack: dict[str, Any], table: dict[str, Any]) -> None:
+    """Wrong tokens through the proxy, each with a forged X-Forwarded-For: they all come from the proxy's one
+    address (nginx overwrote the header), so the guesser is refused past the limit; the right token from that same
+    address still plays (one phone holding a replaced card cannot lock out the room behind it)."""
+    verify = ssl.create_default_context(cafile=stack["verify"])
+    url = f"{stack['url']}/v1/sessions/{table['session_id']}"
+    statuses = [httpx.get(url, verify=verify, headers={"Authorization": f"Bearer wrong-{n}",
+                                                       "X-Forwarded-For": f"10.66.{n}.1"}).status_code
+                for n in range(WRONG_TOKENS + 2)]
+    assert statuses == [403] * WRONG_TOKENS + [429, 429], statuses
+    assert httpx.get(url, verify=verify, headers={"Authorization": f"Bearer {table['token']}",
+                                                  "X-Forwarded-For": "10.66.0.1"}).status_code == 200
+    assert httpx.get(f"{stack['url']}/metrics", verify=verify).status_code == 404  # never through the proxy
+    for replica in stack["replicas"]:  # each replica's own metrics port has it, the lockout counted
+        metrics = httpx.get(f"http://127.0.0.1:{replica.extra_env['BRIMSTONE_METRICS_PORT']}/metrics").text
+        assert "brimstone_build_info" in metrics and "process_cpu_seconds_total" in metrics
+    assert any('brimstone_rate_limited_total{policy="auth-failures"}' in httpx.get(
+        f"http://127.0.0.1:{r.extra_env['BRIMSTONE_METRICS_PORT']}/metrics").text for r in stack["replicas"])
+
+
+def _workers_are_alive(stack: dict[str, Any]) -> None:
+    """`brimstone worker --alive` (the workers' liveness probe) finds this host's workers in rq's registry, and
+    finds none on a Redis database no worker uses."""
+    def alive(url: str) -> int:
+        return subprocess.run([sys.executable, "-m", "services.jobs.worker", "--redis", url, "--alive"],
+                              cwd=ROOT, capture_output=True, check=False, timeout=60).returncode
+    _until(lambda: alive(stack["redis"]) == 0, "the workers to register")
+    assert alive(stack["redis"].rsplit("/", 1)[0] + "/9") == 1
+
+
 @pytest.mark.slow
 def test_an_event_plays_through_the_proxy_and_survives_a_replica(stack: dict[str, Any]) -> None:
     url, verify = stack["url"], ssl.create_default_context(cafile=stack["verify"])
     r = redis.Redis.from_url(stack["redis"])
     assert r.config_get("appendonly")["appendonly"] == "yes"
     assert r.config_get("maxmemory-policy")["maxmemory-policy"] == "noeviction"
+    assert r.config_get("protected-mode")["protected-mode"] == "yes"
+    with pytest.raises(redis.AuthenticationError):  # no password, no Redis
+        redis.Redis.from_url(stack["redis"].replace(f":{REDIS_PASSWORD}@", "")).ping()
     assert httpx.get(f"{stack['http']}/v1/health").status_code == 301  # plain HTTP only redirects to TLS
+    _workers_are_alive(stack)
 
     with httpx.Client(base_url=url, verify=verify, timeout=30) as c:
         event = c.post("/v1/events", json={"name": "Deployment night"},
@@ -204,6 +251,7 @@ def test_an_event_plays_through_the_proxy_and_survives_a_replica(stack: dict[str
         tables = c.post(f"/v1/events/{event['event_id']}/tables", json={"count": 2, "heroes": [HERO]},
                         headers=host).json()["tables"]
         simulation = c.post("/v1/simulations", json={"heroes": [HERO], "size": "medium", "trials": 400}).json()
+    _the_proxy_decides_the_address(stack, tables[0])
     phones = [Phone(stack, t["session_id"], t["token"]) for t in tables]
     moves = 8  # per table: 4 before the replica dies, 4 after
     board: dict[str, int] = {}  # join code -> the latest version the host's stream showed

@@ -2,10 +2,10 @@
 Retry-After and RateLimit, shared by two replicas through Redis), table creation, wrong tokens, simulation caps and
 the bounded queue, GraphQL depth/alias/cost/root-field limits, the fuzz findings (deep nesting, lone surrogates,
 1,000 mutation fields, transport errors as JSON), 415, repeated query parameters, security headers, no-store,
-CORS, request ids and /metrics.
+CORS, request ids and /metrics (on a port of its own).
 
-Each test speaks from its own client address (X-Forwarded-For, which uvicorn trusts from 127.0.0.1), so the tests
-share one server without sharing counters.
+Each test speaks from its own client address (X-Forwarded-For, which the service trusts from the loopback proxy
+only: BRIMSTONE_TRUSTED_PROXIES), so the tests share one server without sharing counters.
 """
 
 from __future__ import annotations
@@ -20,10 +20,19 @@ from typing import Any
 import httpx
 import pytest
 
-from services.limits import FLUSH_INTERVAL
+from services.limits import FLUSH_INTERVAL, Guard
+from services.settings import Settings
 from shared_rules.codec import encode
 from shared_rules.simulate import sample_heroes
-from tests.services.servers import ServerProcess, Storage, create_session, redis_storage, sqlite_storage
+from tests import processes
+from tests.services.servers import (
+    ServerProcess,
+    Storage,
+    create_session,
+    free_port,
+    redis_storage,
+    sqlite_storage,
+)
 
 PROBLEM = "application/problem+json"
 LOW_LIMITS = {
@@ -66,7 +75,8 @@ def rate_limited(response: httpx.Response, policy: str) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     storage = sqlite_storage(tmp_path_factory.mktemp("limits-db"))
-    with ServerProcess(storage, tmp_path_factory.mktemp("limits-logs"), env=LOW_LIMITS) as process:
+    env = {**LOW_LIMITS, "BRIMSTONE_METRICS_PORT": str(free_port())}
+    with ServerProcess(storage, tmp_path_factory.mktemp("limits-logs"), env=env) as process:
         yield process
         assert "Traceback" not in process.log(), process.log()
 
@@ -116,18 +126,81 @@ def test_opening_tables_is_limited_per_address_on_both_doors(server: ServerProce
         assert answer["data"] is None and answer["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
 
 
-def test_wrong_tokens_lock_the_address_out_even_with_the_right_token(server: ServerProcess) -> None:
+def test_a_guesser_is_refused_after_its_wrong_tokens_on_both_doors(server: ServerProcess) -> None:
     created = table(server)
     url = f"/v1/sessions/{created['session_id']}"
     guesser = address()
     for _ in range(3):
         with server.client(uuid.uuid4().hex, headers=guesser) as client:
             refused(client.get(url), 403)
-    with server.client(created["token"], headers=guesser) as client:
-        body = refused(client.get(url), 429)
-        assert "Authorization" in body["field"]
-    with server.client(created["token"], headers=address()) as client:  # the table itself is not locked
-        assert client.get(url).status_code == 200
+    for _ in range(3):  # every further guess: 429, not another 403 to learn from
+        with server.client(uuid.uuid4().hex, headers=guesser) as client:
+            body = rate_limited(client.get(url), "auth-failures")
+            assert body["field"] == "Authorization"
+    query = "query($s: String!) { session(sessionId: $s) { version } }"
+    with server.client(uuid.uuid4().hex, headers=guesser) as client:
+        answer = client.post("/graphql", json={"query": query, "variables": {"s": created["session_id"]}}).json()
+    assert answer["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
+
+
+def test_one_phone_with_a_replaced_card_does_not_lock_out_its_room(server: ServerProcess) -> None:
+    """Behind a venue's NAT every phone has one address: the wrong-token lockout refuses wrong tokens only."""
+    tables = [table(server) for _ in range(2)]
+    room = address()
+    for _ in range(6):  # a phone that still holds its table's old card keeps trying it
+        with server.client("the-old-card-" + uuid.uuid4().hex[:6], headers=room) as client:
+            assert client.get(f"/v1/sessions/{tables[0]['session_id']}").status_code in (403, 429)
+    for created in tables:  # every other phone of the room, and the new card, play on
+        with server.client(created["token"], headers=room) as client:
+            assert client.get(f"/v1/sessions/{created['session_id']}").status_code == 200
+
+
+def test_a_forged_forwarded_for_changes_nothing_from_an_untrusted_peer(tmp_path: Path) -> None:
+    """With no trusted proxy (BRIMSTONE_TRUSTED_PROXIES empty) the peer's address is the client's, whatever
+    X-Forwarded-For says: a guesser cannot pick a fresh address per guess."""
+    env = {**LOW_LIMITS, "BRIMSTONE_TRUSTED_PROXIES": ""}
+    with ServerProcess(sqlite_storage(tmp_path), tmp_path, env=env) as alone:
+        created = table(alone)
+        url = f"/v1/sessions/{created['session_id']}"
+        statuses = []
+        for _ in range(5):
+            with alone.client(uuid.uuid4().hex, headers=address()) as client:
+                statuses.append(client.get(url).status_code)
+        assert statuses == [403, 403, 403, 429, 429]
+
+
+def test_two_rules_of_the_same_rate_count_apart() -> None:
+    """Opening 3 tables and sending 3 wrong tokens, both limited to 3 a minute: neither refused (they once shared
+    one counter, so the tables opened counted as wrong tokens)."""
+    import asyncio
+
+    guard = Guard(Settings(rate_limit_create="3/minute", rate_limit_auth_failures="3/minute"))
+
+    async def evening() -> None:
+        for _ in range(3):
+            await guard.opening_table()
+        for _ in range(3):
+            await guard.failed_token()
+        await guard.close()
+
+    asyncio.run(evening())
+
+
+def test_an_empty_rate_setting_switches_that_limit_off() -> None:
+    settings = Settings.from_env({"BRIMSTONE_RATE_LIMIT_ADDRESS": "", "BRIMSTONE_RATE_LIMIT_TOKEN": "5/minute"})
+    assert settings.rate_limit_address == "" and settings.rate_limit_token == "5/minute"
+    assert Settings.from_env({}).rate_limit_address == "1200/minute"  # unset: the default
+    guard = Guard(settings)
+    assert guard.address is None and guard.token is not None
+
+    async def many() -> None:
+        for _ in range(5000):
+            guard.admit("10.1.2.3", None)  # no token, no address limit: never refused
+        await guard.close()
+
+    import asyncio
+
+    asyncio.run(many())
 
 
 def test_simulations_are_capped_per_client_and_the_queue_is_bounded(server: ServerProcess) -> None:
@@ -159,7 +232,7 @@ def test_two_replicas_share_the_count_through_redis(store_redis_url: str, tmp_pa
             with a.client(created["token"], headers=address()) as client:
                 assert client.get(url).status_code == 200
         # b has seen none of them; once a's counts reach the shared counter, b refuses past 10 in all
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + processes.start_timeout(30)
         seen_by_b = 0
         while True:
             with b.client(created["token"], headers=address()) as client:
@@ -240,7 +313,7 @@ def test_rest_refuses_other_content_types_and_repeated_parameters(server: Server
         assert refused(twice, 422)["field"] == "limit"
 
 
-def test_security_headers_no_store_request_ids_cors_and_metrics(server: ServerProcess) -> None:
+def test_security_headers_no_store_request_ids_cors(server: ServerProcess) -> None:
     with server.client(headers=address()) as client:
         created = client.post("/v1/sessions", json={"heroes": [{"id": "anna", "name": "Anna"}]},
                               headers={"Origin": "https://table.example", "X-Request-ID": "phone-42-abcdef"})
@@ -256,8 +329,33 @@ def test_security_headers_no_store_request_ids_cors_and_metrics(server: ServerPr
         assert len(other.headers["x-request-id"]) >= 8 and other.headers["x-request-id"] != "phone-42-abcdef"
         missing = client.get("/v1/nothing")
         assert missing.status_code == 404 and missing.headers["x-request-id"]
-        metrics = client.get("/metrics").text
-    assert 'brimstone_requests_total{operation="createSession",status="201"}' in metrics
-    assert "brimstone_request_seconds_bucket" in metrics and "brimstone_subscribers" in metrics
-    assert "brimstone_simulation_queue_depth" in metrics and "brimstone_rate_limited_total" in metrics
 
+
+def _scrape(server: ServerProcess) -> str:
+    return httpx.get(f"http://127.0.0.1:{server.extra_env['BRIMSTONE_METRICS_PORT']}/metrics", timeout=30).text
+
+
+def test_metrics_on_their_own_port_count_every_refusal_under_its_operation(server: ServerProcess) -> None:
+    created = table(server)
+    with server.client(headers=address()) as client:
+        assert client.get("/metrics").status_code == 404  # never on the public listener
+        url = f"/v1/sessions/{created['session_id']}/commands"
+        assert client.post(url, content=b"x", headers={"Content-Type": "text/plain"}).status_code == 415
+        assert client.get(f"/v1/sessions/{created['session_id']}/events?limit=1&limit=2").status_code == 422
+        assert client.get("/host/").status_code == 200
+    guesser = address()
+    for _ in range(4):
+        with server.client(uuid.uuid4().hex, headers=guesser) as client:
+            client.get(f"/v1/sessions/{created['session_id']}")
+    metrics = _scrape(server)
+    assert 'brimstone_requests_total{operation="createSession",status="201"}' in metrics
+    assert 'brimstone_requests_total{operation="postCommand",status="415"}' in metrics  # refused before routing
+    assert 'brimstone_requests_total{operation="listEvents",status="422"}' in metrics
+    assert 'brimstone_requests_total{operation="/host",status="200"}' in metrics
+    assert 'brimstone_requests_total{operation="getSession",status="429"}' in metrics
+    assert 'brimstone_rate_limited_total{policy="auth-failures"}' in metrics  # the wrong-token lockout
+    assert "brimstone_request_seconds_bucket" in metrics and "brimstone_subscribers" in metrics
+    assert "brimstone_simulation_queue_depth" in metrics
+    assert "process_cpu_seconds_total" in metrics and "process_resident_memory_bytes" in metrics
+    assert 'brimstone_build_info{python="' in metrics and "python_info" in metrics
+    assert "_created" not in metrics  # they doubled the series stored

@@ -1,12 +1,13 @@
 """REST door for running the service: a table's owner archives or deletes it; readiness (touches the store, for a
-load balancer) next to the cheap liveness at /v1/health; Prometheus metrics at /metrics."""
+load balancer) next to the cheap liveness at /v1/health. (The metrics have a port of their own:
+services.observability.serve_metrics.)"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from litestar import Controller, Request, Response, delete, get, post
+from litestar import Controller, Request, delete, get, post
 from litestar.datastructures import State
 from litestar.openapi.spec import OpenAPIResponse, Operation
 from litestar.params import Parameter
@@ -16,7 +17,6 @@ from services import use_cases
 from services.api.rest.common import PUBLIC, SECURITY, answer, bearer, require_bearer, services
 from services.api.rest.docs import documented
 from services.contract.envelopes import SESSION_ID_PATTERN
-from services.observability import exposition
 
 SessionId = Annotated[str, Parameter(description="the table's join code, e.g. K7QX2M", max_length=128,
                                      pattern=SESSION_ID_PATTERN)]
@@ -104,13 +104,3 @@ class ReadinessController(Controller):
         """Touches the store: 200 when it answers, 503 `store-unavailable` when it does not (liveness stays at
         /v1/health, which touches nothing)."""
         return answer(await use_cases.readiness(services(state)))
-
-
-class MetricsController(Controller):
-    path = "/metrics"
-    include_in_schema = False
-
-    @get("/", media_type="text/plain; version=0.0.4")
-    async def metrics(self) -> Response[bytes]:
-        """Prometheus metrics of this replica."""
-        return Response(exposition(), media_type="text/plain; version=0.0.4")
