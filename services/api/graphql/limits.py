@@ -3,26 +3,29 @@
 `DocumentGuard` is a strawberry schema extension that does the parsing itself (strawberry's documented place for
 custom parsing) so that nothing costly runs before the document is known to be cheap:
 
-1. the text: longer than `max_chars`, or brackets nested deeper than MAX_TEXT_DEPTH (a parser would recurse),
-   is refused without parsing (`QUERY_TOO_COSTLY`);
+1. the text, before any parser reads it: longer than `max_chars`, brackets nested deeper than MAX_TEXT_DEPTH (a
+   parser would recurse), or fragments found by a regex token scan that spread themselves, chain longer than
+   MAX_FRAGMENT_NESTING or expand past the cost (`check_text`: about 1 ms for the 14 kB 400-fragment chain, which
+   graphql-core takes 25-40 ms to parse);
 2. the parse, with a token budget (graphql-core stops counting at `max_tokens`);
-3. one walk of the document: every fragment's cost, depth and root fields are computed once (memoized, in an order
-   where each fragment comes after those it spreads), so a fragment spread twice by each of 20 fragments costs 21
-   little walks, not 2^20. A fragment cycle, depth, aliases, root fields (500 `createSession` in one request) and
-   the cost (fields selected, fragments expanded) are refused with `QUERY_TOO_COSTLY` or, for a cycle or an
-   unknown operation, `GRAPHQL_VALIDATION_FAILED`.
+3. one walk of the parsed document: every fragment's cost, depth, root fields and repeated response names are
+   computed once (memoized, each fragment after those it spreads), so a fragment spread twice by each of 20
+   fragments costs 21 little walks, not 2^20. Aliases, root fields (500 `createSession` in one request), depth,
+   the cost (fields selected plus spreads, fragments expanded) and a response name selected more than
+   MAX_SAME_FIELD times in one selection set are refused with `QUERY_TOO_COSTLY`; a cycle or an unknown operation
+   with `GRAPHQL_VALIDATION_FAILED`.
 
 A refused document is never validated by graphql-core (whose fragment rules expand spreads without memoizing:
 4.5 s for a 751-byte document) nor executed. The same extension runs for HTTP and for a websocket subscribe
-message. Every refusal of the door has one shape (`refusal_extensions`), and `ErrorCodes` gives graphql-core's own
-errors (syntax, validation, variables) that shape too; over HTTP a request refused before it ran answers the
-refusal's status (400), one that ran answers 200 (docs/api.md, "Refusals").
+message. Every refusal of the door has one shape (`refusal_extensions`), and graphql-core's own
+errors (syntax, validation, variables) that shape too (`give_codes`, from the Schema's `process_errors`); over HTTP a
+request refused before it ran answers the refusal's status (400), one that ran answers 200 (docs/api.md, GraphQL).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -472,41 +475,34 @@ def _operation_kind(document: DocumentNode, operation_name: str | None) -> str |
     return None
 
 
-class ErrorCodes(SchemaExtension):
-    """Gives every error of a refused request graphql-core raised itself (syntax, validation, a variable's value)
-    the door's one shape, and over HTTP makes a request refused before it ran answer the refusal's status; errors
-    of fields that ran keep the 200."""
-
-    def on_operation(self) -> Iterator[None]:
-        yield
-        context = self.execution_context
-        errors = list(context.pre_execution_errors or [])
-        result = context.result
-        if result is not None and result.errors:
-            errors += [e for e in result.errors if e not in errors]
-        for error in errors:
-            if (error.extensions or {}).get("code"):
-                continue
-            message = error.message
-            if error.path:  # a resolver failed without a refusal: the server's fault (logged by Schema)
-                error.extensions = {**(error.extensions or {}), **refusal_extensions(
-                    "INTERNAL_ERROR", message, status=500, slug="internal-error", field="")}
-                continue
-            code = PARSE_FAILED if message.startswith("Syntax Error") else VALIDATION_FAILED
-            field = "variables" if message.startswith("Variable '$") else "query"
-            limit = ""
-            if message == "Maximum introspection depth exceeded":  # graphql-core's MaxIntrospectionDepthRule
-                code, limit = TOO_COSTLY, "MAX_INTROSPECTION_DEPTH"
-            error.extensions = {**(error.extensions or {}),
-                                **refusal_extensions(code, message, field=field, limit=limit)}
-        data = result.data if result is not None else None
-        if errors and data is None and not any(error.path for error in errors):  # refused before it ran
-            status = (errors[0].extensions or {}).get("status")
-            response = context.context.get("response") if isinstance(context.context, dict) else None
-            if isinstance(status, int) and status >= 400 and hasattr(response, "status_code"):
-                response.status_code = status
+def give_codes(errors: list[GraphQLError], execution_context: Any) -> None:
+    """Give every error graphql-core raised itself the door's one shape (syntax, validation, a variable's value:
+    400 with a code; a resolver's failure that is no refusal: INTERNAL_ERROR, 500), and over HTTP make a request
+    refused before it ran (no error has a path) answer the refusal's status; errors of fields that ran keep the 200.
+    Called by the Schema's `process_errors`, which strawberry runs on every result before it is sent (HTTP and
+    both websocket protocols)."""
+    for error in errors:
+        if (error.extensions or {}).get("code"):
+            continue
+        message = error.message
+        if error.path:  # a resolver failed without a refusal: the server's fault (logged by the Schema)
+            error.extensions = {**(error.extensions or {}), **refusal_extensions(
+                "INTERNAL_ERROR", message, status=500, slug="internal-error", field="")}
+            continue
+        code = PARSE_FAILED if message.startswith("Syntax Error") else VALIDATION_FAILED
+        field = "variables" if message.startswith("Variable '$") else "query"
+        limit = ""
+        if message == "Maximum introspection depth exceeded":  # graphql-core's MaxIntrospectionDepthRule
+            code, limit = TOO_COSTLY, "MAX_INTROSPECTION_DEPTH"
+        error.extensions = {**(error.extensions or {}), **refusal_extensions(code, message, field=field, limit=limit)}
+    if errors and not any(error.path for error in errors):  # refused before it ran
+        status = (errors[0].extensions or {}).get("status")
+        context = getattr(execution_context, "context", None)
+        response = context.get("response") if isinstance(context, dict) else None
+        if isinstance(status, int) and status >= 400 and hasattr(response, "status_code"):
+            response.status_code = status
 
 
-def graphql_limits(settings: Settings) -> list[Callable[[], SchemaExtension]]:
+def graphql_limits(settings: Settings) -> list[type[SchemaExtension]]:
     """The schema extensions enforcing the settings' GraphQL limits (strawberry makes a fresh one per request)."""
-    return [guard_extension(Limits.of(settings)), ErrorCodes]
+    return [guard_extension(Limits.of(settings))]

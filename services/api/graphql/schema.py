@@ -18,6 +18,7 @@ from strawberry.utils.logging import StrawberryLogger
 from services.api.graphql.context import context_getter
 from services.api.graphql.generated import SCALARS
 from services.api.graphql.hosting import HostingMutation, HostingQuery, HostingSubscription
+from services.api.graphql.limits import give_codes
 from services.api.graphql.mutations import Mutation
 from services.api.graphql.odds import OddsMutation, OddsQuery, OddsSubscription
 from services.api.graphql.queries import Query
@@ -48,9 +49,11 @@ with no internet access. The page sends `Authorization: Bearer <token>` when a t
 
 
 class Schema(strawberry.Schema):
-    """Logs only what is the server's fault: refusals (problems below 500) and invalid queries are the client's."""
+    """Gives every error its code (services/api/graphql/limits.py `give_codes`) and logs only what is the server's
+    fault: refusals (problems below 500) and invalid queries are the client's."""
 
     def process_errors(self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None) -> None:
+        give_codes(errors, execution_context)  # every refusal in the door's one shape, before it is sent
         for error in errors:
             status = (error.extensions or {}).get("status")
             if isinstance(status, int) and status < 500:
