@@ -242,9 +242,9 @@ def check_text(query: str, limits: Limits) -> GraphQLError | None:
         if nesting[name] > MAX_FRAGMENT_NESTING:
             return _nested(name, nesting[name], source=source, positions=[graph[name][0][1]])
         expanded[name] = min(sum(1 + expanded[t] for t in spreads), cap)
-    for spreads in operations:
-        if sum(1 + expanded[t] for t, _ in spreads if t in graph) > limits.max_cost:
-            return _too_costly("the operation", limits, source=source, positions=[spreads[0][1]])
+    for held in operations:
+        if sum(1 + expanded[t] for t, _ in held if t in graph) > limits.max_cost:
+            return _too_costly("the operation", limits, source=source, positions=[held[0][1]])
     return None
 
 
@@ -499,7 +499,7 @@ def give_codes(errors: list[GraphQLError], execution_context: Any) -> None:
         status = (errors[0].extensions or {}).get("status")
         context = getattr(execution_context, "context", None)
         response = context.get("response") if isinstance(context, dict) else None
-        if isinstance(status, int) and status >= 400 and hasattr(response, "status_code"):
+        if isinstance(status, int) and status >= 400 and response is not None and hasattr(response, "status_code"):
             response.status_code = status
 
 
