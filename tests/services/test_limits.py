@@ -254,6 +254,14 @@ def test_every_graphql_refusal_has_one_shape_and_status_rule(server: ServerProce
         mutation = client.get("/graphql", params={"query": 'mutation { openEvent(name: "x") { eventId } }'},
                               headers={"Accept": "application/json"})
     assert graphql_refused(mutation)[0]["code"] == "GRAPHQL_VALIDATION_FAILED"
+    with server.client(headers=address()) as client:
+        too_large = client.post("/graphql", json={"query": "{ health { status } }", "pad": "x" * 1_100_000})
+        assert graphql_refused(too_large, 413)[0]["code"] == "BODY_TOO_LARGE"
+    with server.client(headers=address()) as client:
+        answers = [client.post("/graphql", json={"query": "{ health { status } }"}) for _ in range(13)]
+    assert [a.status_code for a in answers[:12]] == [200] * 12
+    limited = graphql_refused(answers[12], 429)[0]
+    assert limited["code"] == "RATE_LIMITED" and int(answers[12].headers["retry-after"]) >= 1
     ran = graphql(server, '{ health { status } session(sessionId: "NOPE42") { version } }')
     assert ran.status_code == 200 and ran.json()["data"] is None  # session is non-null: the refusal nulls data
     error = ran.json()["errors"][0]
