@@ -447,21 +447,23 @@ def guard_extension(limits: Limits) -> type[SchemaExtension]:
 
         def on_parse(self) -> Iterator[None]:
             context = self.execution_context
-            if context.graphql_document is None and isinstance(context.query, str) and context.query:
+            checked: DocumentNode | GraphQLError | None = None
+            if context.graphql_document is not None:  # parsed by someone else (a cache): still walked
+                checked = check_document(context.graphql_document, limits, context.operation_name) \
+                    or context.graphql_document
+            elif isinstance(context.query, str) and context.query:
                 checked = check_query(context.query, limits, context.operation_name)
-                if isinstance(checked, GraphQLError):
-                    context.graphql_document = _placeholder(context)
-                    context.pre_execution_errors = [checked]
-                else:
-                    allowed = {t.value for t in context.allowed_operations}
-                    kind = _operation_kind(checked, context.operation_name)
-                    if kind is not None and kind not in allowed:
-                        context.graphql_document = _placeholder(context)
-                        context.pre_execution_errors = [refusal(
-                            VALIDATION_FAILED, f"a {kind} cannot be sent this way (this transport takes "
-                            f"{' or '.join(sorted(allowed)) or 'nothing'})", field="query")]
-                    else:
-                        context.graphql_document = checked
+            if isinstance(checked, DocumentNode):
+                allowed = {t.value for t in context.allowed_operations}
+                kind = _operation_kind(checked, context.operation_name)
+                if kind is not None and kind not in allowed:
+                    checked = refusal(VALIDATION_FAILED, f"a {kind} cannot be sent this way (this transport "
+                                      f"takes {' or '.join(sorted(allowed)) or 'nothing'})")
+            if isinstance(checked, GraphQLError):
+                context.graphql_document = _placeholder(context)
+                context.pre_execution_errors = [checked]
+            elif checked is not None:
+                context.graphql_document = checked
             yield
 
     return DocumentGuard
