@@ -204,3 +204,33 @@ def test_graphql_cores_own_refusals_get_the_same_shape() -> None:
 def test_defaults_are_the_settings() -> None:
     assert Limits.of(Settings()) == Limits()
     assert limits.MAX_TEXT_DEPTH == 64  # the edge's MAX_JSON_DEPTH for the request body
+
+
+def test_the_text_scan_never_refuses_what_the_walk_would_accept() -> None:
+    """The early scan counts only spreads, so for any fragment graph its refusal implies the walk's (random DAGs
+    of fragments with fields, nested selections and inline fragments, under random cost budgets)."""
+    from graphql import parse
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @st.composite
+    def documents(draw: st.DrawFn) -> str:
+        count = draw(st.integers(1, 7))
+        bodies = []
+        for i in range(count):
+            parts = [draw(st.sampled_from(["health { status }", "__typename", "h: health { storage }"]))]
+            for _ in range(draw(st.integers(0, 3))):
+                if i + 1 < count:
+                    target = draw(st.integers(i + 1, count - 1))
+                    parts.append(draw(st.sampled_from([f"...F{target}", f"... on Query {{ ...F{target} }}"])))
+            bodies.append(f"fragment F{i} on Query {{ {' '.join(parts)} }}")
+        return "query { ...F0 health { status } } " + " ".join(bodies)
+
+    @settings(max_examples=150, deadline=None, database=None)
+    @given(documents(), st.integers(1, 80))
+    def check(query: str, budget: int) -> None:
+        limits_ = Limits(max_cost=budget, max_aliases=1000, max_root_fields=1000)
+        if check_text(query, limits_) is not None:
+            assert check_document(parse(query), limits_) is not None, query
+
+    check()
