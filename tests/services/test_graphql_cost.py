@@ -206,7 +206,7 @@ def test_defaults_are_the_settings() -> None:
     assert limits.MAX_TEXT_DEPTH == 64  # the edge's MAX_JSON_DEPTH for the request body
 
 
-def test_the_text_scan_never_refuses_what_the_walk_would_accept() -> None:
+def test_the_text_scan_never_refuses_what_the_walk_would_accept(monkeypatch: pytest.MonkeyPatch) -> None:
     """The early scan counts only spreads, so for any fragment graph its refusal implies the walk's (random DAGs
     of fragments with fields, nested selections and inline fragments, under random cost budgets)."""
     from graphql import parse
@@ -230,7 +230,13 @@ def test_the_text_scan_never_refuses_what_the_walk_would_accept() -> None:
     @given(documents(), st.integers(1, 80))
     def check(query: str, budget: int) -> None:
         limits_ = Limits(max_cost=budget, max_aliases=1000, max_root_fields=1000)
-        if check_text(query, limits_) is not None:
+        refused = check_text(query, limits_)
+        if refused is not None:
             assert check_document(parse(query), limits_) is not None, query
+            refusals.append(refused.message)
+
+    refusals: list[str] = []
+    monkeypatch.setattr(limits, "CHARS_PER_TOKEN", 10**6)  # the length is the text's own limit: not compared
 
     check()
+    assert any("fields" in message for message in refusals)  # the scan's own cost count was exercised
