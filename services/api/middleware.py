@@ -8,6 +8,8 @@ In order, for each HTTP request:
 3. on the way out: `X-Request-ID`, security headers, `Cache-Control: no-store` (answers carry table state and
    tokens), the client's `RateLimit` budget, and any `text/plain` error (a GraphQL transport error) turned into a
    problem+json body;
+   on /graphql every refusal of steps 2-3 is a GraphQL error instead (`{"data": null, "errors": [...]}` with the
+   problem members in `extensions`), the one shape of that door (services/api/graphql/limits.py);
 4. the request's metrics (operation, status, latency).
 """
 
@@ -68,6 +70,24 @@ class ProblemError(Exception):
                            "detail": self.detail, "field": self.field, "rule": "", "instance": path},
                           separators=(",", ":")).encode()
 
+    def graphql_body(self) -> bytes:
+        """The refusal as the GraphQL door answers every refusal (docs/api.md, GraphQL "Refusals"): no data, one
+        error whose extensions are the problem members and a code (BAD_REQUEST for a malformed request, else the
+        kind in capitals: BODY_TOO_LARGE, RATE_LIMITED ...)."""
+        kind = BY_SLUG.get(self.slug)
+        code = "BAD_REQUEST" if self.status == 400 else self.slug.upper().replace("-", "_")
+        extensions = {"code": code, "kind": self.slug, "type": kind.uri if kind else "about:blank",
+                      "title": self.title, "status": self.status, "detail": self.detail, "field": self.field,
+                      "rule": ""}
+        return json.dumps({"data": None, "errors": [{"message": self.detail, "extensions": extensions}]},
+                          separators=(",", ":")).encode()
+
+    def answer(self, path: str) -> tuple[bytes, bytes]:
+        """(content type, body): problem+json, or a GraphQL error on the GraphQL door."""
+        if path.startswith("/graphql"):
+            return b"application/json", self.graphql_body()
+        return PROBLEM_JSON.encode(), self.body(path)
+
 
 def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", ()):
@@ -126,8 +146,8 @@ def _text_depth(text: str) -> int:
 
 
 def check_graphql_body(raw: bytes) -> None:
-    """Refuse (400) a GraphQL body nested deeper than MAX_JSON_DEPTH (in the JSON or in its query) or holding a lone
-    surrogate (which cannot be stored or sent back as UTF-8)."""
+    """Refuse (400) a GraphQL body nested deeper than MAX_JSON_DEPTH or holding a lone surrogate (which cannot be
+    stored or sent back as UTF-8)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -144,12 +164,7 @@ def check_graphql_body(raw: bytes) -> None:
     except UnicodeEncodeError:
         raise ProblemError(400, "invalid-command", "Bad Request",
                            "body: a string holds a lone surrogate (\\ud800-\\udfff), which is not text", "body") from None
-    queries = data if isinstance(data, list) else [data]
-    for item in queries:
-        query = item.get("query") if isinstance(item, dict) else None
-        if isinstance(query, str) and _text_depth(query) > MAX_JSON_DEPTH:
-            raise ProblemError(400, "invalid-command", "Bad Request",
-                               f"query: nested deeper than {MAX_JSON_DEPTH} levels", "query")
+    # the query's own text is checked by the GraphQL door (services/api/graphql/limits.py), for websockets too
 
 
 Route = Callable[[str, str], tuple[Any, ...]]
@@ -304,9 +319,9 @@ class Edge:
         return receive
 
     async def _problem(self, problem: ProblemError, path: str, send: Send) -> None:
-        headers = [(b"content-type", PROBLEM_JSON.encode())]
+        content_type, body = problem.answer(path)
+        headers = [(b"content-type", content_type)]
         headers.extend((k.lower().encode(), v.encode()) for k, v in problem.headers.items())
-        body = problem.body(path)
         await send({"type": "http.response.start", "status": problem.status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
@@ -315,9 +330,9 @@ class Edge:
         detail = text.decode("utf-8", "replace").strip()[:500] or "the request was refused"
         problem = ProblemError(status, "invalid-command" if status < 500 else "internal-error",
                                "Bad Request" if status == 400 else "Error", detail, "body")
-        body = problem.body(path)
+        content_type, body = problem.answer(path)
         headers = [(k, v) for k, v in start["headers"] if k not in (b"content-type", b"content-length")]
-        headers += [(b"content-type", PROBLEM_JSON.encode()), (b"content-length", str(len(body)).encode())]
+        headers += [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 

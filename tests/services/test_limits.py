@@ -256,20 +256,36 @@ def graphql(server: ServerProcess, query: str, **extra: Any) -> httpx.Response:
         return client.post("/graphql", json={"query": query, **extra})
 
 
+GRAPHQL_REFUSAL = {"code", "kind", "type", "title", "status", "detail", "field", "rule"}
+
+
+def graphql_refused(response: httpx.Response, status: int = 400) -> list[dict[str, Any]]:
+    """The GraphQL door's one shape of refusal (docs/api.md, GraphQL): the HTTP status is the refusal's, the
+    body a GraphQL answer with no data and errors whose extensions carry the problem members and a code."""
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json"), response.headers
+    body = response.json()
+    assert body["data"] is None and body["errors"], body
+    for error in body["errors"]:
+        extensions = error["extensions"]
+        assert set(extensions) >= GRAPHQL_REFUSAL, extensions
+        assert extensions["status"] == status and extensions["detail"] == error["message"]
+    return [e["extensions"] for e in body["errors"]]
+
+
 def test_graphql_depth_alias_cost_and_root_field_limits(server: ServerProcess) -> None:
     def codes(response: httpx.Response) -> set[str]:
-        assert response.status_code in (200, 400), response.text
-        return {e["extensions"]["code"] for e in response.json()["errors"]}
+        return {e["code"] for e in graphql_refused(response)}
 
     aliases = "{" + " ".join(f"a{i}: health {{ status }}" for i in range(40)) + "}"
     assert codes(graphql(server, aliases)) == {"QUERY_TOO_COSTLY"}
     roots = "{" + " ".join(f"a{i}: health {{ status }}" for i in range(11)) + "}"
-    assert "QUERY_TOO_COSTLY" in codes(graphql(server, roots))
+    assert codes(graphql(server, roots)) == {"QUERY_TOO_COSTLY"}
     deep = "{ __schema { types { " + "fields { type { " * 8 + "name" + " } }" * 8 + " } } }"
-    assert codes(graphql(server, deep)) == {"QUERY_TOO_COSTLY"}  # 19 levels, 12 allowed
+    assert codes(graphql(server, deep)) == {"QUERY_TOO_COSTLY"}  # graphql-core's introspection depth rule
     fragment = "fragment T on __Type { name kind fields { name type { name kind ofType { name kind } } } } "
     costly = fragment + "{ __schema { " + " ".join(f"t{i}: types {{ ...T }}" for i in range(7)) + " } }"
-    assert codes(graphql(server, costly)) == {"QUERY_TOO_COSTLY"}  # 1 + 7 x (1 + 9) fields, 60 allowed
+    assert codes(graphql(server, costly)) == {"QUERY_TOO_COSTLY"}  # 1 + 7 x (1 + 1 + 9), 60 allowed
     assert graphql(server, "{ health { status } }").json() == {"data": {"health": {"status": "ok"}}}
 
 
@@ -277,22 +293,114 @@ def test_graphql_fuzz_findings_answer_4xx_json_never_500(server: ServerProcess) 
     with server.client(headers=address()) as client:
         nested = client.post("/graphql", content=b'{"query": "{ health { status } }", "variables": '
                              + b"[" * 1500 + b"]" * 1500 + b"}", headers={"Content-Type": "application/json"})
-        assert refused(nested, 400)["field"] == "body"
+        assert graphql_refused(nested)[0]["field"] == "body"
         deep_query = client.post("/graphql", json={"query": "{" * 1200 + "}" * 1200})
-        assert refused(deep_query, 400)["field"] == "query"
+        assert graphql_refused(deep_query)[0]["field"] == "query"
         surrogate = client.post("/graphql", content=b'{"query": "mutation($h: JSON!) { createSession(heroes: $h) '
                                 b'{ sessionId } }", "variables": {"h": [{"id": "a", "name": "\\ud800"}]}}',
                                 headers={"Content-Type": "application/json"})
-        assert "surrogate" in refused(surrogate, 400)["detail"]
+        assert "surrogate" in graphql_refused(surrogate)[0]["detail"]
         many = "mutation {" + " ".join(f'm{i}: createSession(heroes: [{{id: "a", name: "A"}}]) {{ sessionId }}'
                                        for i in range(1000)) + "}"
-        answer = client.post("/graphql", json={"query": many})
-        assert answer.status_code in (200, 400) and answer.json()["data"] is None
-        assert answer.json()["errors"][0]["extensions"]["code"] == "QUERY_TOO_COSTLY"
+        assert graphql_refused(client.post("/graphql", json={"query": many}))[0]["code"] == "QUERY_TOO_COSTLY"
         for body, content_type in ((b"{not json", "application/json"), (b"query { health }", "text/plain")):
             transport = client.post("/graphql", content=body, headers={"Content-Type": content_type})
-            assert 400 <= transport.status_code < 500
-            assert transport.headers["content-type"].startswith(PROBLEM), transport.text
+            assert graphql_refused(transport, transport.status_code)[0]["code"] == "BAD_REQUEST"
+
+
+def test_every_graphql_refusal_has_one_shape_and_status_rule(server: ServerProcess) -> None:
+    """Refused before it ran: the refusal's status and code (syntax, schema, variables, limits, a GET mutation,
+    an unknown operation name); refused while running (a field's use case said no): 200, data, the same
+    extension members."""
+    refusals = {
+        "{ health { ": "GRAPHQL_PARSE_FAILED",
+        "{ nope }": "GRAPHQL_VALIDATION_FAILED",
+        "fragment A on Query { health { status } ...A } { ...A }": "GRAPHQL_VALIDATION_FAILED",
+    }
+    for query, code in refusals.items():
+        assert [e["code"] for e in graphql_refused(graphql(server, query))] == [code], query
+    variable = graphql(server, "query($n: Int!) { sessions(limit: $n) { nextAfter } }", variables={})
+    assert graphql_refused(variable)[0]["field"] == "variables"
+    unknown = graphql_refused(graphql(server, "query A { health { status } }", operationName="B"))
+    assert unknown[0]["field"] == "operationName"
+    with server.client(headers=address()) as client:
+        mutation = client.get("/graphql", params={"query": 'mutation { openEvent(name: "x") { eventId } }'},
+                              headers={"Accept": "application/json"})
+    assert graphql_refused(mutation)[0]["code"] == "GRAPHQL_VALIDATION_FAILED"
+    with server.client(headers=address()) as client:
+        too_large = client.post("/graphql", json={"query": "{ health { status } }", "pad": "x" * 1_100_000})
+        assert graphql_refused(too_large, 413)[0]["code"] == "BODY_TOO_LARGE"
+    with server.client(headers=address()) as client:
+        answers = [client.post("/graphql", json={"query": "{ health { status } }"}) for _ in range(13)]
+    assert [a.status_code for a in answers[:12]] == [200] * 12
+    limited = graphql_refused(answers[12], 429)[0]
+    assert limited["code"] == "RATE_LIMITED" and int(answers[12].headers["retry-after"]) >= 1
+    ran = graphql(server, '{ health { status } session(sessionId: "NOPE42") { version } }')
+    assert ran.status_code == 200 and ran.json()["data"] is None  # session is non-null: the refusal nulls data
+    error = ran.json()["errors"][0]
+    assert set(error["extensions"]) >= GRAPHQL_REFUSAL and error["path"] == ["session"]
+    assert error["extensions"]["status"] == 401
+
+
+def test_fragment_bombs_are_refused_while_health_answers(server: ServerProcess) -> None:
+    """Issue 20: 751 bytes of fragments each spreading the next twice held the event loop 4.5 s (18 levels, idle
+    server) to 72 s (20 levels, busy) while /v1/health waited. Now each is refused with a code before graphql-core
+    validates it, and health answers throughout (a bound generous for a loaded machine, far below one bomb)."""
+    import threading
+
+    from tests.services.test_graphql_cost import HOSTILE
+
+    answers: list[httpx.Response] = []
+    stop = threading.Event()
+
+    def attack() -> None:
+        while not stop.is_set():
+            for query in HOSTILE.values():
+                answers.append(graphql(server, query))
+
+    attacker = threading.Thread(target=attack)
+    attacker.start()
+    slowest = 0.0
+    try:
+        with server.client(headers=address()) as client:
+            for _ in range(20):
+                began = time.perf_counter()
+                assert client.get("/v1/health").status_code == 200
+                slowest = max(slowest, time.perf_counter() - began)
+    finally:
+        stop.set()
+        attacker.join()
+    assert len(answers) >= len(HOSTILE)
+    for answer in answers:
+        assert graphql_refused(answer)[0]["code"] in ("QUERY_TOO_COSTLY", "GRAPHQL_VALIDATION_FAILED")
+    assert slowest < 5.0, f"/v1/health took {slowest:.2f} s during the attack"
+
+
+@pytest.mark.parametrize("protocol", ["graphql-transport-ws", "graphql-ws"])
+def test_a_subscribe_message_gets_the_same_check(server: ServerProcess, protocol: str) -> None:
+    import json
+
+    from websockets.sync.client import connect
+
+    from tests.services.test_graphql_cost import HOSTILE
+
+    start = "subscribe" if protocol == "graphql-transport-ws" else "start"
+    with connect(server.ws_url, subprotocols=[protocol], open_timeout=30) as socket:  # type: ignore[list-item]
+        socket.send(json.dumps({"type": "connection_init", "payload": {}}))
+        assert json.loads(socket.recv(timeout=30))["type"] == "connection_ack"
+        for number, query in enumerate(HOSTILE.values()):
+            socket.send(json.dumps({"id": str(number), "type": start, "payload": {"query": query}}))
+            message = json.loads(socket.recv(timeout=30))
+            while message["type"] == "ka":
+                message = json.loads(socket.recv(timeout=30))
+            assert message["type"] == "error" and message["id"] == str(number), message
+            errors = message["payload"] if isinstance(message["payload"], list) else [message["payload"]]
+            extensions = errors[0]["extensions"]
+            assert set(extensions) >= GRAPHQL_REFUSAL and extensions["status"] == 400
+            assert extensions["code"] in ("QUERY_TOO_COSTLY", "GRAPHQL_VALIDATION_FAILED")
+        if protocol == "graphql-transport-ws":  # the socket stays open for the client's next operation
+            socket.send(json.dumps({"type": "ping"}))
+            assert json.loads(socket.recv(timeout=30))["type"] == "pong"
 
 
 # ---- REST edge ---------------------------------------------------------------------------------------------------

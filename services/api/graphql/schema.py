@@ -22,6 +22,7 @@ from strawberry.types import ExecutionContext
 from strawberry.utils.logging import StrawberryLogger
 
 from services.api.graphql.context import context_getter
+from services.api.graphql.limits import give_codes
 
 log = logging.getLogger("brimstone.graphql")
 
@@ -46,11 +47,12 @@ GRAPHIQL_HTML = """<!doctype html>
 with no internet access. The page sends `Authorization: Bearer <token>` when a token is set in GraphiQL's headers."""
 
 
-
 class Schema(strawberry.Schema):
-    """Logs only what is the server's fault: refusals (problems below 500) and invalid queries are the client's."""
+    """Gives every error its code (services/api/graphql/limits.py `give_codes`) and logs only what is the server's
+    fault: refusals (problems below 500) and invalid queries are the client's."""
 
     def process_errors(self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None) -> None:
+        give_codes(errors, execution_context)  # every refusal in the door's one shape, before it is sent
         for error in errors:
             status = (error.extensions or {}).get("status")
             if isinstance(status, int) and status < 500:
