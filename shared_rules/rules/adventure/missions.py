@@ -62,6 +62,20 @@ class Mission:
         """After the core set-up (FF-SETUP-01): place the mission's figures, move markers, set counters."""
         yield from ()
 
+    def set_up_text(self, ctx: Ctx, heroes: int, lantern: str, names: str, entrance: int) -> str:
+        """What the set-up placed, for the `adventure_started` event: the Mines' Fortress set-up (FF-SETUP-01)."""
+        return (f"{self.title}: {heroes} Hero(es); decks and the 12 Exploration Tokens shuffled; {lantern} carries the Old Lantern; the "
+                f"Darkness on Darkness Start (space 0), the Hero Party on the Entrance (space {entrance}); the Entrance "
+                f"tile placed; the Heroes placed on its Starting Area in Initiative order: {names}")  # fmt: skip
+
+    def playing(self, heroes: list[str], lantern: str) -> list[str]:
+        """The Heroes who play the Mission (every Hero; a Solo Mission's one): the scaling counts them (FF-SCALE-01)."""
+        return heroes
+
+    def scaling_text(self, threat: str, revive: int, playing: int) -> str:
+        """The scaling of this Mission by Hero count (FF-SCALE-01: the Threat deck and the Revive Tokens)."""
+        return f"{playing} Hero(es): {threat.capitalize()} Threats, {revive} Revive Token(s)"
+
     def starting_grit(self, state: Session, hero_id: str) -> int:
         """Each hero starts with 1 Grit; 0 after a failure that says so (FF-GRIT-05, A6)."""
         return 0 if state.carry.no_grit_next_adventure else 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import ClassVar
 
 from ...commands import EnemyStrike
 from ...content import pack
@@ -393,6 +394,17 @@ class TownMission(Mission):
 
     board = TOWN
     reward_rule = ""
+    set_up: ClassVar[str] = ""  # the Mission's Set Up on the Town Adventure Board (the rulebook's, in short)
+
+    def set_up_text(self, ctx: Ctx, heroes: int, lantern: str, names: str, entrance: int) -> str:
+        """The Town Adventure Board set-up of this Mission (FT-MIS-GEN-01 and its Set Up): no Mines set-up."""
+        lantern_role = "" if self.hbtd_target(ctx.state) is None else " and makes the Hold Back the Darkness tests"
+        return (f"{self.title}: {heroes} Hero(es) on the Town Adventure Board: {self.set_up}; {lantern} carries the Old Lantern"
+                f"{lantern_role}; the Heroes keep their Damage from the Travel and the Town Stay: {names}")
+
+    def scaling_text(self, threat: str, revive: int, playing: int) -> str:
+        """A Town Mission draws no Threat deck of its own unless it says so (Town Overrun): the Revive Tokens only."""
+        return f"{playing} Hero(es): {revive} Revive Token(s)"
 
     def blocked(self, state: Session) -> tuple[tuple[int, int], ...]:
         """Squares that block movement besides models (the Gallows, the Horses)."""

@@ -58,6 +58,11 @@ LATER = 999  # a Marshal not yet Alerted takes no turn (FT-M2-03)
 class HangingHigh(TownMission):
     key = "hanging_high"
     title = "Hanging High"
+    set_up = (  # its Set Up
+        "the Gallows token, 4 Bandits and 10 Townsfolk markers as in the diagram (2 more "
+        "Bandits on Random Building Rooftops with 3 or more Heroes); the Heroes start along the board edge of "
+        "Entry Area C"
+    )
 
     # ---- set-up ---------------------------------------------------------------------------------------------
     def setup(self, ctx: Ctx) -> Steps[None]:
