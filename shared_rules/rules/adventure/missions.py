@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from ...commands import EnemyStrike
 from ...flow import Ctx, Steps
 from ...prompts import Option
 from ...state import ExplorationToken, Figure, MapTile, Session, TrackSpace
@@ -110,6 +111,12 @@ class Mission:
     def start_of_turn(self, ctx: Ctx) -> Steps[None]:
         """At the start of each turn after the first, before the flee window (a Prisoner on the run moves)."""
         yield from ()
+
+    def enemy_strike(self, ctx: Ctx, figure: Figure, strike: EnemyStrike) -> Steps[None]:
+        """Hits an enemy's activation lands on a hero (`activate_enemy`): saves and Damage (FF-HERO-04/05)."""
+        from .fight import take_strike
+
+        yield from take_strike(ctx, figure, strike)
 
     def initiative(self, state: Session, figure_id: str, base: int) -> int:
         """A figure's Initiative this turn (the Duel adds a D6 the mission rolled at the start of the turn)."""

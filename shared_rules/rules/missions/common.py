@@ -38,6 +38,7 @@ from ..board import (
     cover_saves,
     enemy_killed_on_roof,
     entry_placement,
+    has_cover,
     hero_wounded_on_roof,
     random_rooftop,
     shortest_path,
@@ -246,17 +247,48 @@ def shoot(ctx: Ctx, figure: Figure, target: str, *, in_cover: bool, melee: bool 
     if target not in {m.id for m in adv.heroes} | {f.id for f in adv.figures}:
         ctx.emit("hit", f"{figure.name}'s target {target} is gone", rule=rule)  # killed by a shot before this one
         return
-    name = ctx.name(target) if target in {m.id for m in adv.heroes} else adv.figure(target).name
-    if hits and in_cover and not melee:
-        hits = yield from cover_saves(ctx, hits, who=name)
     if target in {m.id for m in adv.heroes}:
         if ctx.hero(target).knocked_out:
             return
-        before = ctx.hero(target).wounds
-        yield from take_strike(ctx, figure, EnemyStrike(target, hits=hits, damage=damage))
-        yield from roof_fall(ctx, target, ctx.hero(target).wounds > before)
+        strike = EnemyStrike(target, hits=hits, damage=damage)
+        yield from strike_hero(ctx, figure, strike, in_cover=in_cover and not melee)
         return
+    if hits and in_cover and not melee:
+        hits = yield from cover_saves(ctx, hits, who=adv.figure(target).name)
     yield from hit_figure(ctx, target, hits, damage, by=figure.name, rule=rule)
+
+
+def strike_hero(ctx: Ctx, figure: Figure, strike: EnemyStrike, *, in_cover: bool) -> Steps[None]:
+    """Hits on a Hero on the Town board, from a Bandit (`activate_bandits`) or any Enemy (`activate_enemy`): the
+    Cover Saves when in Cover (FT-BOARD-07, a Rooftop too: FT-BOARD-13), then the saves and Damage, then the fall
+    of a Hero wounded on a Rooftop (FT-BOARD-20). One implementation for every attacker."""
+    hero = strike.hero
+    before = ctx.hero(hero).wounds
+
+    def saves(hits: int) -> Steps[int]:
+        return (yield from cover_saves(ctx, hits, who=ctx.name(hero)))
+
+    yield from take_strike(ctx, figure, strike, cover_saves=saves if in_cover else None)
+    if ctx.state.adventure is not None and hero in {m.id for m in adventure(ctx).heroes}:
+        yield from roof_fall(ctx, hero, ctx.hero(hero).wounds > before)
+
+
+def in_cover_from(state: Session, figure: Figure, hero: str, kind: str) -> bool:
+    """Whether `hero` makes Cover Saves against `figure`'s Hits of `kind` where the two stand (FT-BOARD-07): a
+    Hero on a Rooftop is in Cover from all but models on the same Rooftop (FT-BOARD-13), including an attacker
+    with no square on the board; Horror and Corruption Hits ignore Cover."""
+    adv = state.adventure
+    if adv is None or kind != "wound":
+        return False
+    target = board_pos(adv.hero(hero).place)
+    if target is None:
+        return False
+    attacker = board_pos(figure.place)
+    if attacker is None or attacker.entry:
+        return bool(target.roof)
+    town = mission(state)
+    blockers = board_of(state).cells(town.sight_blockers(state)) if isinstance(town, TownMission) else frozenset()
+    return has_cover(board_of(state), target, attacker, blockers=blockers)
 
 
 def roof_fall(ctx: Ctx, hero: str, wounded: bool) -> Steps[None]:
@@ -453,6 +485,10 @@ class TownMission(Mission):
     def killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:
         """A figure was killed (a Mission's kill track, Money Bags ...)."""
         yield from ()
+
+    def enemy_strike(self, ctx: Ctx, figure: Figure, strike: EnemyStrike) -> Steps[None]:
+        """An Enemy's Hits on the Town board: Cover where the two stand, the Rooftop's fall (`strike_hero`)."""
+        yield from strike_hero(ctx, figure, strike, in_cover=in_cover_from(ctx.state, figure, strike.hero, strike.kind))
 
     def bandits_act(self, ctx: Ctx, ids: list[str], corrections: dict[str, str]) -> Steps[None]:
         """The Bandits' activation (default: the Shootout, FT-BANDIT-03..08)."""
