@@ -208,6 +208,16 @@ def land_hits(ctx: Ctx, hero: str, hits: Sequence[tuple[str, int]], *, melee: bo
     Defense (a house reading where the rulebooks are silent, (b)14), is Wounds; Armor saves in the house procedure."""
     sheet = member(ctx, hero).sheet
     ki_left = ki
+    hits = list(hits)
+    if hits and member(ctx, hero).spice:  # FT-BAG-01: D3 Damage on a single one of these Hits (R-ADV-02)
+        pick = yield from ctx.choose("Spice: which Hit gets the D3 Damage?",
+                                     [(str(i), f"Hit {i + 1} on {t}: damage {d}") for i, (t, d) in enumerate(hits)],
+                                     hero=hero, rule="FT-BAG-01")  # fmt: skip
+        extra = yield from ctx.d3("Spice: D3 Damage", hero=hero, rule="FT-BAG-01")
+        put_member(ctx, replace(member(ctx, hero), spice=False))
+        target_, damage_ = hits[int(pick)]
+        hits[int(pick)] = (target_, damage_ + extra)
+        ctx.emit("hit", f"Spice: Hit {int(pick) + 1} does {extra} more Damage", hero=hero, rule="FT-BAG-01")
     for number_, (target, damage) in enumerate(hits, start=1):
         adv = adventure(ctx)
         if target not in {f.id for f in adv.figures}:
@@ -450,6 +460,11 @@ def take_strike(ctx: Ctx, figure: Figure, strike: EnemyStrike, *,
         rule = "FF-HERO-04" if saving == "defense" else "FF-HERO-05"
         roll = yield from own_roll(ctx, hero, hits, f"{saving.capitalize()} {value}+ saves against {figure.name}",
                                    target=value, rule=rule)  # fmt: skip
+        hits -= roll.successes
+    armor = member(ctx, hero).armor
+    if hits and armor and strike.kind == "wound":  # a Fine Cigar's Armor 3+ after Defense, per Hit (R-ADV-03)
+        roll = yield from own_roll(ctx, hero, hits, f"Armor {armor}+ (Fine Cigar) against {figure.name}",
+                                   target=armor, rule="FT-BAG-07")  # fmt: skip
         hits -= roll.successes
     if not hits:
         ctx.emit("hit", f"{name} saves every Hit from {figure.name}", hero=hero, rule="FF-HERO-04")
