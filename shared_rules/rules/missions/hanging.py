@@ -333,11 +333,11 @@ def check_rescue(state: Session, command: RescueHero) -> None:
     adv = need_adventure(state)
     need_hero(state, command.hero)
     if adv.mission != HangingHigh.key or adv.turn != 1 or adv.step is not TurnStep.START or adv.counter("captive"):
-        raise IllegalCommand("type: a Hero is put on the Gallows when Hanging High begins, before the first Hold Back "
-                             "the Darkness (FT-M2-12)", field="type", rule="FT-M2-12")  # fmt: skip
+        raise IllegalCommand("type: a Hero is put on the Gallows during Hanging High's Set Up (FT-M2-12), read as before "
+                             "the first Hold Back the Darkness (R-MIS-07)", field="type", rule="R-MIS-07")  # fmt: skip
     if command.hero == adv.lantern:
         raise IllegalCommand("hero: the Old Lantern holder rolls Hold Back the Darkness; another Hero is the captive "
-                             "(FT-M2-12)", field="hero", rule="FT-M2-12")  # fmt: skip
+                             "(R-MIS-07)", field="hero", rule="R-MIS-07")  # fmt: skip
 
 
 def rescue_hero(ctx: Ctx, command: RescueHero) -> Procedure:

@@ -156,7 +156,7 @@ def test_playing_the_mission_to_rescue_a_hero_from_the_hanging_FT_M2_12() -> Non
     t = hanging(2)
     with pytest.raises(IllegalCommand) as error:
         t.do(RescueHero("a"))  # the Old Lantern holder
-    assert error.value.rule == "FT-M2-12"
+    assert error.value.rule == "R-MIS-07"  # issue 20: a reading of FT-M2-12
     run(t, RescueHero("b"))
     assert "prisoner" not in {f.id for f in adv(t).figures} and adv(t).hero("b").place == Place("captive")
     countdown(t, 1)

@@ -71,9 +71,9 @@ def test_pick_ups_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
             t.do(WheelRoll("a", bad, dice=((4,),)))
     with invalid(field="lies", table=t):
         t.do(WheelRoll("a", (0,), lies=(DieLie.OFF,), dice=((4,),)))
-    with illegal(field="type", rule="FT-WHEEL-02", table=t):  # no end of the Day mid-round
+    with illegal(field="type", rule="R-STAY-12", table=t):  # no end of the Day mid-round (a reading, issue 20)
         t.end_day()
-    with illegal(field="type", rule="FT-WHEEL-02", table=t):
+    with illegal(field="type", rule="R-STAY-12", table=t):
         t.do(EndVisit("a"))
 
 
