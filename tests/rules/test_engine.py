@@ -524,7 +524,7 @@ def adjusted(*effects: Effect, **values: Any) -> Any:
     return apply(state, Adjust("a", effects, reason="a card")).state.hero("a")
 
 
-def test_change_adds_and_keeps_gold_at_or_above_zero_A8() -> None:
+def test_change_adds_and_keeps_gold_at_or_above_zero_A8_FF_HERO_10() -> None:
     assert adjusted(Effect("change", "gold", 75), gold=50).gold == 125
     assert adjusted(Effect("change", "gold", -300), gold=50).gold == 0
 

@@ -143,7 +143,8 @@ class Mission:
         yield from ()
 
     def scavenge_limit(self, state: Session) -> int | None:
-        """Scavenges per Map Tile (FF-SCAV-02, by posse size); 0: none (Town board, FT-SCAV-01); None: no limit."""
+        """Scavenges per Map Tile (FF-SCAV-02, FF-SCALE-02: 1/2/3 by posse size); 0: none (Town board, FT-SCAV-01);
+        None: no limit (Town Overrun)."""
         if self.board == TOWN:
             return 0
         size = len(party_ids(state))

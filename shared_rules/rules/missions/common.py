@@ -422,7 +422,8 @@ def mission(state: Session) -> Mission:
 # ---- the base of every Town Mission ------------------------------------------------------------------------------
 class TownMission(Mission):
     """A Mission on the Town Adventure Board (FT-BOARD-01, FT-MIS-GEN-01): no Exploration, fully lit, Growing Dread
-    revealed at once; heroes start with 1 Grit and keep their Damage; the table's moves are checked on the board."""
+    revealed at once; heroes start with 1 Grit and keep their Damage; the table's moves are checked on the board.
+    Each Mission repurposes the Depth Track through the hooks `hbtd_target`/`resolve_hbtd` (FT-DEPTH-02)."""
 
     board = TOWN
     reward_rule = ""

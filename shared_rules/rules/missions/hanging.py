@@ -255,7 +255,7 @@ class HangingHigh(TownMission):
     def hero_attacked(self, ctx: Ctx, hero_id: str) -> Steps[None]:
         self._alert(ctx, f"{ctx.name(hero_id)} attacks")
         ctx.emit("mission", "The crowd scatters: each Townsfolk marker next to the attacker moves 1 space in a random "
-                 "direction (the Bounce chart; place_model)", rule="FT-M2-05")  # fmt: skip
+                 "direction (the Bounce chart, not in the rulebooks: FT-DICE-04; place_model)", rule="FT-M2-05")  # fmt: skip
         yield from ()
 
     def _alert(self, ctx: Ctx, why: str) -> None:

@@ -53,7 +53,7 @@ def test_three_rolls_at_most_any_dice_picked_up_no_fourth_FT_WHEEL_02(monkeypatc
     assert "at most 3 rolls" in error.value.message
 
 
-def test_wheel_dice_are_never_offered_a_grit_re_roll_FT_WHEEL_02(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_wheel_dice_are_never_offered_a_grit_re_roll_FT_WHEEL_02_FT_GRIT_02(monkeypatch: pytest.MonkeyPatch) -> None:
     t = at_the_hall(monkeypatch, "a")
     t.wheel("a", (1, 1, 1), "ooo")
     assert t.prompt is None and t.hero("a").grit == 1

@@ -99,7 +99,7 @@ def test_outlaws_are_kept_out_of_the_sheriffs_office_and_law_out_of_the_smuggler
         t.visit("l", "Smuggler's Den", two_d6(5))
 
 
-def test_a_wanted_law_hero_is_an_outlaw_FT_WANTED_03_FT_FAQ_09() -> None:
+def test_a_wanted_law_hero_is_an_outlaw_FT_WANTED_03_FT_FAQ_09_FF_HERO_06() -> None:
     t = TownTable.in_town([hero("l", keywords=("Law",), wanted=1)], slots=("Sheriff's Office", "Smuggler's Den"),
                           day=True)  # fmt: skip
     assert t.hero("l").effective_keywords == ("Outlaw",)
