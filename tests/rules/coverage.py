@@ -57,7 +57,7 @@ def expand(text: str) -> set[str]:
         numbers = [int(first)] + [int(n) for n in re.findall(r"\d+", rest)]
         joins = re.findall(r"/|\.\.", rest)
         width = len(first)
-        for (low, high), join in zip(zip(numbers, numbers[1:]), joins):
+        for (low, high), join in zip(zip(numbers, numbers[1:], strict=False), joins, strict=True):
             span = range(low, high + 1) if join == ".." else (low, high)
             out.update(f"{prefix}{n:0{width}d}" for n in span if not prefix.endswith("D") or n % 10 in range(1, 7))
     return out
