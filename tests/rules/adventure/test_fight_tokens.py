@@ -104,3 +104,12 @@ def test_a_fine_cigar_gives_armor_3_after_defense_until_the_end_of_the_turn_FT_B
     run(t, EndActivation("a"))
     assert adv(t).turn == 2 and member(t, "a").armor == 0  # until the end of the turn
 
+
+
+def test_a_hero_sitting_out_the_duel_is_refused_not_crashed_R_MIS_11() -> None:
+    from tests.rules.missions.helpers import town
+
+    t = town("high_noon_duel", 2, answers=(4, 2))  # the Initiative D6s (FT-M6-03)
+    with pytest.raises(IllegalCommand) as error:
+        t.do(UseToken("b", "Fine Cigar"))
+    assert error.value.rule == "R-MIS-11"
