@@ -246,13 +246,17 @@ class WheelStop(Command):
 @dataclass(frozen=True, slots=True)
 class UseToken(Command):
     """Discard a Side Bag token for its effect: Exotic Herbs (FT-BAG-05), Tequila (FT-BAG-06), in an Adventure Fire
-    Sake (D3 Fury, FF-SAM-03), or a token whose effect the pack or the table gives (`effects`); tokens used in a
-    fight (Spice, Hatchet ...) are kept for the Adventure's rules."""
+    Sake (D3 Fury, FF-SAM-03), or a token whose effect the pack or the table gives (`effects`). In a Fight: Spice
+    (FT-BAG-01: D3 Damage on one of your next Hits, 1 Wound), Fine Cigar (FT-BAG-07: Armor 3+ this turn), Hatchet
+    (FT-BAG-03: a Ranged Free Attack at `target`, Shots 1, +2 Damage, Melee To Hit; with combat "typed" its Hit
+    in `hits`, the damage die's face, the engine adding the +2)."""
 
     type: ClassVar[str] = "use_token"
     hero: str
     token: str
     effects: tuple[Effect, ...] = ()
+    target: str = ""
+    hits: tuple[HeroHit, ...] = ()
 
 
 @command

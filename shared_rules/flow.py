@@ -312,6 +312,26 @@ class Ctx(Requests):
         )
         return True
 
+    def gain_token(self, hero_id: str, token: str, *, rule: str) -> Generator[Request, Any, bool]:
+        """A token a rule gives: into the Side Bag, or, when it is full (FF-HERO-08), the hero chooses which token
+        to leave, the new one or one already held (never lost without asking). Returns whether the new one is kept."""
+        hero = self.hero(hero_id)
+        if len(hero.side_bag) < hero.side_bag_capacity:
+            return self.add_token(hero_id, token, rule=rule)
+        options = [("new", f"Leave the new {token} token")] + [
+            (str(i), f"Leave a {held} token to take the {token}") for i, held in enumerate(hero.side_bag)
+        ]
+        left = yield from self.choose(
+            f"{hero.name}'s Side Bag is full ({len(hero.side_bag)} of {hero.side_bag_capacity} tokens, FF-HERO-08): "
+            f"which token do you leave?", options, hero=hero_id, rule="FF-HERO-08",
+        )  # fmt: skip
+        if left == "new":
+            self.emit("token_lost", f"{hero.name}'s Side Bag is full: {hero.name} leaves the {token} token",
+                      hero=hero_id, rule="FF-HERO-08")  # fmt: skip
+            return False
+        self.remove_token(hero_id, int(left), rule="FF-HERO-08", why=f"left to make room for {token}")
+        return self.add_token(hero_id, token, rule=rule)
+
     def remove_token(self, hero_id: str, index: int, *, rule: str, why: str = "") -> str:
         hero = self.hero(hero_id)
         token = hero.side_bag[index]

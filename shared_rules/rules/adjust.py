@@ -79,7 +79,14 @@ def check_effects(state: Session, hero_id: str, effects: Iterable[Effect], field
             if effect.name not in tokens:
                 raise IllegalCommand(f"{where}.name: {hero.name} has no {effect.name!r} token", field=f"{where}.name")
             tokens.remove(effect.name)
-        elif effect.op == "add_token" and len(tokens) < capacity:
+        elif effect.op == "add_token":
+            if len(tokens) >= capacity:
+                raise IllegalCommand(
+                    f"{where}.name: {hero.name}'s Side Bag already holds {len(tokens)} tokens, its limit of {capacity} "
+                    f"(FF-HERO-08): no room for {effect.name}; leave one first (a remove_token before this effect)",
+                    field=f"{where}.name",
+                    rule="FF-HERO-08",
+                )
             tokens.append(effect.name)
         elif effect.op in ("tear_bag", "repair_bag"):
             capacity = SIDE_BAG_CAPACITY - (TORN_BAG_PENALTY if effect.op == "tear_bag" else 0)

@@ -121,6 +121,8 @@ class PartyHero:
     arcane_powder: int = 0  # Roku Demon Bag (FF-SORC-08)
     bell_rung: bool = False  # the Sacred Bell: once per Adventure (FF-MONK-02)
     cover: int = 0  # Cover N+ until the end of the turn (the Sacred Bell gives 3+)
+    armor: int = 0  # Armor N+ until the end of the turn (a Fine Cigar gives 3+, FT-BAG-07)
+    spice: bool = False  # a Spice token used this turn: D3 Damage on one of the hero's next Hits (FT-BAG-01)
     shuriken_thrown: bool = False  # once per Fight (FF-ASN-03)
     spells_cast: tuple[str, ...] = ()  # Spells tried this turn: each at most once per turn (FF-SORC-04)
     spells_with_xp: tuple[str, ...] = ()  # "first cast per Adventure" XP already earned

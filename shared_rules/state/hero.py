@@ -121,6 +121,8 @@ class Hero:
         return (*kept, "Outlaw")
 
     def has_keyword(self, keyword: str) -> bool:
+        """Keywords mean nothing alone; rules read them (FF-HERO-06): Law/Outlaw at the Sheriff's Office and the
+        Smuggler's Den, the Scarlet Shadow, Jail Break's start; read as they stand (Wanted! gives Outlaw, FT-WANTED-03)."""
         return keyword.lower() in (k.lower() for k in self.effective_keywords)
 
     def dark_stone_carried(self) -> int:

@@ -37,3 +37,27 @@ def full_ids(text: str, sections: Iterable[int]) -> list[str]:
 def cited() -> str:
     """Every test's text, underscores read as hyphens (a test named ..._FT_M1_02 cites FT-M1-02)."""
     return "\n".join(p.read_text(encoding="utf-8") for p in TESTS.rglob("test_*.py")).replace("_", "-")
+
+
+_ID = r"(?:FF|FT)-[A-Z0-9]+(?:-[A-Z]+)?-D?\d+"
+
+
+def every_id(text: str) -> list[str]:
+    """Every mechanic id the reference defines (an entry `**FT-UA-01 · ...`, a list item `- **FT-BAG-01 ...`, a FAQ
+    line `- **FT-FAQ-01:**`) and the 36 hazard entries FT-TRAVEL-D11..D66, in order, once each."""
+    found = re.findall(r"\*\*(" + _ID + r")", text)
+    found += [f"FT-TRAVEL-D{tens}{ones}" for tens in range(1, 7) for ones in range(1, 7)]
+    return list(dict.fromkeys(found))
+
+
+def expand(text: str) -> set[str]:
+    """The ids a text cites, ranges read out: FT-BAG-01..07, FF-HERO-02/03, FT-FAQ-01..04, FT-TRAVEL-D11..D66."""
+    out = set(re.findall(_ID, text))
+    for prefix, first, rest in re.findall(r"((?:FF|FT)-[A-Z0-9]+(?:-[A-Z]+)?-D?)(\d+)((?:(?:/|\.\.)D?\d+)+)", text):
+        numbers = [int(first)] + [int(n) for n in re.findall(r"\d+", rest)]
+        joins = re.findall(r"/|\.\.", rest)
+        width = len(first)
+        for (low, high), join in zip(zip(numbers, numbers[1:], strict=False), joins, strict=True):
+            span = range(low, high + 1) if join == ".." else (low, high)
+            out.update(f"{prefix}{n:0{width}d}" for n in span if not prefix.endswith("D") or n % 10 in range(1, 7))
+    return out

@@ -524,7 +524,7 @@ def adjusted(*effects: Effect, **values: Any) -> Any:
     return apply(state, Adjust("a", effects, reason="a card")).state.hero("a")
 
 
-def test_change_adds_and_keeps_gold_at_or_above_zero_A8() -> None:
+def test_change_adds_and_keeps_gold_at_or_above_zero_A8_FF_HERO_10() -> None:
     assert adjusted(Effect("change", "gold", 75), gold=50).gold == 125
     assert adjusted(Effect("change", "gold", -300), gold=50).gold == 0
 
@@ -588,9 +588,12 @@ def test_tokens_fill_the_side_bag_up_to_its_capacity_FF_HERO_08() -> None:
     bag = adjusted(Effect("add_token", name="Tonic"), side_bag=("Bandages",))
     assert bag.side_bag == ("Bandages", "Tonic")
     full = new_session([hero("a", side_bag=("Tonic",) * 5)])
-    outcome = apply(full, Adjust("a", (Effect("add_token", name="Sake"),)))
-    assert outcome.state.hero("a").side_bag == ("Tonic",) * 5
-    assert [e.rule for e in outcome.events if e.type == "token_lost"] == ["FF-HERO-08"]
+    with pytest.raises(IllegalCommand) as error:  # issue 20: a sixth token was accepted and dropped without a word
+        apply(full, Adjust("a", (Effect("add_token", name="Sake"),)))
+    assert (error.value.field, error.value.rule) == ("effects[0].name", "FF-HERO-08")
+    assert "limit of 5" in str(error.value)
+    swapped = apply(full, Adjust("a", (Effect("remove_token", name="Tonic"), Effect("add_token", name="Sake"))))
+    assert swapped.state.hero("a").side_bag == ("Tonic",) * 4 + ("Sake",)
     assert adjusted(Effect("remove_token", name="Tonic"), side_bag=("Tonic", "Sake")).side_bag == ("Sake",)
 
 
@@ -613,12 +616,12 @@ def test_effects_apply_in_order_within_one_adjustment() -> None:
     assert adjusted(Effect("add_mutation", name="Claw"), Effect("remove_mutation", name="Claw")).mutations == ()
     assert adjusted(Effect("add_token", name="Tonic"), Effect("remove_token", name="Tonic")).side_bag == ()
     assert adjusted(Effect("add_item", name="Old Hat"), Effect("remove_item", name="old-hat")).items == ()
-    with pytest.raises(IllegalCommand) as error:  # the token never fit the full bag, so it cannot be removed
+    with pytest.raises(IllegalCommand) as error:  # the token does not fit the full bag (FF-HERO-08)
         apply(
             new_session([hero("a", side_bag=("T",) * 5)]),
             Adjust("a", (Effect("add_token", name="Sake"), Effect("remove_token", name="Sake"))),
         )
-    assert error.value.field == "effects[1].name"
+    assert error.value.field == "effects[0].name"
     with pytest.raises(IllegalCommand):  # the torn bag dropped the newest token
         apply(
             new_session([hero("a", side_bag=("A", "B", "C", "D"))]),

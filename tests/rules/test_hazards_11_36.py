@@ -220,7 +220,7 @@ def test_mimic_beast_single_hero_option_off_takes_both_parts_A11_FT_TRAVEL_D21()
 
 
 # ---- 22 Blighted Desert / 35 Ruined Fort -----------------------------------------------------------------------
-def test_blighted_desert_grit_or_d3_wounds_FT_TRAVEL_D22() -> None:
+def test_blighted_desert_grit_or_d3_wounds_FT_TRAVEL_D22_FT_GRIT_04() -> None:
     t = Table.travelling([hero("a", grit=2), hero("b", grit=0)])
     t.hazard(22)
     assert t.prompt is not None and t.prompt.hero == "b"  # a just loses a Grit
@@ -239,7 +239,7 @@ def test_ruined_fort_grit_or_d3_sanity_damage_FT_TRAVEL_D35() -> None:
 
 
 # ---- 23 Living Hills -------------------------------------------------------------------------------------------
-def test_living_hills_pass_xp_fail_loses_transport_and_sanity_FT_TRAVEL_D23() -> None:
+def test_living_hills_pass_xp_fail_loses_transport_and_sanity_FT_TRAVEL_D23_FT_HERO_04() -> None:
     kit = (item("Horse", "transport"), item("Wagon", "transport"), item("Hat", "clothing"))
     t = Table.travelling([hero("a", agility=2, items=kit), hero("b", agility=2, items=kit)])
     t.hazard(23)
@@ -296,7 +296,7 @@ def test_march_of_the_lost_army_fail_with_one_or_no_item_FT_TRAVEL_D31() -> None
 
 
 # ---- 32 Plague Church ------------------------------------------------------------------------------------------
-def test_plague_church_helpers_pay_test_and_share_the_artifact_FT_TRAVEL_D32() -> None:
+def test_plague_church_helpers_pay_test_and_share_the_artifact_FT_TRAVEL_D32_FT_DICE_05() -> None:
     t = Table.travelling([
         hero("a", spirit=3, grit=1),
         hero("b", spirit=2, grit=0, willpower=4),

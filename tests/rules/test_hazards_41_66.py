@@ -385,13 +385,29 @@ def test_snake_oil_salesman_pass_or_lose_gold_and_maybe_gain_a_tonic_FT_TRAVEL_D
     t.roll(3)  # no Tonic
     t.roll(3)  # d fails
     t.roll(1)
-    t.roll(6)  # a Tonic, but the Side Bag is full
+    t.roll(6)  # a Tonic, but the Side Bag is full: d is asked which token to leave (FF-HERO-08)
+    assert t.prompt is not None and t.prompt.rule == "FF-HERO-08" and t.prompt.hero == "d"
+    assert [o.key for o in t.prompt.options] == ["new", "0", "1", "2", "3", "4"]
+    t.choose("3")  # leaves the Whiskey for the Tonic
     done(t)
     assert (t.hero("a").gold, t.hero("a").side_bag) == (300, ())
     assert (t.hero("b").gold, t.hero("b").side_bag) == (200, ("Tonic",))
     assert (t.hero("c").gold, t.hero("c").side_bag) == (0, ())
-    assert (t.hero("d").gold, t.hero("d").side_bag) == (75, full)
-    assert hero_events(t, "d", "token_lost") == ["D's Side Bag is full: no room for Tonic"]
+    assert (t.hero("d").gold, t.hero("d").side_bag) == (75, ("Sake", "Bandages", "Bomb", "Lantern Oil", "Tonic"))
+    assert hero_events(t, "d", "token_lost") == ["D loses a Whiskey token (left to make room for Tonic)"]
+
+
+def test_snake_oil_salesman_a_full_side_bag_may_leave_the_new_tonic_FT_TRAVEL_D63_FF_HERO_08() -> None:
+    full = ("Sake", "Bandages", "Bomb", "Whiskey", "Lantern Oil")
+    t = Table.travelling([hero("d", cunning=1, gold=100, side_bag=full)])
+    t.hazard(63)
+    t.roll(1)
+    t.roll(1)
+    t.roll(6)
+    t.choose("new")
+    done(t)
+    assert t.hero("d").side_bag == full
+    assert hero_events(t, "d", "token_lost") == ["D's Side Bag is full: D leaves the Tonic token"]
 
 
 # ---- 64 Search Party --------------------------------------------------------------------------------------------

@@ -227,7 +227,7 @@ def test_raging_river_turn_back_builds_a_small_town_FT_TRAVEL_D42() -> None:
 
 # ---- Unwanted Attention ------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("mutations", "markers"), [(0, 0), (3, 0), (4, 1), (6, 3), (9, 6)])
-def test_ua_on_entering_town_is_mutations_over_3_FT_UA_01(mutations: int, markers: int) -> None:
+def test_ua_on_entering_town_is_mutations_over_3_FT_UA_01_FT_HERO_03(mutations: int, markers: int) -> None:
     posse = [hero("a", mutations=("M",) * mutations, unwanted_attention=0), hero("b", mutations=("M",) * 4)]
     outcome = apply(arriving(heroes=posse), Arrive())
     assert outcome.state.hero("a").unwanted_attention == markers

@@ -106,7 +106,8 @@ def check_boost(state: Session, command: BoostMove) -> None:
                              rule="FF-MOVE-03")  # fmt: skip
     if act.boosts >= state.options.move_boosts:
         raise IllegalCommand(f"hero: +D6 Move at most {state.options.move_boosts} time(s) per activation (option "
-                             "move_boosts, FF-MOVE-03)", field="hero", rule="FF-MOVE-03")  # fmt: skip
+                             "move_boosts, a reading: FF-MOVE-03 prints no limit)", field="hero",
+                             rule="option:move_boosts")  # fmt: skip
 
 
 def boost_move(ctx: Ctx, command: BoostMove) -> Procedure:
@@ -136,8 +137,8 @@ def check_reroll(state: Session, command: RerollWithGrit) -> None:
     if act.move is None:
         raise IllegalCommand("roll: no Move roll to re-roll yet", field="roll", rule="FF-GRIT-01")
     if act.moved:
-        raise IllegalCommand("roll: the hero has moved; the Move dice are no longer the dice just rolled (FF-GRIT-01)",
-                             field="roll", rule="FF-GRIT-01")  # fmt: skip
+        raise IllegalCommand("roll: the hero has moved; the Move dice are no longer the dice just rolled (R-ADV-04, a "
+                             "reading of FF-GRIT-01)", field="roll", rule="R-ADV-04")  # fmt: skip
     if state.hero(command.hero).grit < 1:
         raise IllegalCommand("hero: a re-roll costs 1 Grit and there is none (FF-GRIT-01)", field="hero",
                              rule="FF-GRIT-01")  # fmt: skip

@@ -141,6 +141,9 @@ def need_hero(state: Session, hero_id: str, field: str = "hero") -> PartyHero:
         raise InvalidCommand(f"{field}: no hero {hero_id!r} in this posse", field=field) from None
     if hero.removed:
         raise IllegalCommand(f"{field}: {hero.name} was taken from the game", field=field)
+    if hero_id not in {m.id for m in adv.heroes}:
+        raise IllegalCommand(f"{field}: {hero.name} does not play this Mission (R-MIS-11: the Duel's other Heroes sit "
+                             "it out)", field=field, rule="R-MIS-11")  # fmt: skip
     return adv.hero(hero_id)
 
 

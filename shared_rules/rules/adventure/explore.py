@@ -125,10 +125,10 @@ def search(ctx: Ctx, command: Search) -> Procedure:
 # ---- Scavenging --------------------------------------------------------------------------------------------------
 def scavenge(ctx: Ctx, hero: str) -> Steps[None]:
     """Roll 3 dice; any 6 Scavenges the tile (a marker: A7 counts these) and draws a Scavenge card per 6, the deck
-    shuffled before every draw (FF-SCAV-01..03). Grit may re-roll the dice while none is a 6."""
+    shuffled before every draw (FF-SCAV-01..03). Grit may re-roll any die that is not a 6 and was not re-rolled yet,
+    6s or not among the others: each 6 is a card, and the limit is per die (FF-GRIT-02)."""
     tile = _scavenge_tile(ctx.state, hero)
-    roll = yield from own_roll(ctx, hero, 3, f"Scavenge {tile.id}: a 6 finds something", target=6, rule="FF-SCAV-01",
-                               worth=lambda r: r.successes == 0)  # fmt: skip
+    roll = yield from own_roll(ctx, hero, 3, f"Scavenge {tile.id}: a 6 finds something", target=6, rule="FF-SCAV-01")
     sixes = roll.count(6)
     if not sixes:
         ctx.emit("scavenged", f"{ctx.name(hero)} finds nothing on {tile.id}", hero=hero, rule="FF-SCAV-01")

@@ -10,7 +10,7 @@ rulebook text). Either way the engine applies what it knows: Defense, Fury, Ki, 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -43,6 +43,7 @@ from .ko import harmed, recover_all
 from .missions import mission_of
 from .turn import advance, check_in_turn_order, finish_activation
 
+CoverSaves = Callable[[int], Steps[int]]  # the board's Cover Saves on so many Hits: the Hits left (FT-BOARD-07)
 HOUSE = "option:combat"  # the rule a house-procedure roll cites: a RuleOptions choice, not rulebook text
 BLAST = "Elemental Blast"
 STRIKE_KINDS = ("wound", "horror", "corruption")
@@ -207,6 +208,16 @@ def land_hits(ctx: Ctx, hero: str, hits: Sequence[tuple[str, int]], *, melee: bo
     Defense (a house reading where the rulebooks are silent, (b)14), is Wounds; Armor saves in the house procedure."""
     sheet = member(ctx, hero).sheet
     ki_left = ki
+    hits = list(hits)
+    if hits and member(ctx, hero).spice:  # FT-BAG-01: D3 Damage on a single one of these Hits (R-ADV-02)
+        pick = yield from ctx.choose("Spice: which Hit gets the D3 Damage?",
+                                     [(str(i), f"Hit {i + 1} on {t}: damage {d}") for i, (t, d) in enumerate(hits)],
+                                     hero=hero, rule="FT-BAG-01")  # fmt: skip
+        extra = yield from ctx.d3("Spice: D3 Damage", hero=hero, rule="FT-BAG-01")
+        put_member(ctx, replace(member(ctx, hero), spice=False))
+        target_, damage_ = hits[int(pick)]
+        hits[int(pick)] = (target_, damage_ + extra)
+        ctx.emit("hit", f"Spice: Hit {int(pick) + 1} does {extra} more Damage", hero=hero, rule="FT-BAG-01")
     for number_, (target, damage) in enumerate(hits, start=1):
         adv = adventure(ctx)
         if target not in {f.id for f in adv.figures}:
@@ -411,16 +422,21 @@ def activate_enemy(ctx: Ctx, command: ActivateEnemy) -> Procedure:
         put_figure(ctx, figure)
     put(ctx, replace(adventure(ctx), activated=(*adventure(ctx).activated, figure.id)))
     ctx.emit("activated", f"{figure.name} ({figure.id}) activates", rule="FF-TURN-03")
+    mission = mission_of(ctx.state)
     for strike in command.strikes:
         if ctx.state.adventure is None:
             return
-        yield from take_strike(ctx, figure, strike)
+        yield from mission.enemy_strike(ctx, adventure(ctx).figure(figure.id), strike)
+        if figure.id not in {f.id for f in adventure(ctx).figures}:
+            break
     yield from advance(ctx)
 
 
-def take_strike(ctx: Ctx, figure: Figure, strike: EnemyStrike) -> Steps[None]:
-    """Hits on one hero: Cover first (the Sacred Bell, A35), then a Defense save per Hit (Willpower for Horror and
-    Corruption Hits), each the hero's own roll; unsaved Hits do their Damage (FF-HERO-04/05)."""
+def take_strike(ctx: Ctx, figure: Figure, strike: EnemyStrike, *,
+                cover_saves: CoverSaves | None = None) -> Steps[None]:  # fmt: skip
+    """Hits on one hero: Cover first (the board's Cover Saves when the Mission found the hero in Cover,
+    FT-BOARD-07; the Sacred Bell, A35), then a Defense save per Hit (Willpower for Horror and Corruption Hits), each
+    the hero's own roll; unsaved Hits do their Damage (FF-HERO-04/05)."""
     hero = strike.hero
     name = ctx.name(hero)
     hits = strike.hits
@@ -428,6 +444,8 @@ def take_strike(ctx: Ctx, figure: Figure, strike: EnemyStrike) -> Steps[None]:
         roll = yield from ctx.roll(DieKind.POOL, f"{figure.name}'s attack on {name}: To Hit {figure.to_hit}+",
                                    pool=figure.combat, target=figure.to_hit, rule=HOUSE)  # fmt: skip
         hits = roll.successes
+    if hits and cover_saves is not None:
+        hits = yield from cover_saves(hits)
     if not hits:
         ctx.emit("hit", f"{figure.name} misses {name}", hero=hero, rule="FF-HERO-04")
         return
@@ -442,6 +460,11 @@ def take_strike(ctx: Ctx, figure: Figure, strike: EnemyStrike) -> Steps[None]:
         rule = "FF-HERO-04" if saving == "defense" else "FF-HERO-05"
         roll = yield from own_roll(ctx, hero, hits, f"{saving.capitalize()} {value}+ saves against {figure.name}",
                                    target=value, rule=rule)  # fmt: skip
+        hits -= roll.successes
+    armor = member(ctx, hero).armor
+    if hits and armor and strike.kind == "wound":  # a Fine Cigar's Armor 3+ after Defense, per Hit (R-ADV-03)
+        roll = yield from own_roll(ctx, hero, hits, f"Armor {armor}+ (Fine Cigar) against {figure.name}",
+                                   target=armor, rule="FT-BAG-07")  # fmt: skip
         hits -= roll.successes
     if not hits:
         ctx.emit("hit", f"{name} saves every Hit from {figure.name}", hero=hero, rule="FF-HERO-04")

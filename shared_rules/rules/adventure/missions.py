@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from ...commands import EnemyStrike
 from ...flow import Ctx, Steps
 from ...prompts import Option
 from ...state import ExplorationToken, Figure, MapTile, Session, TrackSpace
@@ -62,6 +63,20 @@ class Mission:
         """After the core set-up (FF-SETUP-01): place the mission's figures, move markers, set counters."""
         yield from ()
 
+    def set_up_text(self, ctx: Ctx, heroes: int, lantern: str, names: str, entrance: int) -> str:
+        """What the set-up placed, for the `adventure_started` event: the Mines' Fortress set-up (FF-SETUP-01)."""
+        return (f"{self.title}: {heroes} Hero(es); decks and the 12 Exploration Tokens shuffled; {lantern} carries the Old Lantern; the "
+                f"Darkness on Darkness Start (space 0), the Hero Party on the Entrance (space {entrance}); the Entrance "
+                f"tile placed; the Heroes placed on its Starting Area in Initiative order: {names}")  # fmt: skip
+
+    def playing(self, heroes: list[str], lantern: str) -> list[str]:
+        """The Heroes who play the Mission (every Hero; a Solo Mission's one): the scaling counts them (FF-SCALE-01)."""
+        return heroes
+
+    def scaling_text(self, threat: str, revive: int, playing: int) -> str:
+        """The scaling of this Mission by Hero count (FF-SCALE-01: the Threat deck and the Revive Tokens)."""
+        return f"{playing} Hero(es): {threat.capitalize()} Threats, {revive} Revive Token(s)"
+
     def starting_grit(self, state: Session, hero_id: str) -> int:
         """Each hero starts with 1 Grit; 0 after a failure that says so (FF-GRIT-05, A6)."""
         return 0 if state.carry.no_grit_next_adventure else 1
@@ -97,6 +112,12 @@ class Mission:
         """At the start of each turn after the first, before the flee window (a Prisoner on the run moves)."""
         yield from ()
 
+    def enemy_strike(self, ctx: Ctx, figure: Figure, strike: EnemyStrike) -> Steps[None]:
+        """Hits an enemy's activation lands on a hero (`activate_enemy`): saves and Damage (FF-HERO-04/05)."""
+        from .fight import take_strike
+
+        yield from take_strike(ctx, figure, strike)
+
     def initiative(self, state: Session, figure_id: str, base: int) -> int:
         """A figure's Initiative this turn (the Duel adds a D6 the mission rolled at the start of the turn)."""
         return base
@@ -122,7 +143,8 @@ class Mission:
         yield from ()
 
     def scavenge_limit(self, state: Session) -> int | None:
-        """Scavenges per Map Tile (FF-SCAV-02, by posse size); 0: none (Town board, FT-SCAV-01); None: no limit."""
+        """Scavenges per Map Tile (FF-SCAV-02, FF-SCALE-02: 1/2/3 by posse size); 0: none (Town board, FT-SCAV-01);
+        None: no limit (Town Overrun)."""
         if self.board == TOWN:
             return 0
         size = len(party_ids(state))

@@ -15,7 +15,7 @@ from ...flow import Ctx, Procedure
 from ...state import Adventure, ClassSheet, DepthTrack, MapTile, PartyHero, Phase, Place, Session, TileKind
 from .common import MONK, SAMURAI, SORCERESS, change_resource, party_ids
 from .depth import growing_dread
-from .missions import MISSIONS
+from .missions import MISSIONS, TOWN
 from .turn import advance, start_of_turn
 
 SCALING = {1: ("low", 2), 2: ("low", 1), 3: ("med", 1), 4: ("med", 0), 5: ("high", 1), 6: ("high", 0)}  # FF-SCALE-01
@@ -113,7 +113,8 @@ def start_adventure(ctx: Ctx, command: StartAdventure) -> Procedure:
     content = pack(ctx.state.pack).adventure
     track = track_for(ctx.state, command)
     by_hero = sheets(ctx.state, command)
-    threat, revive = SCALING[len(heroes)]
+    playing = len(mission.playing(heroes, command.lantern))
+    threat, revive = SCALING[playing]
     extra = ctx.state.carry.extra_revive_tokens
     order = sorted(heroes, key=lambda h: -by_hero[h].initiative)
     adv = Adventure(
@@ -125,13 +126,12 @@ def start_adventure(ctx: Ctx, command: StartAdventure) -> Procedure:
     )  # fmt: skip
     ctx.update(phase=Phase.ADVENTURE, adventure=adv)
     names = ", ".join(ctx.name(h) for h in order)
+    town = mission.board == TOWN
+    ctx.emit("adventure_started", mission.set_up_text(ctx, len(heroes), ctx.name(command.lantern), names,
+                                                          track.entrance),
+             rule="FT-MIS-GEN-01" if town else "FF-SETUP-01")  # fmt: skip
     ctx.emit("adventure_started",
-             f"{mission.title}: {len(heroes)} Hero(es); decks and the 12 Exploration Tokens shuffled; "
-             f"{ctx.name(command.lantern)} carries the Old Lantern; the Darkness on Darkness Start (space 0), the Hero "
-             f"Party on the Entrance (space {track.entrance}); the Entrance tile placed; the Heroes placed on its "
-             f"Starting Area in Initiative order: {names}", rule="FF-SETUP-01")  # fmt: skip
-    ctx.emit("adventure_started",
-             f"{len(heroes)} Hero(es): {threat.capitalize()} Threats, {revive} Revive Token(s)"
+             mission.scaling_text(threat, revive, playing)
              + (f" + {extra} from Shadows Out of Time" if extra else ""), rule="FF-SCALE-01")  # fmt: skip
     for hero_id in heroes:  # FF-GRIT-05, A6: Grit from the road does not carry in
         grit = min(mission.starting_grit(ctx.state, hero_id), ctx.hero(hero_id).max_grit)

@@ -185,7 +185,7 @@ def _core_effects(state: Session) -> tuple[Option, ...]:
 def new_turn(ctx: Ctx) -> Steps[None]:
     """A new game turn begins: per-turn limits reset, Cover ends, then the start-of-turn effects."""
     adv = adventure(ctx)
-    heroes = tuple(replace(m, cover=0, spells_cast=(), tactics_used=()) for m in adv.heroes)
+    heroes = tuple(replace(m, cover=0, armor=0, spice=False, spells_cast=(), tactics_used=()) for m in adv.heroes)
     put(ctx, replace(adv, turn=adv.turn + 1, step=TurnStep.START, activated=(), activation=None, last_hbtd=None,
                      heroes=heroes))  # fmt: skip
     ctx.emit("turn_started", f"Turn {adv.turn + 1} begins", rule="FF-TURN-01")

@@ -73,7 +73,7 @@ def corner_walls(board: Board, space: Space, lean: Space) -> tuple[tuple[int, in
     return tuple(out)
 
 
-def lean_options(board: Board, space: Space) -> tuple[Pos, ...]:
+def lean_options(board: Board, space: Space) -> tuple[Pos, ...]:  # none in a Diagonal Door (FT-FAQ-03)
     """The ways a model in `space` may split the space for 1 movement point: onto a Door's line facing either side
     (FT-BOARD-09), or around the outside corner of a Building Wall (FT-BOARD-08); never at a Diagonal Door (FAQ)."""
     s = board.index(space)

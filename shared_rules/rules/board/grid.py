@@ -208,8 +208,8 @@ class Board:
     # ---- diagonal steps -------------------------------------------------------------------------------------
     def _diagonal_ok(self, i: int, j: int) -> bool:
         """May a model step diagonally from i to j? Walls over the cross point between them stop it; the outside
-        corner of a Building does not (FT-BOARD-11, A37); nothing passes a Door or Window diagonally (FT-BOARD-04);
-        a Diagonal Door space is left or entered diagonally only straight through its door (FT-BOARD-06, FAQ)."""
+        corner of a Building does not (FT-BOARD-11, FT-FAQ-01, A37); nothing passes a Door or Window diagonally (FT-BOARD-04);
+        a Diagonal Door space is left or entered diagonally only straight through its door (FT-BOARD-06, FT-FAQ-03)."""
         width = self.width
         x, y = i % width, i // width
         dx, dy = j % width - x, j // width - y

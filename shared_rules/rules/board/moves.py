@@ -38,7 +38,8 @@ def spaces_adjacent(board: Board, a: Space, b: Space) -> bool:
 
 def adjacent(board: Board, a: Pos, b: Pos) -> bool:
     """Two models are adjacent: on the same rooftop (FT-BOARD-13), or in adjacent spaces, a model splitting a space
-    counting from either space (FT-BOARD-10). A rooftop model is adjacent to no ground model."""
+    counting from either space (FT-BOARD-10, FT-FAQ-04). A rooftop model is adjacent to no ground model. Melee is
+    between adjacent models, so never through a Wall, only across a Door or Window (FT-FAQ-02)."""
     if a.entry or b.entry:
         return False
     if a.roof or b.roof:

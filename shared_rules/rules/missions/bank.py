@@ -56,6 +56,11 @@ def robber_bonus(heroes: int) -> tuple[int, int]:
 class BankRobbery(TownMission):
     key = "bank_robbery"
     title = "Bank Robbery"
+    set_up = (  # its Set Up
+        "Building 7 is the Bank: 8 Money Bag markers, 3 Townsfolk markers and 1 Bandit in it; each "
+        "Hero starts in a Random Building other than the Bank; Entry Areas A-D are the Bank Robbers' Escape "
+        "Exits; Heroes may not enter the Bank"
+    )
 
     def setup(self, ctx: Ctx) -> Steps[None]:
         board = board_of(ctx.state)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import ClassVar
 
 from ...commands import EnemyStrike
 from ...content import pack
@@ -37,6 +38,7 @@ from ..board import (
     cover_saves,
     enemy_killed_on_roof,
     entry_placement,
+    has_cover,
     hero_wounded_on_roof,
     random_rooftop,
     shortest_path,
@@ -245,17 +247,48 @@ def shoot(ctx: Ctx, figure: Figure, target: str, *, in_cover: bool, melee: bool 
     if target not in {m.id for m in adv.heroes} | {f.id for f in adv.figures}:
         ctx.emit("hit", f"{figure.name}'s target {target} is gone", rule=rule)  # killed by a shot before this one
         return
-    name = ctx.name(target) if target in {m.id for m in adv.heroes} else adv.figure(target).name
-    if hits and in_cover and not melee:
-        hits = yield from cover_saves(ctx, hits, who=name)
     if target in {m.id for m in adv.heroes}:
         if ctx.hero(target).knocked_out:
             return
-        before = ctx.hero(target).wounds
-        yield from take_strike(ctx, figure, EnemyStrike(target, hits=hits, damage=damage))
-        yield from roof_fall(ctx, target, ctx.hero(target).wounds > before)
+        strike = EnemyStrike(target, hits=hits, damage=damage)
+        yield from strike_hero(ctx, figure, strike, in_cover=in_cover and not melee)
         return
+    if hits and in_cover and not melee:
+        hits = yield from cover_saves(ctx, hits, who=adv.figure(target).name)
     yield from hit_figure(ctx, target, hits, damage, by=figure.name, rule=rule)
+
+
+def strike_hero(ctx: Ctx, figure: Figure, strike: EnemyStrike, *, in_cover: bool) -> Steps[None]:
+    """Hits on a Hero on the Town board, from a Bandit (`activate_bandits`) or any Enemy (`activate_enemy`): the
+    Cover Saves when in Cover (FT-BOARD-07, a Rooftop too: FT-BOARD-13), then the saves and Damage, then the fall
+    of a Hero wounded on a Rooftop (FT-BOARD-20). One implementation for every attacker."""
+    hero = strike.hero
+    before = ctx.hero(hero).wounds
+
+    def saves(hits: int) -> Steps[int]:
+        return (yield from cover_saves(ctx, hits, who=ctx.name(hero)))
+
+    yield from take_strike(ctx, figure, strike, cover_saves=saves if in_cover else None)
+    if ctx.state.adventure is not None and hero in {m.id for m in adventure(ctx).heroes}:
+        yield from roof_fall(ctx, hero, ctx.hero(hero).wounds > before)
+
+
+def in_cover_from(state: Session, figure: Figure, hero: str, kind: str) -> bool:
+    """Whether `hero` makes Cover Saves against `figure`'s Hits of `kind` where the two stand (FT-BOARD-07): a
+    Hero on a Rooftop is in Cover from all but models on the same Rooftop (FT-BOARD-13), including an attacker
+    with no square on the board; Horror and Corruption Hits ignore Cover."""
+    adv = state.adventure
+    if adv is None or kind != "wound":
+        return False
+    target = board_pos(adv.hero(hero).place)
+    if target is None:
+        return False
+    attacker = board_pos(figure.place)
+    if attacker is None or attacker.entry:
+        return bool(target.roof)
+    town = mission(state)
+    blockers = board_of(state).cells(town.sight_blockers(state)) if isinstance(town, TownMission) else frozenset()
+    return has_cover(board_of(state), target, attacker, blockers=blockers)
 
 
 def roof_fall(ctx: Ctx, hero: str, wounded: bool) -> Steps[None]:
@@ -389,10 +422,22 @@ def mission(state: Session) -> Mission:
 # ---- the base of every Town Mission ------------------------------------------------------------------------------
 class TownMission(Mission):
     """A Mission on the Town Adventure Board (FT-BOARD-01, FT-MIS-GEN-01): no Exploration, fully lit, Growing Dread
-    revealed at once; heroes start with 1 Grit and keep their Damage; the table's moves are checked on the board."""
+    revealed at once; heroes start with 1 Grit and keep their Damage; the table's moves are checked on the board.
+    Each Mission repurposes the Depth Track through the hooks `hbtd_target`/`resolve_hbtd` (FT-DEPTH-02)."""
 
     board = TOWN
     reward_rule = ""
+    set_up: ClassVar[str] = ""  # the Mission's Set Up on the Town Adventure Board (the rulebook's, in short)
+
+    def set_up_text(self, ctx: Ctx, heroes: int, lantern: str, names: str, entrance: int) -> str:
+        """The Town Adventure Board set-up of this Mission (FT-MIS-GEN-01 and its Set Up): no Mines set-up."""
+        lantern_role = "" if self.hbtd_target(ctx.state) is None else " and makes the Hold Back the Darkness tests"
+        return (f"{self.title}: {heroes} Hero(es) on the Town Adventure Board: {self.set_up}; {lantern} carries the Old Lantern"
+                f"{lantern_role}; the Heroes keep their Damage from the Travel and the Town Stay: {names}")
+
+    def scaling_text(self, threat: str, revive: int, playing: int) -> str:
+        """A Town Mission draws no Threat deck of its own unless it says so (Town Overrun): the Revive Tokens only."""
+        return f"{playing} Hero(es): {revive} Revive Token(s)"
 
     def blocked(self, state: Session) -> tuple[tuple[int, int], ...]:
         """Squares that block movement besides models (the Gallows, the Horses)."""
@@ -441,6 +486,10 @@ class TownMission(Mission):
     def killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:
         """A figure was killed (a Mission's kill track, Money Bags ...)."""
         yield from ()
+
+    def enemy_strike(self, ctx: Ctx, figure: Figure, strike: EnemyStrike) -> Steps[None]:
+        """An Enemy's Hits on the Town board: Cover where the two stand, the Rooftop's fall (`strike_hero`)."""
+        yield from strike_hero(ctx, figure, strike, in_cover=in_cover_from(ctx.state, figure, strike.hero, strike.kind))
 
     def bandits_act(self, ctx: Ctx, ids: list[str], corrections: dict[str, str]) -> Steps[None]:
         """The Bandits' activation (default: the Shootout, FT-BANDIT-03..08)."""

@@ -23,7 +23,14 @@ OPPONENT = "bandit-1"
 class HighNoonDuel(TownMission):
     key = "high_noon_duel"
     title = "High Noon Duel"
+    set_up = (  # its Set Up
+        "a Solo Mission: the Hero and 1 Bandit in the centre of the street, 5 spaces apart"
+    )
     may_flee = False  # FT-M6-02
+
+    def playing(self, heroes: list[str], lantern: str) -> list[str]:
+        """A Solo Mission: only the duelist (the Old Lantern holder) plays, so the scaling counts one Hero (R-MIS-16)."""
+        return [lantern]
 
     def setup(self, ctx: Ctx) -> Steps[None]:
         adv = adventure(ctx)

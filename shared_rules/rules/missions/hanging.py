@@ -58,6 +58,11 @@ LATER = 999  # a Marshal not yet Alerted takes no turn (FT-M2-03)
 class HangingHigh(TownMission):
     key = "hanging_high"
     title = "Hanging High"
+    set_up = (  # its Set Up
+        "the Gallows token, 4 Bandits and 10 Townsfolk markers as in the diagram (2 more "
+        "Bandits on Random Building Rooftops with 3 or more Heroes); the Heroes start along the board edge of "
+        "Entry Area C"
+    )
 
     # ---- set-up ---------------------------------------------------------------------------------------------
     def setup(self, ctx: Ctx) -> Steps[None]:
@@ -250,7 +255,7 @@ class HangingHigh(TownMission):
     def hero_attacked(self, ctx: Ctx, hero_id: str) -> Steps[None]:
         self._alert(ctx, f"{ctx.name(hero_id)} attacks")
         ctx.emit("mission", "The crowd scatters: each Townsfolk marker next to the attacker moves 1 space in a random "
-                 "direction (the Bounce chart; place_model)", rule="FT-M2-05")  # fmt: skip
+                 "direction (the Bounce chart, not in the rulebooks: FT-DICE-04; place_model)", rule="FT-M2-05")  # fmt: skip
         yield from ()
 
     def _alert(self, ctx: Ctx, why: str) -> None:
@@ -328,11 +333,11 @@ def check_rescue(state: Session, command: RescueHero) -> None:
     adv = need_adventure(state)
     need_hero(state, command.hero)
     if adv.mission != HangingHigh.key or adv.turn != 1 or adv.step is not TurnStep.START or adv.counter("captive"):
-        raise IllegalCommand("type: a Hero is put on the Gallows when Hanging High begins, before the first Hold Back "
-                             "the Darkness (FT-M2-12)", field="type", rule="FT-M2-12")  # fmt: skip
+        raise IllegalCommand("type: a Hero is put on the Gallows during Hanging High's Set Up (FT-M2-12), read as before "
+                             "the first Hold Back the Darkness (R-MIS-07)", field="type", rule="R-MIS-07")  # fmt: skip
     if command.hero == adv.lantern:
         raise IllegalCommand("hero: the Old Lantern holder rolls Hold Back the Darkness; another Hero is the captive "
-                             "(FT-M2-12)", field="hero", rule="FT-M2-12")  # fmt: skip
+                             "(R-MIS-07)", field="hero", rule="R-MIS-07")  # fmt: skip
 
 
 def rescue_hero(ctx: Ctx, command: RescueHero) -> Procedure:

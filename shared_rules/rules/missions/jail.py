@@ -50,6 +50,11 @@ def darkness_start(heroes: int) -> int:
 class JailBreak(TownMission):
     key = "jail_break"
     title = "Jail Break"
+    set_up = (  # its Set Up
+        "Building 5 is the Sheriff's Office: the Prisoner in its numbered corner space, 2 Dynamite "
+        "tokens outside that wall; 3 Horses and 3 Bandits at the centre of Town; each Hero starts in a Random "
+        "Building (Law Heroes in the Sheriff's Office), not touching a Door or Window"
+    )
 
     def setup(self, ctx: Ctx) -> Steps[None]:
         board = board_of(ctx.state)

@@ -46,6 +46,11 @@ DESPERATION = ("scavenge", "recover_grit", "ready_item", "catch_breath")
 class TownOverrun(TownMission):
     key = "town_overrun"
     title = "Town Overrun"
+    set_up = (  # its Set Up
+        "Entry Areas A-D are Enemy Entry Points; as many Townsfolk markers as Heroes in Random "
+        "Buildings and as many more outside the Buildings; the Heroes start anywhere, Rooftops included, with "
+        "Max Grit; a D6 per Entry Point: on 1-3 a Low Threat card waits there"
+    )
     may_flee = False  # FT-M5-08
 
     def starting_grit(self, state: Session, hero_id: str) -> int:
@@ -56,6 +61,10 @@ class TownOverrun(TownMission):
 
     def threat(self, state: Session) -> str:
         return "med" if len(party_ids(state)) >= 5 else "low"  # FT-M5-01, A28
+
+    def scaling_text(self, threat: str, revive: int, playing: int) -> str:
+        """Town Overrun's Threat cards are Low, Med with 5-6 Heroes (FT-SCALE-01, FT-M5-01): not the core choice."""
+        return f"{playing} Hero(es): {'Med' if playing >= 5 else 'Low'} Threats (FT-SCALE-01), {revive} Revive Token(s)"
 
     def setup(self, ctx: Ctx) -> Steps[None]:
         board = board_of(ctx.state)

@@ -39,6 +39,10 @@ ENTRIES = {1: "C", 2: "D", 3: "A", 4: "roof", 5: "roof", 6: "roof"}  # FT-M1-04
 class Shootout(TownMission):
     key = "shootout_in_the_streets"
     title = "Shootout in the Streets"
+    set_up = (  # its Set Up
+        "the Heroes start at Entry Area B (its three spaces or the three in front of it); "
+        "3 Bandits at Entry Area D"
+    )
 
     def setup(self, ctx: Ctx) -> Steps[None]:
         """FT-M1-01: the Heroes at Entry B (its 3 spaces or the 3 in front), 3 Bandits at Entry D."""

@@ -68,11 +68,12 @@ def unavailable(state: Session, location: str) -> tuple[str, str, str] | None:
                 "location", "FT-TOWN-03")  # fmt: skip
     if location not in standing(state):
         if location == CAMP_SITE:
-            return f"location: the {CAMP_SITE} is closed for the rest of this Stay", "location", "FT-TOWN-06"
+            return (f"location: the {CAMP_SITE} is closed for the rest of this Stay (a Town Event, R-STAY-04)",
+                    "location", "R-STAY-04")  # fmt: skip
         return f"location: the {location} was Destroyed and may no longer be visited", "location", "FT-TOWN-04"
     event = stay_of(state).event
     if event is not None and location in event.closes:
-        return f"location: the {location} is closed today ({event.name})", "location", "FT-DAY-01"
+        return f"location: the {location} is closed today ({event.name}, R-STAY-09)", "location", "R-STAY-09"
     return None
 
 
@@ -86,9 +87,11 @@ def closed_reason(state: Session, hero_id: str, location: str) -> tuple[str, str
         hero = state.hero(hero_id)
         if location == SHERIFF and hero.wanted:
             return (f"hero: {hero.name} is Wanted! and so an Outlaw (FT-WANTED-03): a Wanted! hero comes to the "
-                    f"{SHERIFF} only to Pay Off Their Warrants (pay_off_warrants)", "hero", "FT-WANTED-03")  # fmt: skip
-        rule = "FT-WANTED-03" if hero.wanted and word.lower() == "outlaw" else "FT-TOWN-07"
-        return f"hero: {word} heroes may not visit the {location} ({hero.name} is {word})", "hero", rule
+                    f"{SHERIFF} only to Pay Off Their Warrants (pay_off_warrants) (R-STAY-06)", "hero",
+                    "R-STAY-06")  # fmt: skip
+        why = " (Wanted! gives Outlaw, FT-WANTED-03)" if hero.wanted and word.lower() == "outlaw" else ""
+        return (f"hero: {word} heroes may not visit the {location} ({hero.name} is {word}{why}; the card's "
+                "restriction as the content pack gives it, R-STAY-06)", "hero", "R-STAY-06")  # fmt: skip
     return None
 
 
@@ -101,7 +104,7 @@ def day_under_way(state: Session) -> None:
     stay = stay_of(state)
     if stay.stage is not StayStage.DAY:
         raise IllegalCommand(f"heroes visit Locations during a Day: start Day {stay.day + (stay.stage is StayStage.NIGHT)}"
-                             " first (start_day)", field="type", rule="FT-DAY-01")  # fmt: skip
+                             " first (start_day) (R-STAY-02)", field="type", rule="R-STAY-02")  # fmt: skip
 
 
 def active_hero(state: Session, hero_id: str) -> None:

@@ -46,10 +46,11 @@ def begin_stay(ctx: Ctx) -> Steps[None]:
 def check_start_day(state: Session, command: StartDay) -> None:
     stay = stay_of(state)
     if stay.over:
-        raise IllegalCommand("the Town Stay is over: the posse must leave (end_town_stay)", field="type",
-                             rule="FT-DAY-01")  # fmt: skip
+        raise IllegalCommand("the Town Stay is over (a Town Event ended it, R-STAY-03): the posse must leave "
+                             "(end_town_stay)", field="type", rule="R-STAY-03")  # fmt: skip
     if stay.stage is StayStage.DAY:
-        raise IllegalCommand(f"Day {stay.day} is under way: end it first (end_day)", field="type", rule="FT-DAY-01")
+        raise IllegalCommand(f"Day {stay.day} is under way: end it first (end_day) (R-STAY-02)", field="type",
+                             rule="R-STAY-02")  # fmt: skip
     cap = state.carry.max_days
     if stay.stage is StayStage.NIGHT and cap and stay.day >= cap:
         raise IllegalCommand(f"the Town Stay may last no more than {cap} Days (Bridge Destroyed): the posse must "
@@ -163,15 +164,16 @@ def lodge(ctx: Ctx, hero: str) -> Steps[None]:
 def check_end_day(state: Session, command: EndDay) -> None:
     stay = stay_of(state)
     if stay.stage is not StayStage.DAY:
-        raise IllegalCommand("no Day is under way: start one (start_day) or leave", field="type", rule="FT-DAY-01")
+        raise IllegalCommand("no Day is under way: start one (start_day) or leave (R-STAY-02)", field="type",
+                             rule="R-STAY-02")  # fmt: skip
     no_wheel_round(state)
 
 
 def no_wheel_round(state: Session) -> None:
     wheel = stay_of(state).wheel
     if wheel is not None:
-        raise IllegalCommand(f"{state.hero(wheel.hero).name}'s Devil's Wheel round is under way: roll or stop first",
-                             field="type", rule="FT-WHEEL-02")  # fmt: skip
+        raise IllegalCommand(f"{state.hero(wheel.hero).name}'s Devil's Wheel round is under way: roll or stop first "
+                             "(R-STAY-12)", field="type", rule="R-STAY-12")  # fmt: skip
 
 
 def end_day(ctx: Ctx, command: EndDay) -> Procedure:

@@ -29,7 +29,7 @@ def at_location(state: Session, hero: str) -> str:
     visit = stay_of(state).open_visit(hero)
     if visit is None:
         raise IllegalCommand(f"hero: {state.hero(hero).name} is not visiting a Location: buying and selling happen "
-                             "on a visit", field="hero", rule="FT-TOWN-07")  # fmt: skip
+                             "on a visit (R-STAY-15)", field="hero", rule="R-STAY-15")  # fmt: skip
     wheel = stay_of(state).wheel
     if wheel is not None and wheel.hero == hero:
         no_wheel_round(state)
@@ -86,11 +86,11 @@ def _deal(state: Session, command: Buy) -> _Deal:
         if command.kind or command.tags or command.effects:
             raise InvalidCommand(f"ware: the content pack says what {command.ware} is; give only its name (and price)",
                                  field="kind" if command.kind else "tags" if command.tags else "effects")  # fmt: skip
-        return _Deal(listed, price(listed.price, command.price, command.ware, rule="FT-TOWN-07"))
+        return _Deal(listed, price(listed.price, command.price, command.ware, rule="R-STAY-15"))
     if pack_lists_shops(state) or not command.ware.strip():
         sold = [w.name for w in wares(state, command.hero, location)]
-        raise IllegalCommand(f"ware: the {location} does not sell {command.ware!r} here; it sells {sold}",
-                             field="ware", rule="FT-TOWN-07")  # fmt: skip
+        raise IllegalCommand(f"ware: the {location} does not sell {command.ware!r} here; it sells {sold} (the content "
+                             "pack's shop, R-STAY-15)", field="ware", rule="R-STAY-15")  # fmt: skip
     kind = command.kind or ("token" if command.ware in PRINTED_TOKENS or command.ware in content(state).tokens
                             else "")  # fmt: skip
     if kind not in WARE_KINDS:
@@ -102,7 +102,7 @@ def _deal(state: Session, command: Buy) -> _Deal:
     if command.effects and kind != "service":
         raise InvalidCommand("effects: only a service has effects on the buyer", field="effects")
     check_effects(state, command.hero, command.effects)
-    cost = price(None, command.price, command.ware, rule="FT-TOWN-07")
+    cost = price(None, command.price, command.ware, rule="R-STAY-15")
     return _Deal(Ware(command.ware, kind, cost, command.tags, 0, command.effects), cost)
 
 
@@ -148,7 +148,7 @@ def _what(state: Session, command: Sell) -> tuple[str, str]:
         return "token", command.ware
     if item is not None:
         return "item", item.name  # a Starting Item: refused below (FF-HERO-07)
-    raise IllegalCommand(f"ware: {hero.name} has no {command.ware!r} to sell", field="ware", rule="FT-TOWN-07")
+    raise IllegalCommand(f"ware: {hero.name} has no {command.ware!r} to sell", field="ware", rule="R-STAY-15")
 
 
 def _sale(state: Session, command: Sell) -> tuple[str, str, int]:
@@ -158,7 +158,7 @@ def _sale(state: Session, command: Sell) -> tuple[str, str, int]:
     kind, name = _what(state, command)
     hero = state.hero(command.hero)
     if kind == "dark_stone" and command.count > hero.dark_stone:
-        raise IllegalCommand(f"count: {hero.name} has {hero.dark_stone} Dark Stone", field="count", rule="FT-TOWN-07")
+        raise IllegalCommand(f"count: {hero.name} has {hero.dark_stone} Dark Stone", field="count", rule="R-STAY-15")
     if kind == "item":
         item = _item(hero, command.ware)
         assert item is not None
@@ -170,8 +170,9 @@ def _sale(state: Session, command: Sell) -> tuple[str, str, int]:
     offers: tuple[SaleOffer, ...] = content(state).location(location).buys
     listed = next((o for o in offers if o.kind == kind and o.name == name), None)
     if listed is None and any(card.buys for card in content(state).locations.values()):
-        raise IllegalCommand(f"ware: the {location} does not buy {name}", field="ware", rule="FT-TOWN-07")
-    each = price(listed.price if listed else None, command.price, name, rule="FT-TOWN-07")
+        raise IllegalCommand(f"ware: the {location} does not buy {name} (the content pack's `buys`, R-STAY-15)",
+                             field="ware", rule="R-STAY-15")  # fmt: skip
+    each = price(listed.price if listed else None, command.price, name, rule="R-STAY-15")
     return kind, name, each
 
 

@@ -52,11 +52,14 @@ def check_use_token(state: Session, command: UseToken) -> None:
     if command.token not in hero.side_bag:
         raise IllegalCommand(f"token: {hero.name}'s Side Bag holds no {command.token!r} token", field="token",
                              rule="FF-HERO-08")  # fmt: skip
+    if command.target or command.hits:
+        raise InvalidCommand("target: only a Hatchet is thrown at a target, in a Fight (FT-BAG-03)",
+                             field="target" if command.target else "hits", rule="FT-BAG-03")  # fmt: skip
     printed = PRINTED.get(command.token)
     card = content(state).tokens.get(command.token)
     if printed is not None and not printed.in_town:
-        raise IllegalCommand(f"token: {command.token} ({printed.effect}) is used in a fight: it stays in the Side Bag "
-                             "for the Adventure", field="token", rule=printed.rule)  # fmt: skip
+        raise IllegalCommand(f"token: {command.token} ({printed.effect}) is used in the Adventure: it stays in the Side "
+                             "Bag for it", field="token", rule=printed.rule)  # fmt: skip
     if card is not None and card.fight_only:
         raise IllegalCommand(f"token: {command.token} is used in a fight: it stays in the Side Bag for the Adventure",
                              field="token", rule="FF-BAG-02")  # fmt: skip

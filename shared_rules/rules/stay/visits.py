@@ -153,8 +153,8 @@ def check_end_visit(state: Session, command: EndVisit) -> None:
     day_under_way(state)
     active_hero(state, command.hero)
     if stay_of(state).open_visit(command.hero) is None:
-        raise IllegalCommand(f"hero: {state.hero(command.hero).name} is not visiting a Location", field="hero",
-                             rule="FT-TOWN-07")  # fmt: skip
+        raise IllegalCommand(f"hero: {state.hero(command.hero).name} is not visiting a Location (R-STAY-01)",
+                             field="hero", rule="R-STAY-01")  # fmt: skip
     wheel = stay_of(state).wheel
     if wheel is not None and wheel.hero == command.hero:
         no_wheel_round(state)

@@ -1,5 +1,6 @@
 """The Devil's Wheel, the Gambling Hall's mini-game (FT-WHEEL-01..05): three dice, up to three rolls, any dice picked
-up for the second and third (never a Grit re-roll), scored where they lie; the payout from the Gambling Hall card,
+up for the second and third (never a Grit, Item or ability re-roll, FT-GRIT-02), scored where they lie (pieces moved
+by accident: scored as they lie, FT-FAQ-08); the payout from the Gambling Hall card,
 then a Devil's Head jackpot try for each die on the Head, and D6 x $25 for every other hero at the Hall when an
 Artifact is won. Gold won here gives Unwanted Attention when the visit ends (FT-UA-02)."""
 

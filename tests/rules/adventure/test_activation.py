@@ -85,13 +85,23 @@ def test_1_grit_adds_a_d6_to_the_move_and_its_1_recovers_nothing_FF_MOVE_03_FF_G
     assert not any(e.rule == "FF-GRIT-06" for e in t.events)
 
 
+def test_the_once_per_activation_limit_of_plus_d6_move_is_the_options_not_rulebook_text_FF_MOVE_03() -> None:
+    """Issue 20: FF-MOVE-03 prints no limit; the refusal names option `move_boosts`."""
+    t = activated([of("a", max_grit=3)], 3)
+    set_hero(t, "a", grit=2)
+    run(t, BoostMove("a", dice=((2,),)))
+    with pytest.raises(IllegalCommand) as error:
+        t.do(BoostMove("a", dice=((2,),)))
+    assert error.value.rule == "option:move_boosts"
+
+
 def test_plus_d6_move_once_per_activation_and_only_with_grit_FF_MOVE_03() -> None:
     t = activated([of("a", max_grit=3)], 3)
     with_grit = t.state
     run(t, BoostMove("a", dice=((2,),)))
     with pytest.raises(IllegalCommand) as error:
         t.do(BoostMove("a", dice=((2,),)))
-    assert error.value.rule == "FF-MOVE-03"
+    assert error.value.rule == "FF-MOVE-03"  # no Grit left
     t.state = with_grit
     set_hero(t, "a", grit=0)
     with pytest.raises(IllegalCommand):
@@ -130,7 +140,7 @@ def test_move_dice_may_not_be_rerolled_after_moving_FF_GRIT_01() -> None:
     run(t, Move("a", 1))
     with pytest.raises(IllegalCommand) as error:
         t.do(RerollWithGrit("a", "move", (0,)))
-    assert error.value.rule == "FF-GRIT-01"
+    assert error.value.rule == "R-ADV-04"  # issue 20: a reading, not FF-GRIT-01's text
 
 
 def test_unknown_rolls_and_indices_are_refused() -> None:

@@ -16,6 +16,7 @@ from tests.rules.adventure.helpers import (
     of,
     place_enemies,
     run,
+    set_hero,
     start,
     to_activations,
     with_adventure,
@@ -196,9 +197,26 @@ def test_grit_may_reroll_a_scavenge_that_found_nothing_each_die_once_FF_SCAV_01_
     assert t.prompt is not None and t.prompt.kind == "reroll"
     t.reroll(1, 2)
     t.roll(6, 3)
-    assert t.prompt is not None and t.prompt.chart == "scavenge"  # no second offer: it found something
+    assert t.prompt is not None and t.prompt.chart == "scavenge"  # no second offer: no Grit is left
     t.card("Nothing")
     assert t.hero("a").grit == 0 and adv(t).tile("entrance").scavenged == 1
+
+
+def test_grit_rerolls_are_offered_after_a_6_while_a_die_is_not_yet_rerolled_FF_GRIT_02_FF_SCAV_01() -> None:
+    """Issue 20: each 6 is a card, so a 6 among the dice does not end the offer; only each die's one re-roll does."""
+    t = searching([of("a", max_grit=2), of("b")], rerolls=True)
+    set_hero(t, "a", grit=2)
+    t.do(Search("a", "scavenge", dice=((6, 2, 1),)))
+    assert t.prompt is not None and t.prompt.kind == "reroll"  # a 6 shows; the 2 and the 1 may become 6s
+    t.reroll(1)
+    t.roll(6)
+    assert t.prompt is not None and t.prompt.kind == "reroll"  # the 1 is still a first roll
+    t.reroll(2)
+    t.roll(4)
+    assert t.prompt is not None and t.prompt.chart == "scavenge"  # every die that missed was re-rolled once
+    t.card("Nothing")
+    t.card("Nothing")
+    assert t.hero("a").grit == 0 and t.prompt is None
 
 
 @pytest.mark.parametrize(("heroes", "limit"), [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 3)])

@@ -54,7 +54,8 @@ def steps(board: object, space: tuple[int, int]) -> list[tuple[int, int]]:
 
 
 def test_a_wall_between_two_spaces_makes_them_not_adjacent() -> None:
-    """FT-BOARD-03: unless a Door or Window is between them."""
+    """FT-BOARD-03: unless a Door or Window is between them; so no Melee through a Wall, only across a Door or Window
+    (FT-FAQ-02: Melee is between adjacent models)."""
     assert not spaces_adjacent(HOUSE, (0, 2), (1, 2))
     assert not spaces_adjacent(HOUSE, (4, 1), (3, 1))
     assert spaces_adjacent(HOUSE, (4, 2), (3, 2))  # the Door
@@ -79,7 +80,7 @@ def test_a_window_is_not_a_way_through_except_for_a_hero_jumping_it() -> None:
 
 
 def test_diagonal_moves_go_around_a_building_corner() -> None:
-    """FT-BOARD-11 (FAQ), A37: the outside corner of a Building does not cover the cross point."""
+    """FT-BOARD-11 (FT-FAQ-01), A37: the outside corner of a Building does not cover the cross point."""
     assert (1, 0) in steps(HOUSE, (0, 1))
     assert spaces_adjacent(HOUSE, (0, 1), (1, 0))
     assert spaces_adjacent(HOUSE, (4, 4), (3, 4)) and (4, 3) in steps(HOUSE, (3, 4))
@@ -104,16 +105,20 @@ def test_two_building_corners_touching_close_the_diagonal() -> None:
 
 
 def test_a_diagonal_door_is_left_straight_out_or_straight_in_only() -> None:
-    """FT-BOARD-06 with the FAQ: no diagonal move out around the angled corner of the Wall."""
+    """FT-BOARD-06 with FT-FAQ-03: no diagonal move out around the angled corner of the Wall, and no Leaning."""
     assert steps(CORNER, (2, 2)) == [(1, 1), (1, 2), (2, 1), (2, 3), (3, 2), (3, 3)]
     assert (2, 2) not in steps(CORNER, (3, 1)) and (2, 2) not in steps(CORNER, (1, 3))
     assert not spaces_adjacent(CORNER, (1, 2), (2, 3))  # from the Building past the door to the Street: no
     assert spaces_adjacent(CORNER, (3, 2), (2, 3))  # along the Street around the cut corner: yes
     assert CORNER.tiles_of(CORNER.index((2, 2))) == {0, 1}  # both the Building and the Street
+    from shared_rules.rules.board import lean_options
+
+    assert lean_options(CORNER, (2, 2)) == ()  # FT-FAQ-03: no Leaning out of a Diagonal Door
 
 
 def test_models_adjacent_from_either_space_of_a_split_and_on_one_rooftop() -> None:
-    """FT-BOARD-10: a model splitting a space is adjacent from either space; FT-BOARD-13: on one rooftop all are."""
+    """FT-BOARD-10, FT-FAQ-04: a model splitting a space is adjacent (Melees and is Melee'd) from either space;
+    FT-BOARD-13: on one rooftop all are."""
     lean = Pos((0, 1), lean=(0, 0))
     assert adjacent(HOUSE, lean, at(0, 2)) and adjacent(HOUSE, lean, at(1, 0))
     assert not adjacent(HOUSE, lean, at(0, 3))
@@ -122,7 +127,7 @@ def test_models_adjacent_from_either_space_of_a_split_and_on_one_rooftop() -> No
 
 
 def test_a_split_model_blocks_both_spaces() -> None:
-    """FT-BOARD-10: nothing moves through either space of a model leaning around a corner."""
+    """FT-BOARD-10, FT-FAQ-04: nothing moves through either space of a model leaning around a corner."""
     leaning = Model("l", Side.HERO, Pos((0, 1), lean=(0, 0)))
     taken = occupied(HOUSE, [leaning])
     assert taken == {HOUSE.index((0, 1)), HOUSE.index((0, 0))}

@@ -113,3 +113,35 @@ def test_rooftop_falls_a_bandit_killed_there_and_a_hero_wounded_there_FT_BOARD_2
            (1, 1),  # her Defense fails too: 2 x Damage 4
            2, "15,2", 1)  # a 2: she falls, lands at (15,2) beside Buildings 3+4, D6 1 Wound ignoring Defense
     assert adv(t).hero("a").place == Place("street", 15, 2) and t.state.hero("a").wounds == 9
+
+
+def test_activate_enemy_on_a_rooftop_hero_makes_cover_saves_and_the_fall_roll_FT_BOARD_13_FT_BOARD_07_FT_BOARD_20() -> None:
+    """Issue 20: any Enemy's Hits (`activate_enemy`) on a Hero on a Rooftop go through the Bandits' own path: Cover
+    Saves before Defense (a Rooftop is Cover from every attacker not on it), then the fall roll when wounded."""
+    from shared_rules.commands import ActivateEnemy, EnemyStrike
+    from tests.rules.adventure.helpers import enemy, place_enemies
+
+    t = town(M1, 1)
+    run(t, PlaceModel("a", Place("roof:3+4")))
+    place_enemies(t, enemy("oni-1", initiative=12, place=Place("street", 7, 12)))
+    t.do(HoldBackTheDarkness(dice=((6, 4), (1,), (2,))))
+    t.do(ActivateEnemy("oni-1", strikes=(EnemyStrike("a", hits=3, damage=3),),
+                       dice=((1, 2, 5),)))  # Cover Saves: the 5 saves one Hit (FT-BOARD-07)  # fmt: skip
+    answer(t, (1, 1),  # Defense fails both Hits left: 2 x 3 Wounds
+           2, "15,2", 1)  # wounded on the Rooftop: a 2 is a fall, onto (15,2), 1 Wound ignoring Defense
+    assert adv(t).hero("a").place == Place("street", 15, 2) and t.state.hero("a").wounds == 7
+    rules = [e.rule for e in t.events if e.type.value == "rolled"]
+    assert rules.index("FT-BOARD-07") < rules.index("FF-HERO-04") < rules.index("FT-BOARD-20")
+
+
+def test_activate_enemy_on_the_same_rooftop_gets_no_cover_save_FT_BOARD_13() -> None:
+    from shared_rules.commands import ActivateEnemy, EnemyStrike
+    from tests.rules.adventure.helpers import enemy, place_enemies
+
+    t = town(M1, 1)
+    run(t, PlaceModel("a", Place("roof:3+4")))
+    place_enemies(t, enemy("oni-1", initiative=12, place=Place("roof:3+4")))
+    t.do(HoldBackTheDarkness(dice=((6, 4), (1,), (2,))))
+    t.do(ActivateEnemy("oni-1", strikes=(EnemyStrike("a", hits=1, damage=3),), dice=((6,),)))  # Defense saves it
+    assert t.prompt is None and t.state.hero("a").wounds == 0
+    assert "FT-BOARD-07" not in [e.rule for e in t.events if e.type.value == "rolled"]

@@ -57,6 +57,8 @@ def test_the_marshals_wait_until_the_turn_after_they_are_alerted_by_an_attack_FT
     run(t, Activate("a", dice=((2,),)))
     run(t, Attack("a", hits=(HeroHit("bandit-4", 2),)))
     assert adv(t).counter("alerted") == 1 and all(figure(t, b).arrived == 2 for b in bandits(t))
+    scatter = [e for e in t.events if e.rule == "FT-M2-05"]  # the crowd scatters in a random direction: the
+    assert scatter and "FT-DICE-04" in scatter[-1].text  # Bounce chart is not in the rulebooks (FT-DICE-04)
     assert adv(t).turn == 2
     t.do(HoldBackTheDarkness(dice=((6, 4),)))
     assert "activate_bandits" not in legal_types(t)  # the Hero is first (Initiative 10)
@@ -156,7 +158,7 @@ def test_playing_the_mission_to_rescue_a_hero_from_the_hanging_FT_M2_12() -> Non
     t = hanging(2)
     with pytest.raises(IllegalCommand) as error:
         t.do(RescueHero("a"))  # the Old Lantern holder
-    assert error.value.rule == "FT-M2-12"
+    assert error.value.rule == "R-MIS-07"  # issue 20: a reading of FT-M2-12
     run(t, RescueHero("b"))
     assert "prisoner" not in {f.id for f in adv(t).figures} and adv(t).hero("b").place == Place("captive")
     countdown(t, 1)

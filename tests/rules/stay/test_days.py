@@ -70,7 +70,7 @@ def test_the_deck_is_drawn_without_replacement_and_its_cards_act_FT_DAY_01(monke
     assert t.prompt is not None and "Payday" not in [o.key for o in t.prompt.options]
     t.choose("Parade")
     t.choose("hotel")
-    with illegal(field="location", rule="FT-DAY-01", table=t):  # closed for the Day
+    with illegal(field="location", rule="R-STAY-09", table=t):  # closed for the Day (the card, a reading)
         t.visit("a", "Saloon", (3, 4))
     assert t.legal("visit_location", "a") is not None and "Saloon" not in (t.legal("visit_location", "a") or ())
     t.end_day()
@@ -213,14 +213,14 @@ def test_without_a_cap_days_go_on() -> None:
 
 def test_a_day_is_begun_and_ended_in_order_FT_DAY_01() -> None:
     t = TownTable.in_town([hero("a", gold=100)])
-    with illegal(field="type", rule="FT-DAY-01", table=t):
+    with illegal(field="type", rule="R-STAY-02", table=t):
         t.end_day()
-    with illegal(field="type", rule="FT-DAY-01", table=t):
+    with illegal(field="type", rule="R-STAY-02", table=t):
         t.do(VisitLocation("a", "Saloon", dice=((3, 4),)))
     t.start_day()
     t.choose("just_another_day")
     t.choose("hotel")
-    with illegal(field="type", rule="FT-DAY-01", table=t):
+    with illegal(field="type", rule="R-STAY-02", table=t):
         t.start_day()
 
 

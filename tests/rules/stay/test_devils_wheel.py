@@ -53,7 +53,7 @@ def test_three_rolls_at_most_any_dice_picked_up_no_fourth_FT_WHEEL_02(monkeypatc
     assert "at most 3 rolls" in error.value.message
 
 
-def test_wheel_dice_are_never_offered_a_grit_re_roll_FT_WHEEL_02(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_wheel_dice_are_never_offered_a_grit_re_roll_FT_WHEEL_02_FT_GRIT_02(monkeypatch: pytest.MonkeyPatch) -> None:
     t = at_the_hall(monkeypatch, "a")
     t.wheel("a", (1, 1, 1), "ooo")
     assert t.prompt is None and t.hero("a").grit == 1
@@ -71,9 +71,9 @@ def test_pick_ups_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
             t.do(WheelRoll("a", bad, dice=((4,),)))
     with invalid(field="lies", table=t):
         t.do(WheelRoll("a", (0,), lies=(DieLie.OFF,), dice=((4,),)))
-    with illegal(field="type", rule="FT-WHEEL-02", table=t):  # no end of the Day mid-round
+    with illegal(field="type", rule="R-STAY-12", table=t):  # no end of the Day mid-round (a reading, issue 20)
         t.end_day()
-    with illegal(field="type", rule="FT-WHEEL-02", table=t):
+    with illegal(field="type", rule="R-STAY-12", table=t):
         t.do(EndVisit("a"))
 
 

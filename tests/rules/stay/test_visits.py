@@ -93,18 +93,18 @@ def test_outlaws_are_kept_out_of_the_sheriffs_office_and_law_out_of_the_smuggler
                           slots=("Sheriff's Office", "Smuggler's Den"), day=True)  # fmt: skip
     assert t.legal("visit_location", "o") == ("Smuggler's Den", "Camp Site")
     assert t.legal("visit_location", "l") == ("Sheriff's Office", "Camp Site")
-    with illegal(field="hero", rule="FT-TOWN-07", table=t):
+    with illegal(field="hero", rule="R-STAY-06", table=t):  # the pack's restriction (a reading, issue 20)
         t.visit("o", "Sheriff's Office", two_d6(5))
-    with illegal(field="hero", rule="FT-TOWN-07", table=t):
+    with illegal(field="hero", rule="R-STAY-06", table=t):
         t.visit("l", "Smuggler's Den", two_d6(5))
 
 
-def test_a_wanted_law_hero_is_an_outlaw_FT_WANTED_03_FT_FAQ_09() -> None:
+def test_a_wanted_law_hero_is_an_outlaw_FT_WANTED_03_FT_FAQ_09_FF_HERO_06() -> None:
     t = TownTable.in_town([hero("l", keywords=("Law",), wanted=1)], slots=("Sheriff's Office", "Smuggler's Den"),
                           day=True)  # fmt: skip
     assert t.hero("l").effective_keywords == ("Outlaw",)
     assert t.legal("visit_location", "l") == ("Smuggler's Den", "Camp Site")  # Outlaw replaces Law
-    with illegal(field="hero", rule="FT-WANTED-03", table=t) as error:  # a Wanted! hero at the Sheriff
+    with illegal(field="hero", rule="R-STAY-06", table=t) as error:  # a Wanted! hero at the Sheriff: a reading
         t.visit("l", "Sheriff's Office", two_d6(5))
     assert "Pay Off" in error.value.message
     t.visit("l", "Smuggler's Den", two_d6(5))

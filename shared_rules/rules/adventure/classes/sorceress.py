@@ -1,4 +1,5 @@
-"""The Sorceress: Mana, the Casting Roll, Focus, extra Mana dice, Arcane Powder, Dangerous Spells (FF-SORC-01..08).
+"""The Sorceress: Mana, the Casting Roll, Focus, extra Mana dice, Arcane Powder, Dangerous Spells (FF-SORC-01..06,
+FF-SORC-08; a Spell's Level boosts are recorded in docs/rules.md as the table's).
 
 Mana refills at the start of each turn (turn.py); the Elemental Blast is cast as her Attack (fight.py).
 """

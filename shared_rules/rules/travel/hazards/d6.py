@@ -47,7 +47,7 @@ def snake_oil_salesman(ctx: Ctx, roller: str) -> Procedure:
         elixir = yield from ctx.d6("Snake Oil Salesman: is one elixir worthwhile?", hero=hero,
                                    rule="FT-TRAVEL-D63")
         if elixir == 6:
-            ctx.add_token(hero, "Tonic", rule="FT-TRAVEL-D63")
+            yield from ctx.gain_token(hero, "Tonic", rule="FT-TRAVEL-D63")
 
 
 @hazard(64)
