@@ -40,7 +40,11 @@ def _bearer(value: Any) -> str | None:
 
 def token(info: Info) -> str | None:
     """The caller's table (or host) token, wherever the transport carried it."""
-    context = info.context
+    return token_from_context(info.context)
+
+
+def token_from_context(context: dict[str, Any]) -> str | None:
+    """`token` from the context itself (the subscription fan-out reads it outside a resolver)."""
     params = context.get("connection_params")
     if isinstance(params, dict):
         for key, value in params.items():

@@ -16,6 +16,7 @@ from strawberry.types import ExecutionContext
 from strawberry.utils.logging import StrawberryLogger
 
 from services.api.graphql.context import context_getter
+from services.api.graphql.fanout import FanoutExecutor, FanoutWebSocketAdapter
 from services.api.graphql.generated import SCALARS
 from services.api.graphql.hosting import HostingMutation, HostingQuery, HostingSubscription
 from services.api.graphql.mutations import Mutation
@@ -64,7 +65,7 @@ class Schema(strawberry.Schema):
 schema = Schema(query=merge_types("Query", (Query, OddsQuery, HostingQuery)),
                 mutation=merge_types("Mutation", (Mutation, OddsMutation, HostingMutation)),
                 subscription=merge_types("Subscription", (Subscription, OddsSubscription, HostingSubscription)),
-                config=StrawberryConfig(scalar_map=SCALARS))
+                config=StrawberryConfig(scalar_map=SCALARS), execution_context_class=FanoutExecutor)
 
 
 def sdl() -> str:
@@ -77,7 +78,7 @@ def graphql_controller(allowed_origins: tuple[str, ...] = ("*",), extensions: li
     `extensions` (the abuse limits) are added to the schema it serves."""
     served = schema if not extensions else Schema(query=schema.query, mutation=schema.mutation,
                                                   subscription=schema.subscription, config=schema.config,
-                                                  extensions=extensions)
+                                                  extensions=extensions, execution_context_class=FanoutExecutor)
     controller = make_graphql_controller(
         served,
         path="/graphql",
@@ -90,4 +91,5 @@ def graphql_controller(allowed_origins: tuple[str, ...] = ("*",), extensions: li
     )
     controller.include_in_schema = False  # GraphiQL is HTML and POST has no JSON schema: keep it out of OpenAPI
     controller.graphql_ide_html = property(lambda _self: GRAPHIQL_HTML)  # served assets, no CDN
+    controller.websocket_adapter_class = FanoutWebSocketAdapter  # a shared event payload is encoded once
     return controller
