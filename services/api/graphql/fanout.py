@@ -21,9 +21,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from graphql import ExecutionResult
-from litestar.exceptions import WebSocketDisconnect
 from graphql.language import print_ast
 from graphql.pyutils import is_awaitable as default_is_awaitable
+from litestar.exceptions import WebSocketDisconnect
 from strawberry.http.exceptions import WebSocketDisconnected
 from strawberry.litestar.controller import LitestarWebSocketAdapter
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
@@ -114,7 +114,7 @@ class FanoutExecutor(StrawberryGraphQLCoreExecutionContext):
         if self._fanout_shape is None:
             self._fanout_shape = self._shape()  # once per subscription: the per-event copies inherit it
         executor = super().build_per_event_executor(payload)
-        executor._fanout_event = True
+        executor._fanout_event = True  # type: ignore[attr-defined]
         return executor
 
     def execute_operation(self, serially: bool | None = None) -> Any:
