@@ -96,7 +96,8 @@ def free_port() -> int:
         return port
 
 
-def wait_http(url: str, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
+def wait_http(url: str, process: subprocess.Popen[bytes], timeout: float = 120) -> None:
+    """Wait for the server to answer (start-up takes 15-25 s on a loaded machine)."""
     import httpx
 
     deadline = time.monotonic() + timeout

@@ -4,12 +4,16 @@ beside the players), gets its own; and the frames spliced around a shared payloa
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from graphql import ExecutionResult
 
 from services import hosting, use_cases
 from services.api.graphql import fanout
@@ -93,6 +97,102 @@ async def test_a_shared_payload_is_encoded_once_and_framed_with_each_subscriptio
     assert frames == [{"id": operation, "type": kind, "payload": {"data": data}} for operation in ids]
     assert data.payload_text is not None and all(data.payload_text in a.ws.sent[0] for a in adapters)  # type: ignore[attr-defined]
 
+    follower = fanout.Follower(fanout._Outlet(adapters[1], kind, "7"), ("shape",))
+    event = {"version": 3}
+    assert not await follower.sent(event)  # nothing encoded for it yet: GraphQL executes it
+    fanout.memo.put(event, ("shape",), ExecutionResult(data=data))
+    assert await follower.sent(event)
+    assert json.loads(adapters[1].ws.sent[-1]) == {"id": "7", "type": kind, "payload": {"data": data}}  # type: ignore[attr-defined]
+
     plain = {"id": "9", "type": kind, "payload": {"data": {"x": 1}, "errors": [{"message": "no"}]}}
     await adapters[0].send_json(plain)  # anything not shared goes the ordinary way, whole
     assert json.loads(adapters[0].ws.sent[1]) == plain  # type: ignore[attr-defined]
+
+
+async def _raw(url: str, protocol: str, token: str, operation_id: str, query: str, sid: str, count: int,
+               subscribed: asyncio.Event | None = None) -> list[str]:
+    """The raw text of the first `count` data frames one websocket subscriber receives."""
+    import websockets
+
+    start = "subscribe" if protocol == "graphql-transport-ws" else "start"
+    kind = "next" if protocol == "graphql-transport-ws" else "data"
+    frames: list[str] = []
+    async with websockets.connect(url, subprotocols=[protocol], compression=None) as ws:  # type: ignore[list-item]
+        await ws.send(json.dumps({"type": "connection_init", "payload": {"token": token}}))
+        while json.loads(await ws.recv())["type"] != "connection_ack":
+            pass
+        await ws.send(json.dumps({"id": operation_id, "type": start,
+                                  "payload": {"query": query, "variables": {"sid": sid}}}))
+        if subscribed is not None:
+            subscribed.set()
+        while len(frames) < count:
+            raw = str(await ws.recv())
+            if json.loads(raw)["type"] == kind:
+                frames.append(raw)
+    return frames
+
+
+@contextmanager
+def _serving(tmp: Path) -> Iterator[str]:
+    """The app on SQLite under uvicorn in a thread (as `brimstone serve` runs it), until the block ends; yields
+    its base URL once it listens."""
+    import threading
+
+    import uvicorn
+
+    from services.api.app import create_app
+    from tests.services.servers import free_port
+
+    port = free_port()
+    app = create_app(Settings(db_path=str(tmp / "served.sqlite3"), port=port))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, ws="websockets-sansio",
+                                           lifespan="on", log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 120
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        yield f"127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+def test_subscribers_over_both_protocols_receive_every_version_with_their_own_id(tmp_path: Path) -> None:
+    """Two graphql-transport-ws subscribers and a graphql-ws one, all of one shape, and one of another shape: each
+    receives versions 1..3 in order under its own id; the shared shape's payloads are the same text."""
+    import httpx
+
+    with _serving(tmp_path) as where, httpx.Client(base_url=f"http://{where}", timeout=30) as http:
+        created = http.post("/v1/sessions", json={"heroes": HEROES}).json()
+        sid, token = created["session_id"], created["token"]
+        url = f"ws://{where}/graphql"
+
+        async def scenario() -> list[list[str]]:
+            subscribers = [("graphql-transport-ws", "a", VERSIONS), ("graphql-transport-ws", 'b"2', VERSIONS),
+                           ("graphql-ws", "c", VERSIONS), ("graphql-transport-ws", "d", WITH_STATE)]
+            ready = [asyncio.Event() for _ in subscribers]
+            watchers = [asyncio.create_task(_raw(url, protocol, token, operation, query, sid, 3, event))
+                        for (protocol, operation, query), event in zip(subscribers, ready, strict=True)]
+            await asyncio.wait_for(asyncio.gather(*(event.wait() for event in ready)), 30)
+            async with httpx.AsyncClient(base_url=f"http://{where}", timeout=30,
+                                         headers={"Authorization": f"Bearer {token}"}) as player:
+                for _ in range(3):  # afterVersion 0: a write before a stream is live still arrives
+                    assert (await player.post(f"/v1/sessions/{sid}/commands", json=GOLD)).status_code == 200
+            return await asyncio.wait_for(asyncio.gather(*watchers), 30)
+
+        executed, shared = fanout.memo.executed, fanout.memo.shared + fanout.memo.sent
+        received = asyncio.run(scenario())
+        # once per version and shape (3 x 2); the other two subscribers of the first shape reuse it (3 x 2)
+        assert (fanout.memo.executed - executed, fanout.memo.shared + fanout.memo.sent - shared) == (6, 6)
+    messages = [[json.loads(frame) for frame in frames] for frames in received]
+    for (operation, kind), frames in zip([("a", "next"), ('b"2', "next"), ("c", "data"), ("d", "next")], messages,
+                                         strict=True):
+        assert [(m["id"], m["type"]) for m in frames] == [(operation, kind)] * 3
+        assert [m["payload"]["data"]["sessionChanges"]["version"] for m in frames] == [1, 2, 3]
+    payload = [[frame[frame.index('"payload":'):] for frame in frames] for frames in received]
+    assert payload[0] == payload[1] == payload[2]  # one shape: the same text, whichever the protocol
+    assert messages[3][2]["payload"]["data"]["sessionChanges"]["state"]["heroes"][0]["gold"] == \
+        messages[3][0]["payload"]["data"]["sessionChanges"]["state"]["heroes"][0]["gold"] + 2

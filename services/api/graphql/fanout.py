@@ -4,7 +4,9 @@ and the same text goes to every subscriber of that shape in the process, with on
 A featured table has a thousand spectators on one replica: executing the selection set and encoding the state once
 per subscriber per change made each change cost a thousand executions. Each subscriber still runs its own stream
 (its own authorization, start version, gap filling and end), so what it receives is exactly what it would receive
-alone; only the execution of an event and the encoding of its payload are shared.
+alone; only the execution of an event and the encoding of its payload are shared. Once a shape's payload for an
+event is encoded, the other subscribers' streams send it themselves (`Follower.sent`) instead of handing the event to
+the GraphQL machinery: it is the frame the machinery would send, built from the same text.
 
 A result is shared between two subscribers only when all of these are the same: the event object itself (one
 version of one incarnation of a table, as `History.change` keeps it), the query text, the operation name, the
@@ -18,6 +20,7 @@ import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Mapping
+from contextvars import ContextVar
 from typing import Any
 
 from graphql import ExecutionResult
@@ -27,6 +30,9 @@ from litestar.exceptions import WebSocketDisconnect
 from strawberry.http.exceptions import WebSocketDisconnected
 from strawberry.litestar.controller import LitestarWebSocketAdapter
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
+from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import BaseGraphQLTransportWSHandler, Operation
+from strawberry.subscriptions.protocols.graphql_ws.handlers import BaseGraphQLWSHandler
+from strawberry.types import Info
 
 from services.api.graphql.context import token_from_context
 
@@ -63,6 +69,8 @@ class _Memo:
         """Event executions (a shape's first subscriber, or one whose result could not be shared)."""
         self.shared = 0
         """Event results handed out from the memo without executing."""
+        self.sent = 0
+        """Frames a subscriber's stream sent itself from an encoded payload (no GraphQL machinery at all)."""
 
     def get(self, event: object, shape: tuple[str, ...]) -> Any:
         entry = self._entries.get(id(event))
@@ -92,6 +100,14 @@ def _credential(context: Any) -> str:
     return "" if found is None else hashlib.sha256(found.encode()).hexdigest()
 
 
+def shape_of(operation: Any, variables: Mapping[str, Any], context: Any) -> tuple[str, ...]:
+    """What two subscribers must have in common to share a result: the query, the operation, the variables (as
+    coerced) and the credential."""
+    source = operation.loc.source.body if operation.loc is not None else print_ast(operation)
+    name = operation.name.value if operation.name is not None else ""
+    return source, name, json.dumps(variables, sort_keys=True, default=repr), _credential(context)
+
+
 def _shareable(result: Any) -> bool:
     return isinstance(result, ExecutionResult) and not result.errors and not result.extensions \
         and isinstance(result.data, dict)
@@ -104,11 +120,7 @@ class FanoutExecutor(StrawberryGraphQLCoreExecutionContext):
     _fanout_event = False
 
     def _shape(self) -> tuple[str, ...]:
-        operation = self.operation
-        source = operation.loc.source.body if operation.loc is not None else print_ast(operation)
-        variables = json.dumps(self.variable_values.coerced, sort_keys=True, default=repr)
-        name = operation.name.value if operation.name is not None else ""
-        return source, name, variables, _credential(self.context_value)
+        return shape_of(self.operation, self.variable_values.coerced, self.context_value)
 
     def build_per_event_executor(self, payload: Any) -> Any:
         if self._fanout_shape is None:
@@ -117,7 +129,7 @@ class FanoutExecutor(StrawberryGraphQLCoreExecutionContext):
         executor._fanout_event = True  # type: ignore[attr-defined]
         return executor
 
-    def execute_operation(self, serially: bool | None = None) -> Any:
+    def execute_operation(self, serially: bool | None = None) -> Any:  # noqa: D102
         if not self._fanout_event or self._fanout_shape is None:
             return super().execute_operation(serially)
         event, shape = self.root_value, self._fanout_shape
@@ -159,9 +171,79 @@ class FanoutWebSocketAdapter(LitestarWebSocketAdapter):
         text = data.payload_text
         if text is None:
             text = data.payload_text = self.view.encode_json_string(payload)
-        frame = f'{{"type":{json.dumps(message["type"])},"id":{json.dumps(message["id"])},"payload":{text}}}'
+        await self.send_frame(_prefix(str(message["type"]), str(message["id"])) + text + "}")
+        return None
+
+    async def send_frame(self, frame: str) -> None:
+        """Send one message already encoded."""
         try:
             await self.ws.send_data(data=frame)
         except WebSocketDisconnect as exc:
             raise WebSocketDisconnected from exc
+
+
+def _prefix(kind: str, operation_id: str) -> str:
+    return f'{{"type":{json.dumps(kind)},"id":{json.dumps(operation_id)},"payload":'
+
+
+class _Outlet:
+    """Where the subscription running in this task sends its frames: its socket and its message's type and id."""
+
+    __slots__ = ("adapter", "prefix")
+
+    def __init__(self, adapter: FanoutWebSocketAdapter, kind: str, operation_id: str) -> None:
+        self.adapter = adapter
+        self.prefix = _prefix(kind, operation_id)
+
+
+_outlet: ContextVar[_Outlet | None] = ContextVar("brimstone_fanout_outlet", default=None)
+
+
+def _open_outlet(adapter: Any, kind: str, operation_id: str) -> None:
+    if isinstance(adapter, FanoutWebSocketAdapter):
+        _outlet.set(_Outlet(adapter, kind, operation_id))  # the operation's own task: its context only
+
+
+class FanoutTransportWSHandler(BaseGraphQLTransportWSHandler[Any, Any]):
+    """graphql-transport-ws, telling the operation's stream where its frames go."""
+
+    async def run_operation(self, operation: Operation[Any, Any]) -> None:
+        _open_outlet(self.websocket, "next", operation.id)
+        await super().run_operation(operation)
+
+
+class FanoutWSHandler(BaseGraphQLWSHandler[Any, Any]):
+    """graphql-ws (the legacy protocol), telling the operation's stream where its frames go."""
+
+    async def handle_async_results(self, operation_id: str, query: str, operation_name: str | None,
+                                   variables: dict[str, object] | None) -> None:
+        _open_outlet(self.websocket, "data", operation_id)
+        await super().handle_async_results(operation_id, query, operation_name, variables)
+
+
+class Follower:
+    """A subscription's stream, sending itself each event whose payload another subscriber's has encoded."""
+
+    __slots__ = ("outlet", "shape")
+
+    def __init__(self, outlet: _Outlet, shape: tuple[str, ...]) -> None:
+        self.outlet = outlet
+        self.shape = shape
+
+    async def sent(self, event: object) -> bool:
+        """Send the event's shared payload if there is one (True), else leave it to GraphQL (False)."""
+        result = memo.get(event, self.shape)
+        text = result.data.payload_text if result is not None else None
+        if text is None:
+            return False
+        memo.sent += 1
+        await self.outlet.adapter.send_frame(self.outlet.prefix + text + "}")
+        return True
+
+
+def follower(info: Info) -> Follower | None:
+    """The fan-out for the subscription resolving `info` (None outside a websocket operation)."""
+    outlet = _outlet.get()
+    if outlet is None:
         return None
+    return Follower(outlet, shape_of(info.operation, info.variable_values, info.context))

@@ -16,7 +16,12 @@ from strawberry.types import ExecutionContext
 from strawberry.utils.logging import StrawberryLogger
 
 from services.api.graphql.context import context_getter
-from services.api.graphql.fanout import FanoutExecutor, FanoutWebSocketAdapter
+from services.api.graphql.fanout import (
+    FanoutExecutor,
+    FanoutTransportWSHandler,
+    FanoutWebSocketAdapter,
+    FanoutWSHandler,
+)
 from services.api.graphql.generated import SCALARS
 from services.api.graphql.hosting import HostingMutation, HostingQuery, HostingSubscription
 from services.api.graphql.mutations import Mutation
@@ -92,4 +97,6 @@ def graphql_controller(allowed_origins: tuple[str, ...] = ("*",), extensions: li
     controller.include_in_schema = False  # GraphiQL is HTML and POST has no JSON schema: keep it out of OpenAPI
     controller.graphql_ide_html = property(lambda _self: GRAPHIQL_HTML)  # served assets, no CDN
     controller.websocket_adapter_class = FanoutWebSocketAdapter  # a shared event payload is encoded once
+    controller.graphql_transport_ws_handler_class = FanoutTransportWSHandler
+    controller.graphql_ws_handler_class = FanoutWSHandler
     return controller

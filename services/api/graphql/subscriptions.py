@@ -1,4 +1,5 @@
-"""GraphQL subscription: every new version of a table, to every subscriber, on any replica sharing the store."""
+"""GraphQL subscription: every new version of a table, to every subscriber, on any replica sharing the store; each
+version is executed and encoded once per query shape and credential (services/api/graphql/fanout.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import strawberry
 from strawberry.types import Info
 
 from services import use_cases
+from services.api.graphql import fanout
 from services.api.graphql.context import services, stream, token
 from services.api.graphql.types import SessionChangeType
 
@@ -22,5 +24,7 @@ class Subscription:
         self, info: Info, session_id: str, after_version: int | None = None
     ) -> AsyncGenerator[Any, None]:
         changes = use_cases.watch_session(services(info), session_id, token(info), after_version=after_version)
+        fan = fanout.follower(info)
         async for change in stream(changes):
-            yield change
+            if fan is None or not await fan.sent(change):  # sent as another subscriber's payload was encoded
+                yield change
