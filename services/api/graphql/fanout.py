@@ -19,11 +19,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
 
-from graphql import ExecutionResult
+from graphql import ExecutionResult, GraphQLError
 from graphql.language import print_ast
 from graphql.pyutils import is_awaitable as default_is_awaitable
 from litestar.exceptions import WebSocketDisconnect
@@ -34,7 +34,9 @@ from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import Bas
 from strawberry.subscriptions.protocols.graphql_ws.handlers import BaseGraphQLWSHandler
 from strawberry.types import Info
 
-from services.api.graphql.context import token_from_context
+from services.api.graphql.context import graphql_error, token_from_context
+
+T = TypeVar("T")
 
 MEMO_SIZE = 256
 """Events whose shared results are remembered (the latest versions of the tables with live subscribers)."""
@@ -247,3 +249,19 @@ def follower(info: Info) -> Follower | None:
     if outlet is None:
         return None
     return Follower(outlet, shape_of(info.operation, info.variable_values, info.context))
+
+
+async def stream(info: Info, source: AsyncIterator[T]) -> AsyncIterator[T]:
+    """A use case's stream as a subscription's events (refusals translated like `context.stream`): each event whose
+    payload another subscriber of the same shape has encoded is sent from here; the others go to GraphQL."""
+    fan = follower(info)
+    try:
+        async for item in source:
+            if fan is None or not await fan.sent(item):
+                yield item
+    except GraphQLError:
+        raise
+    except Exception as exc:
+        raise graphql_error(exc) from exc
+    finally:
+        await source.aclose()  # type: ignore[attr-defined]

@@ -11,7 +11,7 @@ from strawberry.types import Info
 
 from services import use_cases
 from services.api.graphql import fanout
-from services.api.graphql.context import services, stream, token
+from services.api.graphql.context import services, token
 from services.api.graphql.types import SessionChangeType
 
 
@@ -20,11 +20,8 @@ class Subscription:
     @strawberry.subscription(description="Each version written after `afterVersion` (default: the current one), "
                                          "in order and without gaps: version, events, what made it and the state.",
                              graphql_type=SessionChangeType)
-    async def session_changes(
+    def session_changes(
         self, info: Info, session_id: str, after_version: int | None = None
     ) -> AsyncGenerator[Any, None]:
         changes = use_cases.watch_session(services(info), session_id, token(info), after_version=after_version)
-        fan = fanout.follower(info)
-        async for change in stream(changes):
-            if fan is None or not await fan.sent(change):  # sent as another subscriber's payload was encoded
-                yield change
+        return fanout.stream(info, changes)  # type: ignore[return-value]
