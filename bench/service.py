@@ -96,7 +96,8 @@ def free_port() -> int:
         return port
 
 
-def wait_http(url: str, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
+def wait_http(url: str, process: subprocess.Popen[bytes], timeout: float = 120) -> None:
+    """Wait for the server to answer (start-up takes 15-25 s on a loaded machine)."""
     import httpx
 
     deadline = time.monotonic() + timeout
@@ -325,9 +326,13 @@ def bench(redis_url: str, tables: int, connections: int, seconds: float, rounds:
         print(f"command p99 by round {', '.join(f'{p:.1f}' for p in p99s)} ms; median {results['p99']:.1f} ms "
               "(target <= 25 ms)")
         with httpx.Client(base_url=f"http://127.0.0.1:{metrics_port}") as http:  # the metrics' own port
-            pauses = [line for line in http.get("/metrics").text.splitlines()
-                      if line.startswith(("brimstone_gc_pause_seconds_count", "brimstone_gc_pause_seconds_sum"))]
+            metrics = http.get("/metrics").text.splitlines()
+        pauses = [line for line in metrics
+                  if line.startswith(("brimstone_gc_pause_seconds_count", "brimstone_gc_pause_seconds_sum"))]
         print("API garbage collections over the run: " + "; ".join(pauses))
+        buckets = [line.replace("brimstone_gc_pause_seconds_bucket", "") for line in metrics
+                   if line.startswith("brimstone_gc_pause_seconds_bucket")]
+        print("  pauses by upper bound (cumulative): " + "; ".join(buckets))
         if profile:
             raw = LOGS / "profile.txt"
             spy = subprocess.Popen([ensure_py_spy(), "record", "--pid", str(api.pid), "--format", "raw", "--rate",

@@ -767,7 +767,9 @@ async def _versions(services: Services, session_id: str, incarnation: str, after
         change = await services.history.change(session_id, incarnation, version)
         if change is None:
             return
-        yield {**change, "command": public_command(change["command"])}
+        command = public_command(change["command"])
+        # the very object History keeps, when nothing is hidden: subscribers of the version share its GraphQL result
+        yield change if command is change["command"] else {**change, "command": command}
 
 
 # ---- simulations -----------------------------------------------------------------------------------------

@@ -40,7 +40,11 @@ def _bearer(value: Any) -> str | None:
 
 def token(info: Info) -> str | None:
     """The caller's table (or host) token, wherever the transport carried it."""
-    context = info.context
+    return token_from_context(info.context)
+
+
+def token_from_context(context: dict[str, Any]) -> str | None:
+    """`token` from the context itself (the subscription fan-out reads it outside a resolver)."""
     params = context.get("connection_params")
     if isinstance(params, dict):
         for key, value in params.items():
@@ -54,7 +58,8 @@ def token(info: Info) -> str | None:
     return None
 
 
-def _error(exc: BaseException) -> GraphQLError:
+def graphql_error(exc: BaseException) -> GraphQLError:
+    """The GraphQL error for a use case's refusal: its problem's detail, the problem's fields in extensions."""
     return GraphQLError(problem_for(exc).detail, extensions=graphql_extensions(exc), original_error=None)
 
 
@@ -65,7 +70,7 @@ async def call(awaitable: Awaitable[T]) -> T:
     except GraphQLError:
         raise
     except Exception as exc:
-        raise _error(exc) from exc
+        raise graphql_error(exc) from exc
 
 
 async def stream(source: AsyncIterator[T]) -> AsyncIterator[T]:
@@ -76,7 +81,7 @@ async def stream(source: AsyncIterator[T]) -> AsyncIterator[T]:
     except GraphQLError:
         raise
     except Exception as exc:
-        raise _error(exc) from exc
+        raise graphql_error(exc) from exc
     finally:
         aclose = getattr(source, "aclose", None)
         if aclose is not None:

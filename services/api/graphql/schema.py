@@ -22,6 +22,12 @@ from strawberry.types import ExecutionContext
 from strawberry.utils.logging import StrawberryLogger
 
 from services.api.graphql.context import context_getter
+from services.api.graphql.fanout import (
+    FanoutExecutor,
+    FanoutTransportWSHandler,
+    FanoutWebSocketAdapter,
+    FanoutWSHandler,
+)
 from services.api.graphql.limits import give_codes
 
 log = logging.getLogger("brimstone.graphql")
@@ -75,7 +81,8 @@ def build_schema(extensions: list[Any] | None = None) -> Schema:
     return Schema(query=merge_types("Query", (Query, OddsQuery, HostingQuery)),
                   mutation=merge_types("Mutation", (Mutation, OddsMutation, HostingMutation)),
                   subscription=merge_types("Subscription", (Subscription, OddsSubscription, HostingSubscription)),
-                  config=StrawberryConfig(scalar_map=SCALARS), extensions=extensions or ())
+                  config=StrawberryConfig(scalar_map=SCALARS), extensions=extensions or (),
+                  execution_context_class=FanoutExecutor)
 
 
 class LazySchema:
@@ -129,4 +136,7 @@ def graphql_controller(allowed_origins: tuple[str, ...] = ("*",), extensions: li
     )
     controller.include_in_schema = False  # GraphiQL is HTML and POST has no JSON schema: keep it out of OpenAPI
     controller.graphql_ide_html = property(lambda _self: GRAPHIQL_HTML)  # served assets, no CDN
+    controller.websocket_adapter_class = FanoutWebSocketAdapter  # a shared event payload is encoded once
+    controller.graphql_transport_ws_handler_class = FanoutTransportWSHandler
+    controller.graphql_ws_handler_class = FanoutWSHandler
     return controller

@@ -1,4 +1,5 @@
-"""GraphQL subscription: every new version of a table, to every subscriber, on any replica sharing the store."""
+"""GraphQL subscription: every new version of a table, to every subscriber, on any replica sharing the store; each
+version is executed and encoded once per query shape and credential (services/api/graphql/fanout.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import strawberry
 from strawberry.types import Info
 
 from services import use_cases
-from services.api.graphql.context import services, stream, token
+from services.api.graphql import fanout
+from services.api.graphql.context import services, token
 from services.api.graphql.types import SessionChangeType
 
 
@@ -18,9 +20,8 @@ class Subscription:
     @strawberry.subscription(description="Each version written after `afterVersion` (default: the current one), "
                                          "in order and without gaps: version, events, what made it and the state.",
                              graphql_type=SessionChangeType)
-    async def session_changes(
+    def session_changes(
         self, info: Info, session_id: str, after_version: int | None = None
     ) -> AsyncGenerator[Any, None]:
         changes = use_cases.watch_session(services(info), session_id, token(info), after_version=after_version)
-        async for change in stream(changes):
-            yield change
+        return fanout.stream(info, changes)  # type: ignore[return-value]

@@ -1,0 +1,198 @@
+"""The subscription fan-out (services/api/graphql/fanout.py): subscribers of one table with the same query and
+credential share one execution and one encoding of each change; another shape, or another credential (a spectator
+beside the players), gets its own; and the frames spliced around a shared payload are what the protocols expect."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from graphql import ExecutionResult
+
+from services import hosting, use_cases
+from services.api.graphql import fanout
+from services.api.graphql.schema import schema
+from services.settings import Settings
+from services.store.sqlite import SqliteStore
+
+pytestmark = pytest.mark.anyio
+HEROES = [{"id": "anna", "name": "Anna"}]
+GOLD = {"type": "adjust", "hero": "anna", "effects": [{"op": "change", "field": "gold", "amount": 1}]}
+VERSIONS = "subscription ($sid: String!) { sessionChanges(sessionId: $sid, afterVersion: 0) { version } }"
+WITH_STATE = ("subscription ($sid: String!) { sessionChanges(sessionId: $sid, afterVersion: 0) "
+              "{ version state events { type } } }")
+
+
+@pytest.fixture
+async def services(tmp_path: Path) -> AsyncIterator[use_cases.Services]:
+    store = SqliteStore(tmp_path / "fan.sqlite3")
+    yield use_cases.Services(store, Settings(db_path=str(tmp_path / "fan.sqlite3")))
+    await store.close()
+
+
+async def _first(services: use_cases.Services, query: str, sid: str, token: str) -> Any:
+    """The first result a subscriber with this token and query receives (version 1, written before it came)."""
+    context = {"services": services, "connection_params": {"token": token}}
+    stream = await schema.subscribe(query, variable_values={"sid": sid}, context_value=context)
+    try:
+        return await stream.__anext__()  # type: ignore[union-attr]
+    finally:
+        await stream.aclose()  # type: ignore[union-attr]
+
+
+async def test_one_shape_shares_one_result_another_shape_or_credential_gets_its_own(
+        services: use_cases.Services) -> None:
+    created = await use_cases.create_session(services, {"heroes": HEROES})
+    sid, player = created["session_id"], created["token"]
+    spectator = (await hosting.issue_token(services, sid, player, "spectator", ""))["token"]
+    await use_cases.submit_command(services, sid, player, GOLD)  # version 1, before anyone subscribes: no race
+    executed, shared = fanout.memo.executed, fanout.memo.shared
+
+    first = await _first(services, VERSIONS, sid, player)
+    second = await _first(services, VERSIONS, sid, player)
+    other_shape = await _first(services, WITH_STATE, sid, player)
+    watcher = await _first(services, VERSIONS, sid, spectator)
+
+    assert not (first.errors or second.errors or other_shape.errors or watcher.errors)
+    assert first.data == {"sessionChanges": {"version": 1}}
+    assert second.data is first.data  # the same object: executed once, encoded once
+    assert other_shape.data["sessionChanges"]["version"] == 1 and "state" in other_shape.data["sessionChanges"]
+    assert other_shape.data is not first.data
+    assert watcher.data == first.data and watcher.data is not first.data  # a spectator never gets a player's result
+    assert (fanout.memo.executed - executed, fanout.memo.shared - shared) == (3, 1)
+
+
+class _Socket:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send_data(self, data: str) -> None:
+        self.sent.append(data)
+
+
+class _View:
+    @staticmethod
+    def encode_json_string(data: object) -> str:
+        return json.dumps(data, separators=(",", ":"))
+
+    encode_json = encode_json_string
+
+
+@pytest.mark.parametrize("kind", ["next", "data"])  # graphql-transport-ws, graphql-ws
+async def test_a_shared_payload_is_encoded_once_and_framed_with_each_subscriptions_id(kind: str) -> None:
+    data = fanout.SharedData({"sessionChanges": {"version": 3, "text": 'a "quoted" \u00e9 line'}})
+    adapters = [fanout.FanoutWebSocketAdapter.__new__(fanout.FanoutWebSocketAdapter) for _ in range(2)]
+    for adapter in adapters:
+        adapter.view, adapter.ws = _View(), _Socket()  # type: ignore[assignment]
+    ids = ["1", 'sub "2"']
+    for adapter, operation in zip(adapters, ids, strict=True):
+        await adapter.send_json({"id": operation, "type": kind, "payload": {"data": data}})
+    frames = [json.loads(adapter.ws.sent[0]) for adapter in adapters]  # type: ignore[attr-defined]
+    assert frames == [{"id": operation, "type": kind, "payload": {"data": data}} for operation in ids]
+    assert data.payload_text is not None and all(data.payload_text in a.ws.sent[0] for a in adapters)  # type: ignore[attr-defined]
+
+    follower = fanout.Follower(fanout._Outlet(adapters[1], kind, "7"), ("shape",))
+    event = {"version": 3}
+    assert not await follower.sent(event)  # nothing encoded for it yet: GraphQL executes it
+    fanout.memo.put(event, ("shape",), ExecutionResult(data=data))
+    assert await follower.sent(event)
+    assert json.loads(adapters[1].ws.sent[-1]) == {"id": "7", "type": kind, "payload": {"data": data}}  # type: ignore[attr-defined]
+
+    plain = {"id": "9", "type": kind, "payload": {"data": {"x": 1}, "errors": [{"message": "no"}]}}
+    await adapters[0].send_json(plain)  # anything not shared goes the ordinary way, whole
+    assert json.loads(adapters[0].ws.sent[1]) == plain  # type: ignore[attr-defined]
+
+
+async def _raw(url: str, protocol: str, token: str, operation_id: str, query: str, sid: str, count: int,
+               subscribed: asyncio.Event | None = None) -> list[str]:
+    """The raw text of the first `count` data frames one websocket subscriber receives."""
+    import websockets
+
+    start = "subscribe" if protocol == "graphql-transport-ws" else "start"
+    kind = "next" if protocol == "graphql-transport-ws" else "data"
+    frames: list[str] = []
+    async with websockets.connect(url, subprotocols=[protocol], compression=None) as ws:  # type: ignore[list-item]
+        await ws.send(json.dumps({"type": "connection_init", "payload": {"token": token}}))
+        while json.loads(await ws.recv())["type"] != "connection_ack":
+            pass
+        await ws.send(json.dumps({"id": operation_id, "type": start,
+                                  "payload": {"query": query, "variables": {"sid": sid}}}))
+        if subscribed is not None:
+            subscribed.set()
+        while len(frames) < count:
+            raw = str(await ws.recv())
+            if json.loads(raw)["type"] == kind:
+                frames.append(raw)
+    return frames
+
+
+@contextmanager
+def _serving(tmp: Path) -> Iterator[str]:
+    """The app on SQLite under uvicorn in a thread (as `brimstone serve` runs it), until the block ends; yields
+    its base URL once it listens."""
+    import threading
+
+    import uvicorn
+
+    from services.api.app import create_app
+    from tests.services.servers import free_port
+
+    port = free_port()
+    app = create_app(Settings(db_path=str(tmp / "served.sqlite3"), port=port))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, ws="websockets-sansio",
+                                           lifespan="on", log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 120
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        yield f"127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+def test_subscribers_over_both_protocols_receive_every_version_with_their_own_id(tmp_path: Path) -> None:
+    """Two graphql-transport-ws subscribers and a graphql-ws one, all of one shape, and one of another shape: each
+    receives versions 1..3 in order under its own id; the shared shape's payloads are the same text."""
+    import httpx
+
+    with _serving(tmp_path) as where, httpx.Client(base_url=f"http://{where}", timeout=30) as http:
+        created = http.post("/v1/sessions", json={"heroes": HEROES}).json()
+        sid, token = created["session_id"], created["token"]
+        url = f"ws://{where}/graphql"
+
+        async def scenario() -> list[list[str]]:
+            subscribers = [("graphql-transport-ws", "a", VERSIONS), ("graphql-transport-ws", 'b"2', VERSIONS),
+                           ("graphql-ws", "c", VERSIONS), ("graphql-transport-ws", "d", WITH_STATE)]
+            ready = [asyncio.Event() for _ in subscribers]
+            watchers = [asyncio.create_task(_raw(url, protocol, token, operation, query, sid, 3, event))
+                        for (protocol, operation, query), event in zip(subscribers, ready, strict=True)]
+            await asyncio.wait_for(asyncio.gather(*(event.wait() for event in ready)), 30)
+            async with httpx.AsyncClient(base_url=f"http://{where}", timeout=30,
+                                         headers={"Authorization": f"Bearer {token}"}) as player:
+                for _ in range(3):  # afterVersion 0: a write before a stream is live still arrives
+                    assert (await player.post(f"/v1/sessions/{sid}/commands", json=GOLD)).status_code == 200
+            return await asyncio.wait_for(asyncio.gather(*watchers), 30)
+
+        executed, shared = fanout.memo.executed, fanout.memo.shared + fanout.memo.sent
+        received = asyncio.run(scenario())
+        # once per version and shape (3 x 2); the other two subscribers of the first shape reuse it (3 x 2)
+        assert (fanout.memo.executed - executed, fanout.memo.shared + fanout.memo.sent - shared) == (6, 6)
+    messages = [[json.loads(frame) for frame in frames] for frames in received]
+    for (operation, kind), frames in zip([("a", "next"), ('b"2', "next"), ("c", "data"), ("d", "next")], messages,
+                                         strict=True):
+        assert [(m["id"], m["type"]) for m in frames] == [(operation, kind)] * 3
+        assert [m["payload"]["data"]["sessionChanges"]["version"] for m in frames] == [1, 2, 3]
+    payload = [[frame[frame.index('"payload":'):] for frame in frames] for frames in received]
+    assert payload[0] == payload[1] == payload[2]  # one shape: the same text, whichever the protocol
+    assert messages[3][2]["payload"]["data"]["sessionChanges"]["state"]["heroes"][0]["gold"] == \
+        messages[3][0]["payload"]["data"]["sessionChanges"]["state"]["heroes"][0]["gold"] + 2
