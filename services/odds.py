@@ -65,7 +65,7 @@ async def parse_odds(services: Services, body: Any, token: str | None) -> JSON:
     if not isinstance(params, dict):
         raise InvalidCommand("params: expected a JSON object", field="params")
     cap = services.settings.max_odds_trials
-    trials = min(_int(data.get("trials", DEFAULT_TRIALS), "trials", 1, 2**53), cap)  # capped, as documented
+    trials = min(_int(data.get("trials", DEFAULT_TRIALS), "trials", 1, MAX_SEED), cap)  # capped, as documented
     seed = _int(data["seed"], "seed", 0, MAX_SEED) if data.get("seed") is not None else secrets.randbelow(MAX_SEED)
     plan = by_the_rules(odds.plan, state, question, params)  # refuses a question that does not fit the table now
     return {"question": question, "session_id": session_id, "state": encode_state(state), "params": params,

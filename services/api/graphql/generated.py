@@ -42,7 +42,7 @@ from services.contract.model import (
 )
 from shared_rules.commands import COMMAND_TYPES
 
-MAX_LONG = 2**53
+MAX_LONG = 2**53 - 1  # exact in every JSON parser and in JavaScript
 INT32 = (-(2**31), 2**31 - 1)
 
 Long = NewType("Long", int)
@@ -50,13 +50,13 @@ Long = NewType("Long", int)
 
 def _long(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not -MAX_LONG <= value <= MAX_LONG:
-        raise ValueError(f"Long: expected a whole number within +-2^53, got {value!r}")
+        raise ValueError(f"Long: expected a whole number within +-(2^53-1), got {value!r}")
     return value
 
 
 LONG = strawberry.scalar(
     name="Long",
-    description="A whole number within +-2^53 (exact in JSON and JavaScript); GraphQL's Int stops at 2^31-1.",
+    description="A whole number within +-(2^53-1) (exact in JSON and JavaScript); GraphQL's Int stops at 2^31-1.",
     serialize=int,
     parse_value=_long,
 )
@@ -243,6 +243,8 @@ class Builder:
         annotations: dict[str, Any] = {}
         namespace: dict[str, Any] = {"__annotations__": annotations}
         for spec in obj.fields:
+            if spec.output_only:
+                continue
             annotation = self.inp(spec.node)
             description = spec.description or None
             if spec.required:
