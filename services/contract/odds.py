@@ -96,6 +96,9 @@ def odds_components() -> dict[str, Any]:
                     "`complete` once every trial is in (a partial answer sharpens as chunks arrive)"),
                     {"type": "null"}]},
                 "error": {"type": ["string", "null"]},
+                "token": {"type": "string",
+                          "description": "askOdds only, for a posse's question asked without a token: the job's "
+                                         "own token (shown once), to poll, follow and cancel it with as Bearer"},
             },
         },
     }

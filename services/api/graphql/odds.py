@@ -31,19 +31,22 @@ class OddsJob:
     answer: JSON | None = strawberry.field(description="shared_rules.odds.answer(): per option the figures with "
                                                        "their 95% interval and trials, histograms, comparison")
     error: str | None
+    token: str | None = strawberry.field(default=None, description=(
+        "askOdds only, for a posse's question asked without a token: the job's own token (shown once), to poll, "
+        "follow and cancel it with"))
 
     @classmethod
     def of(cls, data: dict[str, Any]) -> OddsJob:
         return cls(**{key: data[key] for key in ("job_id", "status", "progress", "question", "options", "trials",
                                                  "seed", "session_id", "chunks", "chunks_done", "backend", "answer",
-                                                 "error")})
+                                                 "error")}, token=data.get("token"))
 
 
 @strawberry.type
 class OddsQuery:
     @strawberry.field(description="An odds job's status, progress and answer so far.")
     async def odds(self, info: Info, job_id: str) -> OddsJob:
-        return OddsJob.of(await call(odds_cases.get_odds(services(info), job_id)))
+        return OddsJob.of(await call(odds_cases.get_odds(services(info), job_id, token(info))))
 
 
 @strawberry.type
@@ -68,7 +71,7 @@ class OddsMutation:
 
     @strawberry.mutation(description="Cancel an odds job; the answer keeps the trials already in.")
     async def cancel_odds(self, info: Info, job_id: str) -> OddsJob:
-        return OddsJob.of(await call(odds_cases.cancel_odds(services(info), job_id)))
+        return OddsJob.of(await call(odds_cases.cancel_odds(services(info), job_id, token(info))))
 
 
 @strawberry.type
@@ -76,5 +79,5 @@ class OddsSubscription:
     @strawberry.subscription(description="The odds job now and at each change of progress, the answer sharpening "
                                          "as chunks arrive, until it is finished, failed or cancelled.")
     async def odds_progress(self, info: Info, job_id: str) -> AsyncGenerator[OddsJob, None]:
-        async for view in stream(odds_cases.watch_odds(services(info), job_id)):
+        async for view in stream(odds_cases.watch_odds(services(info), job_id, token(info))):
             yield OddsJob.of(view)
