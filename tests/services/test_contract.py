@@ -204,3 +204,29 @@ def test_refusals_name_the_field_the_bound_and_the_rule(server: ServerProcess) -
         _refused(too_far, 422, "expected_version")
         at_the_bound = client.post(f"{path}?expected_version={2**53 - 1}", json=gold, headers=_auth(table["token"]))
         _refused(at_the_bound, 409, "expected_version")  # a fine version: the table is not at it
+
+
+# ---- the reference names every door ---------------------------------------------------------------------------
+
+
+def test_the_api_reference_names_every_operation_and_root_field() -> None:
+    """docs/api.md lists every REST operation (read from the committed document) and every GraphQL query, mutation
+    and subscription (from the committed SDL), so a new door cannot go undocumented; and it sends a fresh clone to
+    tools it has (`.venv`, made by scripts/bootstrap.sh), not to one engineer's machine."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    reference = (root / "docs" / "api.md").read_text()
+    document = json.loads((root / "openapi" / "openapi.json").read_text())
+    operations = {op["operationId"] for item in document["paths"].values() for op in item.values()
+                  if isinstance(op, dict) and "operationId" in op}
+    sdl = (root / "openapi" / "schema.graphql").read_text()
+    fields = set()
+    for kind in ("Query", "Mutation", "Subscription"):
+        body = re.search(r"type %s \{(.*?)\n\}" % kind, sdl, re.S)
+        assert body is not None, kind
+        fields |= {name for name in re.findall(r"^  (\w+)[(:]", body.group(1), re.M)}
+    missing = sorted(name for name in operations | fields if not re.search(rf"`{name}[`(]", reference))
+    assert missing == [], missing
+    assert "/work/venv" not in reference
