@@ -57,6 +57,13 @@ async def parse_odds(services: Services, body: Any, token: str | None) -> JSON:
     if ("session_id" in data) == ("heroes" in data):
         raise InvalidCommand("session_id: give the table's session_id (with its token) or a posse of heroes, "
                              "not both", field="session_id")
+    params = data.get("params")
+    if isinstance(params, dict):
+        unknown = sorted(set(params) - odds.QUESTIONS[question].params)
+        if unknown:
+            raise InvalidCommand(f"params.{unknown[0]}: {question!r} takes no {unknown[0]!r}; it takes "
+                                 f"{sorted(odds.QUESTIONS[question].params) or 'nothing more'}",
+                                 field=f"params.{unknown[0]}")
     data = check("OddsRequest", data)  # the published schema: what fits it is refused only by the rules
     session_id = None
     if "session_id" in data:

@@ -121,7 +121,8 @@ def test_cancel_stops_the_job_and_keeps_what_arrived(server: ServerProcess) -> N
 @pytest.mark.parametrize(("body", "status", "field"), [
     ({"question": "weather", "heroes": HEROES}, 422, "question"),
     ({"question": "town_size", "heroes": HEROES, "trials": 50_001}, 422, "trials"),  # over the document's limit
-    ({"question": "town_size", "heroes": HEROES, "params": {"sizes": ["huge"]}}, 409, "params.sizes"),  # the rules
+    ({"question": "town_size", "heroes": HEROES, "params": {"sizes": ["huge"]}}, 422, "params.sizes[0]"),  # a TownSize
+    ({"question": "town_size", "heroes": HEROES, "params": {"sizes": []}}, 409, "params.sizes"),  # the rules
     ({"question": "choice", "heroes": HEROES}, 409, "prompt"),
     ({"question": "town_size"}, 422, "session_id"),
     ({"question": "town_size", "heroes": HEROES, "colour": "red"}, 422, "colour"),

@@ -81,7 +81,8 @@ Convert = Callable[[Any], Any] | None
 
 # Fields of API 1.0 that were the JSON scalar and are typed now under another name: the old name keeps the JSON
 # value, deprecated, until API 2.0 removes it (docs/api.md "Versioning").
-RENAMED: dict[tuple[str, str], str] = {("Event", "roll"): "rolled", ("Prompt", "roll"): "rolled"}
+RENAMED: dict[tuple[str, str], str] = {("Event", "roll"): "rolled", ("Prompt", "roll"): "rolled",
+                                       ("ExportedEntry", "command"): "applied"}
 
 
 def _reader(key: str, convert: Convert) -> Callable[..., Any]:
