@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Callable
 from enum import Enum
 from functools import cache
-from typing import Annotated, Any, NewType, Optional, Union
+from typing import Annotated, Any, NewType, Optional, Union, get_args, get_origin
 
 import strawberry
 from strawberry.scalars import JSON
@@ -83,6 +83,14 @@ Convert = Callable[[Any], Any] | None
 # value, deprecated, until API 2.0 removes it (docs/api.md "Versioning").
 RENAMED: dict[tuple[str, str], str] = {("Event", "roll"): "rolled", ("Prompt", "roll"): "rolled",
                                        ("ExportedEntry", "command"): "applied"}
+
+
+def _entry_name(value_type: Any) -> str:
+    """The name a map's values give its entry type: the type's own, or its item's for a list (`IntListListEntry`
+    for lists of lists of Int)."""
+    if get_origin(value_type) is list:
+        return f"{_entry_name(get_args(value_type)[0])}List"
+    return str(getattr(value_type, "__name__", "Value"))
 
 
 def _reader(key: str, convert: Convert) -> Callable[..., Any]:
@@ -170,7 +178,7 @@ class Builder:
 
     def entry(self, value_type: Any) -> Any:
         """`{key, value}`: one member of an object keyed by data (a hero id, a D36 result, a town type)."""
-        name = f"{getattr(value_type, '__name__', 'Value')}Entry"
+        name = f"{_entry_name(value_type)}Entry"
         found = self.entries.get(name)
         if found is None:
             namespace = {"key": strawberry.field(resolver=_reader("key", None), graphql_type=str),
