@@ -230,3 +230,27 @@ def test_the_api_reference_names_every_operation_and_root_field() -> None:
     missing = sorted(name for name in operations | fields if not re.search(rf"`{name}[`(]", reference))
     assert missing == [], missing
     assert "/work/venv" not in reference
+
+
+# ---- typed for typed clients -----------------------------------------------------------------------------------
+
+
+def test_odds_answers_fit_their_typed_schema_partial_and_complete() -> None:
+    """OddsJob.answer is OddsAnswer in the OpenAPI document (issue 20: it was an untyped object): real answers of
+    every question, before any trial and complete, fit it; OddsRequest.params is OddsParams, each param typed."""
+    from services.contract.validation import check, validator
+    from shared_rules import new_session, odds
+    from shared_rules.codec import decode_hero
+
+    posse = new_session(tuple(decode_hero(hero) for hero in HEROES))
+    plans = [odds.plan(posse, "town_size"), odds.plan(posse, "town_size", {"sizes": ["small"]})]
+    for plan in plans:
+        for answer in (odds.answer(plan, {}, trials=4), odds.ask(plan, 4, seed=1)):
+            errors = [f"{list(e.instance_path)}: {e.message}"
+                      for e in validator("OddsAnswer").iter_errors(json.loads(json.dumps(answer)))]
+            assert errors == []
+    params = check("OddsParams", {"sizes": ["small", "large"], "prompt": "p3", "turns": 20})
+    assert params["sizes"] == ["small", "large"]
+    with pytest.raises(Exception) as refused:
+        check("OddsParams", {"turns": "twenty"})
+    assert getattr(refused.value, "field", "") == "turns"
