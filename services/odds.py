@@ -96,8 +96,10 @@ async def start_odds(services: Services, body: Any, token: str | None) -> JSON:
     """Queue a question; it runs in chunks on the simulation workers and is polled, streamed or cancelled by id,
     with the token that asked (or any token of the table asked about). A posse's question asked without a token
     gets one of its own, in the answer's `token` (shown once, as a table's)."""
+    spec = await parse_odds(services, body, token)  # a table's question without a token: 401, as a read
     minted = None if token else new_token()
-    spec = await parse_odds(services, body, token or minted)
+    if minted is not None:
+        spec["owner"] = token_hash(minted)
     view = _public(await _runner(services).start(spec))
     return view if minted is None else {**view, "token": minted}
 
