@@ -264,7 +264,7 @@ class Model:
             specs.append(FieldSpec(f.name, node, required, default,
                                    str(info.get("description", "")) or comments.get(f.name, ""),
                                    info.get("example"), str(info.get("deprecated", "")), str(info.get("rule", "")),
-                                   f.name == "dice" and is_command_class(cls) and not cls.takes_dice))
+                                   f.name == "dice" and is_command_class(cls) and not getattr(cls, "takes_dice", True)))
         self._visiting.discard(cls)
         name = cls.__dict__.get("__api_name__") or OBJECT_NAMES.get(cls.__name__, cls.__name__)
         twin = next((other.cls for other in self.objects.values() if other.name == name), None)

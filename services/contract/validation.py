@@ -201,6 +201,7 @@ class _Twice(dict):  # type: ignore[type-arg]
     """The slow reader's object holding a key written twice (`key`)."""
 
     __slots__ = ("key",)
+    key: str
 
 
 def _fast_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

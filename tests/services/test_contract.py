@@ -224,9 +224,9 @@ def test_the_api_reference_names_every_operation_and_root_field() -> None:
     sdl = (root / "openapi" / "schema.graphql").read_text()
     fields = set()
     for kind in ("Query", "Mutation", "Subscription"):
-        body = re.search(r"type %s \{(.*?)\n\}" % kind, sdl, re.S)
+        body = re.search(rf"type {kind} \{{(.*?)\n\}}", sdl, re.S)
         assert body is not None, kind
-        fields |= {name for name in re.findall(r"^  (\w+)[(:]", body.group(1), re.M)}
+        fields |= set(re.findall(r"^  (\w+)[(:]", body.group(1), re.M))
     missing = sorted(name for name in operations | fields if not re.search(rf"`{name}[`(]", reference))
     assert missing == [], missing
     assert "/work/venv" not in reference
