@@ -16,16 +16,22 @@ from services.contract.validation import check
 from services.use_cases import (
     JSON,
     MAX_SEED,
+    Forbidden,
     NotFound,
     Services,
+    Unauthenticated,
     _int,
     _object,
     _open,
+    _same,
     _state_of,
     _str,
     by_the_rules,
+    new_token,
     parse_heroes,
     parse_options,
+    role_at,
+    token_hash,
 )
 from shared_rules import odds
 from shared_rules.codec import encode_state
@@ -51,6 +57,13 @@ async def parse_odds(services: Services, body: Any, token: str | None) -> JSON:
     if ("session_id" in data) == ("heroes" in data):
         raise InvalidCommand("session_id: give the table's session_id (with its token) or a posse of heroes, "
                              "not both", field="session_id")
+    params = data.get("params")
+    if isinstance(params, dict):
+        unknown = sorted(set(params) - odds.QUESTIONS[question].params)
+        if unknown:
+            raise InvalidCommand(f"params.{unknown[0]}: {question!r} takes no {unknown[0]!r}; it takes "
+                                 f"{sorted(odds.QUESTIONS[question].params) or 'nothing more'}",
+                                 field=f"params.{unknown[0]}")
     data = check("OddsRequest", data)  # the published schema: what fits it is refused only by the rules
     session_id = None
     if "session_id" in data:
@@ -65,11 +78,12 @@ async def parse_odds(services: Services, body: Any, token: str | None) -> JSON:
     if not isinstance(params, dict):
         raise InvalidCommand("params: expected a JSON object", field="params")
     cap = services.settings.max_odds_trials
-    trials = min(_int(data.get("trials", DEFAULT_TRIALS), "trials", 1, 2**53), cap)  # capped, as documented
+    trials = min(_int(data.get("trials", DEFAULT_TRIALS), "trials", 1, MAX_SEED), cap)  # capped, as documented
     seed = _int(data["seed"], "seed", 0, MAX_SEED) if data.get("seed") is not None else secrets.randbelow(MAX_SEED)
     plan = by_the_rules(odds.plan, state, question, params)  # refuses a question that does not fit the table now
     return {"question": question, "session_id": session_id, "state": encode_state(state), "params": params,
-            "options": [choice.key for choice in plan.options], "trials": trials, "seed": seed}
+            "options": [choice.key for choice in plan.options], "trials": trials, "seed": seed,
+            "owner": token_hash(token) if token else None}
 
 
 def _runner(services: Services) -> OddsRunner:
@@ -79,39 +93,73 @@ def _runner(services: Services) -> OddsRunner:
 
 
 async def start_odds(services: Services, body: Any, token: str | None) -> JSON:
-    """Queue a question; it runs in chunks on the simulation workers and is polled, streamed or cancelled by id."""
-    return await _runner(services).start(await parse_odds(services, body, token))
+    """Queue a question; it runs in chunks on the simulation workers and is polled, streamed or cancelled by id,
+    with the token that asked (or any token of the table asked about). A posse's question asked without a token
+    gets one of its own, in the answer's `token` (shown once, as a table's)."""
+    spec = await parse_odds(services, body, token)  # a table's question without a token: 401, as a read
+    minted = None if token else new_token()
+    if minted is not None:
+        spec["owner"] = token_hash(minted)
+    view = _public(await _runner(services).start(spec))
+    return view if minted is None else {**view, "token": minted}
+
+
+def _public(view: JSON) -> JSON:
+    """A job's view without the hash of its owner's token."""
+    return {key: value for key, value in view.items() if key != "owner"}
+
+
+async def _owned(services: Services, job_id: str, view: JSON | None, token: str | None) -> JSON:
+    """`view` if `token` may see the job: the token that asked, or one that opens the table it asked about (as a
+    table is read: 401 without a token, 403 with another); 404 for no job (or an expired one)."""
+    if not token:
+        raise Unauthenticated("Authorization: send 'Bearer <token>': the token that asked the question, or the "
+                              "table's", field="Authorization")
+    if view is None:
+        raise NotFound(f"odds job {job_id!r} does not exist (or has expired)", field="job_id")
+    owner = view.get("owner")
+    if owner and _same(token_hash(token), owner):
+        return _public(view)
+    session_id = view.get("session_id")
+    if session_id:
+        table = await services.history.latest(session_id)
+        if table is not None and await role_at(services, table, token) is not None:
+            return _public(view)
+    if services.guard is not None:
+        await services.guard.failed_token()  # guessing tokens is limited per address, as at a table
+    raise Forbidden(f"this token does not open odds job {job_id!r}: it takes the token that asked the question"
+                    f"{' or a token of its table' if session_id else ''}", field="Authorization")
 
 
 def _job_id(job_id: Any) -> str:
     return _str(job_id, "job_id", 100)
 
 
-async def get_odds(services: Services, job_id: str) -> JSON:
+async def get_odds(services: Services, job_id: str, token: str | None) -> JSON:
     """The job's status, progress 0..1 and the answer so far (complete once every trial is in)."""
-    view = await _runner(services).status(_job_id(job_id))
-    if view is None:
-        raise NotFound(f"odds job {job_id!r} does not exist (or has expired)", field="job_id")
-    return view
+    if not token:
+        await _owned(services, job_id, None, token)
+    return await _owned(services, job_id, await _runner(services).status(_job_id(job_id)), token)
 
 
-async def cancel_odds(services: Services, job_id: str) -> JSON:
+async def cancel_odds(services: Services, job_id: str, token: str | None) -> JSON:
     """Stop the job; the answer keeps the trials already in. Cancelling an ended job changes nothing."""
+    await get_odds(services, job_id, token)  # only its owner cancels it
     view = await _runner(services).cancel(_job_id(job_id))
     if view is None:
         raise NotFound(f"odds job {job_id!r} does not exist (or has expired)", field="job_id")
-    return view
+    return _public(view)
 
 
-async def watch_odds(services: Services, job_id: str) -> AsyncIterator[JSON]:
+async def watch_odds(services: Services, job_id: str, token: str | None) -> AsyncIterator[JSON]:
     """The job now, then each change of its progress, until it is finished, failed or cancelled."""
     from services.jobs.odds import watch
 
-    first = await get_odds(services, job_id)
+    first = await get_odds(services, job_id, token)
     yield first
     if first["status"] in ("finished", "failed", "cancelled"):
         return
     seen = (first["status"], first["chunks_done"], first["progress"])
     async for view in watch(_runner(services), first["job_id"]):
         if (view["status"], view["chunks_done"], view["progress"]) != seen:
-            yield view
+            yield _public(view)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from services.contract.envelopes import MAX_VERSION
 from services.contract.public import public_state
 from services.contract.validation import check, check_command
 from services.history import History, StateEncoder, Table
@@ -198,7 +199,8 @@ def parse_command(data: Any) -> Any:
 
 
 def parse_expected_version(value: Any, field: str = "expected_version") -> int | None:
-    return None if value is None else _int(value, field, 0, 2**53)
+    """A version a write names, 0..2^53-1 (exact in every JSON parser, as the documents say)."""
+    return None if value is None else _int(value, field, 0, MAX_VERSION)
 
 
 # ---- credentials and roles ----------------------------------------------------------------------------------
@@ -407,7 +409,7 @@ async def list_events(
     services: Services, session_id: str, token: str | None, *, after: int = -1, limit: int = 50
 ) -> JSON:
     """A page of the append-only log: each entry is the command that made a version and what happened."""
-    after = _int(after, "after", -1, 2**53)
+    after = _int(after, "after", -1, MAX_VERSION)
     limit = _int(limit, "limit", 1, MAX_EVENTS_PAGE)
     stored = await _open(services, session_id, token, host_may=True)
     try:
@@ -571,8 +573,10 @@ async def _written(
             raise StaleVersion(table.version, expected_version, session_id)
         if if_match is not None and table.version not in if_match:
             tags = ", ".join(f'"{v}"' for v in if_match)
+            named = (f"not {tags}" if tags else 'and If-Match names none of its ETags (an ETag here is a version in '
+                     'double quotes, e.g. "7", or * for any; strong comparison, RFC 9110 13.1.1)')
             raise PreconditionFailed(f'If-Match: the session is at version {table.version} (ETag "{table.version}"),'
-                                     f" not {tags}", current=table.version)
+                                     f" {named}", current=table.version)
         try:
             step_ = await step(table)
         except RulesError:
@@ -679,7 +683,7 @@ async def undo(
     The log stays append-only; an undo is itself a version, so it can be undone.
     """
     data = _object(check("UndoRequest", body), "body", {"steps"})  # {} undoes one version
-    steps = _int(data.get("steps", 1), "steps", 1, 2**53)
+    steps = _int(data.get("steps", 1), "steps", 1, MAX_VERSION)
     expected_version = parse_expected_version(expected_version)
 
     async def step(table: Table) -> Step:
@@ -727,7 +731,7 @@ async def watch_session(
         if table is None:
             raise NotFound(f"session {session_id!r} does not exist", field="session_id")
         incarnation = table.token_hash
-        last = table.version if after_version is None else min(_int(after_version, "after_version", -1, 2**53),
+        last = table.version if after_version is None else min(_int(after_version, "after_version", -1, MAX_VERSION),
                                                                  table.version)
         if last < table.version:
             async for change in _versions(services, session_id, incarnation, last, table.version):
@@ -786,7 +790,7 @@ def parse_simulation(services: Services, body: Any) -> JSON:
     if size not in ("small", "medium", "large"):
         raise InvalidCommand(f"size: {size!r} is not a Town size; one of small, medium, large", field="size",
                              rule="FT-TRAVEL-01")
-    trials = min(_int(data["trials"], "trials", 1, 2**53), services.settings.max_trials)  # capped, as documented
+    trials = min(_int(data["trials"], "trials", 1, MAX_SEED), services.settings.max_trials)  # capped, as documented
     seed = _int(data["seed"], "seed", 0, MAX_SEED) if data.get("seed") is not None else secrets.randbelow(MAX_SEED)
     options = parse_options(data.get("options"))
     if all(hero.removed for hero in heroes):  # the journey would refuse its first command; refuse it before queueing

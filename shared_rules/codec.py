@@ -265,7 +265,7 @@ def _plan(cls: Any) -> tuple[frozenset[str], tuple[tuple[str, Decoder, bool], ..
     for name, tp, required in fields:
         decoder = _decoder(tp)
         if issubclass(cls, Command) and name == "dice":
-            decoder = _dice
+            decoder = _dice if cls.takes_dice else _no_dice
         elif issubclass(cls, Command) and name == "faces":
             decoder = _optional_faces
         plan.append((name, decoder, required))
@@ -301,6 +301,16 @@ def _faces(data: Any, path: str) -> Faces:
 def _dice(data: Any, path: str) -> tuple[Faces, ...]:
     """A command's typed-in dice: one entry per roll, each a list of faces or one number."""
     return tuple(_faces(entry, f"{path}[{i}]") for i, entry in enumerate(_list(data, path)))
+
+
+def _no_dice(data: Any, path: str) -> tuple[Faces, ...]:
+    """`dice` of a command that takes none (a `roll` answer): only empty, as its log entries write it; typed faces
+    there would be dropped and the server would roll instead, so they are refused."""
+    if data == []:
+        return ()
+    where = _where(path)
+    raise InvalidCommand(f"{where}: a roll answer takes its faces in `faces` (e.g. {{\"type\": \"roll\", "
+                         f"\"faces\": [2]}}), not in `dice`", field=where)
 
 
 def _optional_faces(data: Any, path: str) -> Faces | None:

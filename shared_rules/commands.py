@@ -24,6 +24,9 @@ class Command:
     """What every command shares: its `type` (the JSON discriminator) and the dice the table typed in for it."""
 
     type: ClassVar[str] = ""
+    takes_dice: ClassVar[bool] = True
+    """Whether clients send `dice` with it (faces for the rolls it leads to). A `roll` answer's faces are `faces`:
+    its `dice` is never read from a client, so a roll typed there is refused, not rolled by the server instead."""
     dice: tuple[Faces, ...] = ()
 
 
@@ -295,6 +298,7 @@ class RollDice(Command):
     """Answer a roll prompt: the faces the physical dice show, or none for "roll for me"."""
 
     type: ClassVar[str] = "roll"
+    takes_dice: ClassVar[bool] = False  # the faces of this prompt's dice are `faces`
     faces: Faces | None = None
     prompt: str = ""
 

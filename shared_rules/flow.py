@@ -524,7 +524,8 @@ _CEILINGS = {"dark_stone": 99, "corruption": 99, "unwanted_attention": 99, "max_
              "health_base": 99, "sanity_base": 99, "health_mod": 99, "sanity_mod": 99, "bleeding": 99}  # fmt: skip
 
 
-def _bounded(hero: Hero, field: str, value: int) -> int:
+def bounds(hero: Hero, field: str) -> tuple[int, int | None]:
+    """The lowest and highest value (None: no ceiling) `hero` may have in counter `field`."""
     low, high = 0, _CEILINGS.get(field)
     if field == "wounds":
         high = hero.max_health
@@ -540,6 +541,11 @@ def _bounded(hero: Hero, field: str, value: int) -> int:
         low = 1
     elif field in ("defense", "willpower"):
         low, high = 1, 7
+    return low, high
+
+
+def _bounded(hero: Hero, field: str, value: int) -> int:
+    low, high = bounds(hero, field)
     value = max(low, value)
     return value if high is None else min(high, value)
 

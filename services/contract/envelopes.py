@@ -13,7 +13,7 @@ from services.contract.problems import CATALOGUE
 
 MAX_POSSE = 6  # a posse has 1-6 heroes (A48), as shared_rules.engine.new_session checks
 MAX_SEED = 2**53 - 1  # exact in every JSON parser
-MAX_VERSION = 2**53
+MAX_VERSION = 2**53 - 1  # a version, as every number here: exact in every JSON parser (+-(2^53-1))
 MAX_TABLES_AT_ONCE = 100  # tables an event's host opens in one request
 MAX_TRIALS = 200_000  # the most trials a simulation may ask for (a server may be configured to run fewer)
 SESSION_ID_PATTERN = "^[A-Za-z0-9_-]{1,128}$"

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
 
+from services.contract.records import LogCommand
 from shared_rules.events import Event
 from shared_rules.meta import meta
 
@@ -179,8 +179,9 @@ class ExportedEntry:
     """One version of a table's log: what made it, what happened and when."""
 
     version: int = field(metadata=COUNT)
-    command: Any = field(metadata=meta(description="what made this version, as the log keeps it: an engine "
-                                                   "command, the opening of the table or an undo"))
+    command: LogCommand = field(metadata=meta(enum="LogCommand", description=(
+        "what made this version, as the log keeps it: an engine command, the opening of the table or an undo "
+        "(`type` says which)")))
     events: tuple[Event, ...]
     at: float
 

@@ -178,6 +178,8 @@ class Generator:
                                   "description": "the command (the discriminator)"}
             required.append("type")
         for spec in obj.fields:
+            if spec.output_only and self.inputs:
+                continue
             properties[spec.name] = self._property(spec)
             if spec.required or not self.inputs:
                 required.append(spec.name)

@@ -133,6 +133,7 @@ class FieldSpec:
     example: Any = None
     deprecated: str = ""
     rule: str = ""  # the rules-reference id a refusal of this field names
+    output_only: bool = False  # written in outputs, never taken from a client (no input schema or type has it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,7 +302,8 @@ class Model:
                 default = codec.encode(value)
             specs.append(FieldSpec(f.name, node, required, default,
                                    str(info.get("description", "")) or comments.get(f.name, ""),
-                                   info.get("example"), str(info.get("deprecated", "")), str(info.get("rule", ""))))
+                                   info.get("example"), str(info.get("deprecated", "")), str(info.get("rule", "")),
+                                   f.name == "dice" and is_command_class(cls) and not getattr(cls, "takes_dice", True)))
         self._visiting.discard(cls)
         name = cls.__dict__.get("__api_name__") or OBJECT_NAMES.get(cls.__name__, cls.__name__)
         twin = next((other.cls for other in self.objects.values() if other.name == name), None)

@@ -17,8 +17,111 @@ JOB_FIELDS = ("job_id", "status", "progress", "question", "options", "trials", "
               "chunks_done", "backend", "answer", "error")
 
 
-def _figure(description: str) -> dict[str, Any]:
-    return {"type": "object", "additionalProperties": True, "description": description}
+ODDS_STATUSES = ("queued", "running", "finished", "failed", "cancelled")
+
+
+def _object(properties: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"type": "object", "additionalProperties": False, "required": list(properties), "properties": properties,
+            "description": description}
+
+
+def _map(value: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"type": "object", "additionalProperties": value, "description": description}
+
+
+_NUMBER_OR_NULL = {"type": ["number", "null"]}
+_INTERVAL = {"anyOf": [{"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},
+                       {"type": "null"}], "description": "the 95% interval [low, high]; null before any trial"}
+
+
+def _answer_components() -> dict[str, Any]:
+    """The answer document of `shared_rules.odds.answer`, typed (a partial answer has nulls where no trial is in)."""
+    figure = {"mean": _NUMBER_OR_NULL, "ci": _INTERVAL, "trials": {"type": "integer", "minimum": 0}}
+    return {
+        "OddsFigure": _object({**figure, **{name: _NUMBER_OR_NULL for name in ("p5", "p50", "p95", "min", "max")}},
+                              "An expected figure: its mean with a 95% interval, percentiles and range, over "
+                              "`trials`."),
+        "OddsChance": _object({"p": _NUMBER_OR_NULL, "ci": _INTERVAL, "trials": {"type": "integer", "minimum": 0},
+                               "count": {"type": "integer", "minimum": 0}},
+                              "A chance: `count` of `trials` with it, `p` and its Wilson 95% interval."),
+        "OddsHeroFigures": _object({
+            "id": {"type": "string"}, "name": {"type": "string"},
+            "expected": _map(ref_to("OddsFigure"), "each hero figure (xp, gold, wounds ...) by name"),
+            "chances": _map(ref_to("OddsChance"), "each hero chance (killed, knocked_out ...) by name")},
+            "One hero's figures and chances for an option."),
+        "OddsOption": _object({
+            "key": {"type": "string"}, "label": {"type": "string"}, "trials": {"type": "integer", "minimum": 0},
+            "expected": _map(ref_to("OddsFigure"), "each posse figure (posse.xp, posse.gold ...) by name"),
+            "chances": _map(ref_to("OddsChance"), "each posse chance (anyone_killed ...) by name"),
+            "heroes": {"type": "array", "items": ref_to("OddsHeroFigures")},
+            "town_types": _map(ref_to("OddsChance"), "the chance of each Town type reached, by its name"),
+            "histograms": _map({"type": "array", "items": {"type": "array", "items": {"type": "integer"},
+                                                           "minItems": 2, "maxItems": 2}},
+                               "bars to draw per figure: [value, trials with it]")},
+            "One option played out: its figures, chances, heroes, Town types and histograms."),
+        "OddsComparison": _object({
+            "figure": {"type": "string"}, "label": {"type": "string"},
+            "better": {"type": "string", "enum": ["higher", "lower"]},
+            "values": _map({"anyOf": [
+                _object(figure, "a figure's: an option's mean, interval and trials"),
+                _object({"p": _NUMBER_OR_NULL, "ci": _INTERVAL, "trials": {"type": "integer", "minimum": 0}},
+                        "a chance's (`chance.*`): an option's p, interval and trials")]},
+                "each option's, by key"),
+            "best": {"type": ["string", "null"], "description": "the best option for the table"},
+            "clear": {"type": "boolean", "description": "whether the best's interval clears the next best's"}},
+            "A headline figure, option against option."),
+        "OddsAnswer": _object({
+            "version": {"type": "integer", "description": "of this document's form"},
+            "question": ref_to("OddsQuestion"), "title": {"type": "string"},
+            "trials": {"type": "integer", "minimum": 0, "description": "trials per option asked for"},
+            "done": _map({"type": "integer", "minimum": 0}, "trials in so far, per option key"),
+            "complete": {"type": "boolean", "description": "every trial is in"},
+            "heroes": {"type": "array", "items": _object({"id": {"type": "string"}, "name": {"type": "string"}},
+                                                         "a hero of the posse")},
+            "options": {"type": "array", "items": ref_to("OddsOption")},
+            "comparison": {"type": "array", "items": ref_to("OddsComparison")}},
+            "shared_rules.odds.answer(): per option the expected figures and chances, each with its 95% interval "
+            "and `trials`; histograms to draw; `comparison` option against option; `complete` once every trial is "
+            "in (a partial answer sharpens as chunks arrive)."),
+    }
+
+
+def ref_to(name: str) -> dict[str, Any]:
+    return {"$ref": REF + name}
+
+
+def _param_schemas() -> dict[str, Any]:
+    """What each param of a question takes (services/odds.py hands them to the question, which may refuse a value
+    the table cannot take: a size or option not offered, 409)."""
+    from shared_rules.rules.missions import TOWN_MISSIONS
+
+    keys = {"type": "array", "items": {"type": "string", "maxLength": 100}}
+    return {
+        "sizes": {"type": "array", "items": ref_to("TownSize"), "description": "town_size: the sizes compared"},
+        "prompt": {"type": "string", "maxLength": 100, "description": "choice: the id of the prompt waiting"},
+        "options": {**keys, "description": "choice: the option keys compared (a subset of the prompt's)"},
+        "missions": {"type": "array", "items": {"type": "string", "enum": sorted(TOWN_MISSIONS)},
+                     "description": "town_mission: the Town Missions compared (default [\"bank_robbery\"])"},
+        "layout": {"type": "array", "items": ref_to("TrackSpaceInput"),
+                   "description": "town_mission: the Depth Track's spaces, unless the pack has a `track`"},
+        "track": {"type": "string", "maxLength": 100, "description": "town_mission: a content pack's Depth Track"},
+        "sheets": {"type": "array", "items": ref_to("SheetEntryInput"),
+                   "description": "town_mission: the heroes' sheet numbers the pack lacks (Initiative, combat ...)"},
+        "turns": {"type": "integer", "minimum": 1, "maximum": 60,
+                  "description": "town_mission: turns at most per trial (default 20)"},
+    }
+
+
+def _params() -> dict[str, Any]:
+    """OddsParams: every param any question takes, typed (which ones a question takes: OddsRequest's allOf)."""
+    from shared_rules import odds
+
+    known = _param_schemas()
+    names = sorted({name for question in odds.QUESTIONS.values() for name in question.params})
+    return {"type": "object", "additionalProperties": False,
+            "description": "What a question takes besides trials and seed: `town_size` takes `sizes`; `choice` "
+                           "`prompt` and `options`; `town_mission` `missions`, `layout`, `track`, `sheets`, `turns`.",
+            "properties": {name: known.get(name, {"description": "a param of a question"}) for name in names}}
 
 
 def _has(*names: str) -> dict[str, Any]:
@@ -52,6 +155,10 @@ def odds_components() -> dict[str, Any]:
         "OddsQuestion": {"type": "string", "enum": sorted(odds.QUESTIONS),
                          "description": "A question a table can ask (`town_size` before choosing a Town size, "
                                         "`choice` at a choice prompt ...)."},
+        "OddsStatus": {"type": "string", "enum": list(ODDS_STATUSES),
+                       "description": "Where an odds job is: queued, running, finished, failed or cancelled."},
+        "OddsParams": _params(),
+        **_answer_components(),
         "OddsRequest": {
             "type": "object", "additionalProperties": False, "required": ["question"],
             "description": "A question asked of a table (`session_id`, with its token) or of a posse (`heroes`).",
@@ -63,9 +170,8 @@ def odds_components() -> dict[str, Any]:
                            "maxItems": MAX_POSSE, "x-rule": "A48", "description": "a posse instead of a table"},
                 "options": {"anyOf": [{"$ref": REF + "RuleOptionsInput"}, {"type": "null"}],
                             "description": "rule options, with `heroes` only"},
-                "params": {"description": "`town_size`: `sizes` (a subset of small/medium/large); `choice`: "
-                                          "`prompt` (the id waiting) and `options` (a subset of its option keys)",
-                           "anyOf": [{"type": "object"}, {"type": "null"}]},
+                "params": {"description": "what the question takes besides trials and seed (OddsParams)",
+                           "anyOf": [{"$ref": REF + "OddsParams"}, {"type": "null"}]},
                 "trials": {"type": "integer", "minimum": 1, "maximum": MAX_ODDS_TRIALS,
                            "description": "trials per option (default 5000; a server may run fewer: the job's "
                                           "`trials` says how many)"},
@@ -80,7 +186,7 @@ def odds_components() -> dict[str, Any]:
             "required": list(JOB_FIELDS),
             "properties": {
                 "job_id": {"type": "string"},
-                "status": {"type": "string", "enum": ["queued", "running", "finished", "failed", "cancelled"]},
+                "status": {"$ref": REF + "OddsStatus"},
                 "progress": {"type": "number", "minimum": 0, "maximum": 1},
                 "question": {"$ref": REF + "OddsQuestion"},
                 "options": {"type": "array", "items": {"type": "string"}, "description": "the option keys compared"},
@@ -90,12 +196,11 @@ def odds_components() -> dict[str, Any]:
                 "chunks": {"type": "integer", "description": "pieces the question was split into"},
                 "chunks_done": {"type": "integer"},
                 "backend": {"$ref": REF + "SimulationBackend"},
-                "answer": {"anyOf": [_figure(
-                    "shared_rules.odds.answer(): per option the expected figures and chances, each with its 95% "
-                    "interval (`ci`) and `trials`; histograms to draw; `comparison` option against option; "
-                    "`complete` once every trial is in (a partial answer sharpens as chunks arrive)"),
-                    {"type": "null"}]},
+                "answer": {"anyOf": [{"$ref": REF + "OddsAnswer"}, {"type": "null"}]},
                 "error": {"type": ["string", "null"]},
+                "token": {"type": "string",
+                          "description": "askOdds only, for a posse's question asked without a token: the job's "
+                                         "own token (shown once), to poll, follow and cancel it with as Bearer"},
             },
         },
     }

@@ -7,6 +7,8 @@ that is wrong rather than "not valid under any of the schemas".
 
 from __future__ import annotations
 
+import json
+import re
 from functools import cache
 from typing import Any
 
@@ -97,7 +99,11 @@ def whole_numbers(data: Any) -> Any:
 def check(name: str, data: Any) -> Any:
     """`data` if it fits component `name` (integral floats as integers); otherwise InvalidCommand (422) naming the
     first field that does not fit."""
-    found = _first_error(validator(name), data)
+    try:
+        found = _first_error(validator(name), data)
+    except UnicodeEncodeError:  # a lone surrogate that did not come through read_json (a GraphQL JSON argument)
+        flaw = _flaw(data, []) or ("body", "a string holding a lone surrogate (\\ud800-\\udfff) is not text")
+        raise InvalidCommand(f"{flaw[0]}: {flaw[1]}", field=flaw[0]) from None
     if found is None:
         return whole_numbers(data)
     parts, error = found
@@ -105,7 +111,10 @@ def check(name: str, data: Any) -> Any:
     message = error.message
     if isinstance(kind, jsonschema_rs.ValidationErrorKind.AdditionalProperties) and kind.unexpected:
         parts.append(str(kind.unexpected[0]))
-        message = f"unknown field {kind.unexpected[0]!r}"
+        known = _at({"components": {"schemas": _components()}}, list(error.schema_path)[:-1]).get("properties", {})
+        message = f"unknown field {kind.unexpected[0]!r}; this object takes {sorted(known)}"
+        if kind.unexpected[0] == "dice" and "faces" in known:
+            message += " (a roll answer's faces go in `faces`: typed dice are never replaced by a server roll)"
     elif isinstance(kind, jsonschema_rs.ValidationErrorKind.Required):
         parts.append(str(kind.property))
         message = "required"
@@ -166,3 +175,127 @@ def _command_component(kind: str) -> str:
     from services.contract.model import model
 
     return model().object(COMMAND_TYPES[kind]).name
+
+
+# ---- the JSON text itself ----------------------------------------------------------------------------------------
+# What Python's json module reads but no field can take: a key twice in one object (the last would silently win),
+# NaN / Infinity / a number past a double (1e400 reads as inf, which the schema validator sees as null) and a lone
+# surrogate in a string (not text: it cannot be stored, validated against a pattern or sent back as UTF-8). Each is
+# refused once, when the body is read, naming where it is.
+
+
+class _Flawed(ValueError):
+    """Raised by the fast reader's hooks: the body holds something refused (found again, with its path, slowly)."""
+
+
+class _NotFinite:
+    """The slow reader's stand-in for a number that is not finite, keeping how it was written."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+class _Twice(dict):  # type: ignore[type-arg]
+    """The slow reader's object holding a key written twice (`key`)."""
+
+    __slots__ = ("key",)
+    key: str
+
+
+def _fast_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise _Flawed
+    return found
+
+
+def _fast_float(text: str) -> float:
+    value = float(text)
+    if value in (_INF, -_INF):
+        raise _Flawed
+    return value
+
+
+def _refused(text: str) -> Any:
+    raise _Flawed
+
+
+def _slow_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) == len(pairs):
+        return found
+    seen: set[str] = set()
+    twice = _Twice(found)
+    twice.key = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+    return twice
+
+
+def _slow_float(text: str) -> Any:
+    value = float(text)
+    return _NotFinite(text) if value in (_INF, -_INF) else value
+
+
+_INF = float("inf")
+_FAST = json.JSONDecoder(object_pairs_hook=_fast_pairs, parse_float=_fast_float, parse_constant=_refused)
+_SLOW = json.JSONDecoder(object_pairs_hook=_slow_pairs, parse_float=_slow_float, parse_constant=_NotFinite)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+
+
+def _shown(key: str) -> str:
+    """A key as it can be written in a message (a lone surrogate escaped)."""
+    return key.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _flaw(data: Any, path: list[str | int]) -> tuple[str, str] | None:
+    """(where, what) of the first value no field can take, else None."""
+    if isinstance(data, str):
+        try:
+            data.encode("utf-8")
+        except UnicodeEncodeError:
+            return _path(path) or "body", "a string holding a lone surrogate (\\ud800-\\udfff) is not text"
+        return None
+    if isinstance(data, _NotFinite):
+        return (_path(path) or "body",
+                f"{data.text} is not a finite number (JSON numbers are finite; a double ends near 1.8e308)")
+    if isinstance(data, list):
+        for index, item in enumerate(data):
+            found = _flaw(item, [*path, index])
+            if found is not None:
+                return found
+        return None
+    if isinstance(data, dict):
+        if isinstance(data, _Twice):
+            return (_path([*path, _shown(data.key)]),
+                    f"the key {_shown(data.key)!r} is written twice in one object (refused, not guessed which)")
+        for key, item in data.items():
+            where = _shown(key)
+            if where != key:
+                return _path([*path, where]), "a key holding a lone surrogate (\\ud800-\\udfff) is not text"
+            found = _flaw(item, [*path, key])
+            if found is not None:
+                return found
+    return None
+
+
+def read_json(raw: bytes | str) -> Any:
+    """A request body's JSON, refusing (InvalidCommand, 422) invalid JSON and what no field can take: a key written
+    twice, NaN or Infinity or a number past a double, a lone surrogate; each names its path (`effects[0].amount`).
+
+    The fast path is one parse with hooks that only notice; a flawed body is parsed again to find where."""
+    try:
+        text = raw.decode(json.detect_encoding(raw)) if isinstance(raw, bytes) else raw
+        try:
+            data = _FAST.decode(text)
+            suspect = "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None
+        except _Flawed:
+            data, suspect = _SLOW.decode(text), True
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise InvalidCommand(f"body: not valid JSON ({str(exc)[:120]})", field="body") from None
+    if suspect:
+        found = _flaw(data, [])
+        if found is not None:
+            where, what = found
+            raise InvalidCommand(f"{where}: {what}", field=where)
+    return data

@@ -45,7 +45,7 @@ def _view(job_id: str, spec: JSON, backend: str, *, status: str, done: int, chun
     return {"job_id": job_id, "status": status, "progress": round(progress, 4), "question": spec["question"],
             "options": list(spec["options"]), "trials": spec["trials"], "seed": spec["seed"],
             "session_id": spec.get("session_id"), "chunks": chunks, "chunks_done": chunks_done, "backend": backend,
-            "answer": answer, "error": error}
+            "answer": answer, "error": error, "owner": spec.get("owner")}  # the use case keeps `owner` to itself
 
 
 class OddsRunner(Protocol):

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 
 from ..commands import Adjust, Effect
 from ..errors import IllegalCommand, InvalidCommand
-from ..flow import HERO_FIELDS, Ctx, _bounded
+from ..flow import HERO_FIELDS, Ctx, _bounded, bounds
 from ..legal import LegalCommand
 from ..state import SIDE_BAG_CAPACITY, SKILLS, TORN_BAG_PENALTY, Hero, Item, ItemTag, Session, Skills
 from .area import Area, CommandRule
@@ -65,9 +65,7 @@ def check_effects(state: Session, hero_id: str, effects: Iterable[Effect], field
             and effect.field in HERO_FIELDS
             and _bounded(hero, effect.field, effect.amount) != effect.amount
         ):
-            raise InvalidCommand(
-                f"{where}.amount: {effect.field} cannot be {effect.amount} for {hero.name}", field=f"{where}.amount"
-            )
+            raise _out_of_bounds(hero, effect.field, effect.amount, f"{where}.amount")
         if effect.op == "remove_item":
             held = next((i for i in items if effect.name in i), None)
             if held is None:
@@ -101,12 +99,32 @@ def check_effects(state: Session, hero_id: str, effects: Iterable[Effect], field
             mutations.append(effect.name)
 
 
+_WHY_BOUNDED = {
+    "wounds": (": Wounds stop at Health (health_base + health_mod), where the Hero is KO'd", "FF-HERO-02"),
+    "sanity_damage": (": Sanity Damage stops at Sanity (sanity_base + sanity_mod), where the Hero is KO'd",
+                      "FF-HERO-03"),
+    "grit": (": Grit stops at max_grit", "FF-GRIT-01"),
+    "health_mod": (": Health never drops below 0", "FF-HERO-02"),
+    "sanity_mod": (": Sanity never drops below 0", "FF-HERO-03"),
+}
+"""Why a sheet value is bounded, and the rule (the sheet's fields, FF-HERO-01, for the rest)."""
+
+
+def _out_of_bounds(hero: Hero, name: str, value: int, field: str) -> InvalidCommand:
+    """The refusal of `value` for the hero's counter `name`: the field, the bound, why and the rule."""
+    low, high = bounds(hero, name)
+    span = f"at least {low}" if high is None else f"{low}..{high}"
+    why, rule = _WHY_BOUNDED.get(name, ("", "FF-HERO-01"))
+    return InvalidCommand(f"{field}: {name} {value} is outside {span} for {hero.name or hero.id!r}{why} ({rule})",
+                          field=field, rule=rule)
+
+
 def check_hero(hero: Hero, where: str) -> None:
     """Refuse a hero sheet whose values are out of their bounds (the same bounds every change keeps)."""
     for name in HERO_FIELDS:
         value = getattr(hero, name)
         if _bounded(hero, name, value) != value:
-            raise InvalidCommand(f"{where}.{name}: {value} is out of bounds for {hero.name}", field=f"{where}.{name}")
+            raise _out_of_bounds(hero, name, value, f"{where}.{name}")
     for skill in SKILLS:
         if not 0 <= getattr(hero.skills, skill) <= MAX_SKILL:
             raise InvalidCommand(f"{where}.skills.{skill}: a skill is 0-{MAX_SKILL}", field=f"{where}.skills.{skill}")

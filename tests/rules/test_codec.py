@@ -248,3 +248,13 @@ def test_rule_options_round_trip() -> None:
     options = RuleOptions(dice="table", offer_grit_rerolls=False, horror_hit_sanity=2, plus_one_is_permanent=False)
     state = new_session([hero("a")], options=options)
     assert decode_state(through_json(encode_state(state))).options == options
+
+
+def test_a_roll_answer_takes_its_faces_in_faces_never_in_dice() -> None:
+    """Typed faces under `dice` of a `roll` answer would be dropped and the server would roll instead (issue 20):
+    refused naming `dice`; the empty `dice` every logged roll answer carries still reads."""
+    with pytest.raises(InvalidCommand) as refused:
+        decode_command({"type": "roll", "dice": [[2]]})
+    assert refused.value.field == "dice" and "faces" in refused.value.message
+    assert decode_command({"type": "roll", "faces": [2], "prompt": "p1", "dice": []}) == RollDice((2,), "p1")
+    assert encode(RollDice((2,), "p1"))["dice"] == []  # the log keeps writing it, as before

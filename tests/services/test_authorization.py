@@ -40,8 +40,8 @@ REST: dict[str, frozenset[str]] = {
     "pauseSession": HOSTS, "resumeSession": HOSTS,
     "openEvent": ADMIN, "listHostedEvents": ADMIN, "getEvent": HOSTS, "addEventTables": HOSTS,
     "streamEvent": HOSTS, "rotateHostToken": HOSTS, "exportEvent": HOSTS,
-    "startSimulation": PUBLIC, "getSimulation": PUBLIC, "askOdds": READERS, "getOdds": PUBLIC, "cancelOdds": PUBLIC,
-    "streamOdds": PUBLIC, "getHealth": PUBLIC, "getReadiness": PUBLIC, "listProblemTypes": PUBLIC,
+    "startSimulation": PUBLIC, "getSimulation": PUBLIC, "askOdds": READERS, "getOdds": READERS, "cancelOdds": READERS,
+    "streamOdds": READERS, "getHealth": PUBLIC, "getReadiness": PUBLIC, "listProblemTypes": PUBLIC,
     "getProblemType": PUBLIC,
 }
 DESTRUCTIVE = {"archiveSession", "deleteSession", "issueToken[player]", "revokeToken[player]", "revokeToken[spectator]",
@@ -54,7 +54,7 @@ GRAPHQL: dict[str, str] = {
     "hostedEvents": "listHostedEvents", "eventExport": "exportEvent",
     "openTable": "createSession", "createSession": "createSession", "sendCommand": "postCommand",
     "postCommand": "postCommand", "undo": "undoCommands", "runSimulation": "startSimulation",
-    "startSimulation": "startSimulation", "askOdds": "askOdds", "cancelOdds": "cancelOdds", "openEvent": "openEvent",
+    "startSimulation": "startSimulation", "askOdds": "askOdds", "runOdds": "askOdds", "cancelOdds": "cancelOdds", "openEvent": "openEvent",
     "addEventTables": "addEventTables", "rotateHostToken": "rotateHostToken", "issueToken": "issueToken[spectator]",
     "revokeToken": "revokeToken[spectator]", "pauseTable": "pauseSession", "resumeTable": "resumeSession",
     "closeTable": "archiveSession",
@@ -232,6 +232,7 @@ def graphql_document(field: str, w: World) -> tuple[str, str]:
         "startSimulation": f'mutation {{ startSimulation(heroes: [{HERO_INPUT}], size: "small", trials: 5) '
                            "{ jobId } }",
         "askOdds": f'mutation {{ askOdds(question: "town_size", sessionId: {t}, trials: 5) {{ jobId }} }}',
+        "runOdds": f"mutation {{ runOdds(question: town_size, sessionId: {t}, trials: 5) {{ jobId }} }}",
         "cancelOdds": f"mutation {{ cancelOdds(jobId: {json.dumps(w.odds)}) {{ jobId }} }}",
         "openEvent": 'mutation { openEvent(name: "C") { eventId } }',
         "addEventTables": f"mutation {{ addEventTables(eventId: {e}, count: 1, heroes: [{HERO_INPUT}]) "

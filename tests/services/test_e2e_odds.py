@@ -35,10 +35,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         assert "Traceback" not in running.log(), running.log()
 
 
-def wait_ended(client: httpx.Client, job_id: str, timeout: float = 180) -> dict[str, Any]:
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def wait_ended(client: httpx.Client, job_id: str, token: str, timeout: float = 180) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        job: dict[str, Any] = client.get(f"/v1/odds/{job_id}").json()
+        job: dict[str, Any] = client.get(f"/v1/odds/{job_id}", headers=bearer(token)).json()
         assert 0 <= job["progress"] <= 1 and job["status"] != "failed", job
         if job["status"] in ("finished", "cancelled"):
             return job
@@ -69,7 +73,7 @@ def test_town_size_for_a_real_tables_posse_equals_the_same_question_asked_in_pro
         job = accepted.json()
         assert accepted.headers["location"] == f"/v1/odds/{job['job_id']}"
         assert (job["question"], job["options"], job["chunks"]) == ("town_size", ["small", "medium", "large"], 9)
-        done = wait_ended(client, job["job_id"])
+        done = wait_ended(client, job["job_id"], table["token"])
         assert done["status"] == "finished" and done["progress"] == 1.0 and done["chunks_done"] == 9
         state = decode_state(client.get(f"/v1/sessions/{table['session_id']}",
                                         headers={"Authorization": f"Bearer {table['token']}"}).json()["state"])
@@ -86,7 +90,7 @@ def test_the_plague_church_choice_is_answered_and_followed_over_sse(server: Serv
         job = client.post("/v1/odds", json=body, headers={"Authorization": f"Bearer {token}"}).json()
         assert job["options"] == ["help", "turn_away"]
         seen: list[dict[str, Any]] = []
-        with client.stream("GET", f"/v1/odds/{job['job_id']}/events") as events:
+        with client.stream("GET", f"/v1/odds/{job['job_id']}/events", headers=bearer(token)) as events:
             assert events.headers["content-type"].startswith("text/event-stream")
             for line in events.iter_lines():
                 if line.startswith("data:"):
@@ -103,19 +107,22 @@ def test_cancel_stops_the_job_and_keeps_what_arrived(server: ServerProcess) -> N
     with server.client() as client:
         job = client.post("/v1/odds", json={"question": "town_size", "heroes": HEROES, "trials": 3000,
                                             "seed": 1}).json()
-        cancelled = client.delete(f"/v1/odds/{job['job_id']}")
+        owner = bearer(job["token"])  # a posse's question asked without a token: the job's own, shown once
+        cancelled = client.delete(f"/v1/odds/{job['job_id']}", headers=owner)
         assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
-        later = client.get(f"/v1/odds/{job['job_id']}").json()
+        assert "token" not in cancelled.json()
+        later = client.get(f"/v1/odds/{job['job_id']}", headers=owner).json()
         assert later["status"] == "cancelled" and later["chunks_done"] < later["chunks"]
         assert not later["answer"]["complete"]
-        again = client.delete(f"/v1/odds/{job['job_id']}").json()
+        again = client.delete(f"/v1/odds/{job['job_id']}", headers=owner).json()
         assert again["status"] == "cancelled"
 
 
 @pytest.mark.parametrize(("body", "status", "field"), [
     ({"question": "weather", "heroes": HEROES}, 422, "question"),
     ({"question": "town_size", "heroes": HEROES, "trials": 50_001}, 422, "trials"),  # over the document's limit
-    ({"question": "town_size", "heroes": HEROES, "params": {"sizes": ["huge"]}}, 409, "params.sizes"),  # the rules
+    ({"question": "town_size", "heroes": HEROES, "params": {"sizes": ["huge"]}}, 422, "params.sizes[0]"),  # a TownSize
+    ({"question": "town_size", "heroes": HEROES, "params": {"sizes": []}}, 409, "params.sizes"),  # the rules
     ({"question": "choice", "heroes": HEROES}, 409, "prompt"),
     ({"question": "town_size"}, 422, "session_id"),
     ({"question": "town_size", "heroes": HEROES, "colour": "red"}, 422, "colour"),
@@ -137,25 +144,26 @@ def test_a_choice_that_is_not_pending_and_an_unknown_job(server: ServerProcess) 
                             headers=auth)
         assert stale.status_code == 409 and stale.json()["field"] == "prompt"
         assert client.post("/v1/odds", json={"question": "choice", "session_id": code}).status_code == 401
-        assert client.get("/v1/odds/nosuchjob").status_code == 404
-        assert client.delete("/v1/odds/nosuchjob").status_code == 404
-        assert client.get("/v1/odds/nosuchjob/events").status_code == 404
+        assert client.get("/v1/odds/nosuchjob", headers=auth).status_code == 404
+        assert client.delete("/v1/odds/nosuchjob", headers=auth).status_code == 404
+        assert client.get("/v1/odds/nosuchjob/events", headers=auth).status_code == 404
 
 
 def test_graphql_asks_and_follows_the_subscription(server: ServerProcess) -> None:
     async def scenario() -> list[dict[str, Any]]:
-        async with Client(transport=HTTPXAsyncTransport(url=f"{server.url}/graphql")) as http:
+        async with Client(transport=HTTPXAsyncTransport(url=f"{server.url}/graphql", headers=bearer("mine"))) as http:
             asked = await http.execute(GraphQLRequest(
                 "mutation($h: JSON!) { askOdds(question: \"town_size\", heroes: $h, trials: 80, seed: 4, "
-                "params: {sizes: [\"small\", \"large\"]}) { jobId status options trials } }",
+                "params: {sizes: [\"small\", \"large\"]}) { jobId status options trials token } }",
                 variable_values={"h": HEROES[:2]}))
             with pytest.raises(TransportQueryError) as refused:
                 await http.execute(GraphQLRequest("query { odds(jobId: \"nosuchjob\") { status } }"))
             assert refused.value.errors and refused.value.errors[0]["extensions"]["status"] == 404
         job = asked["askOdds"]
         assert job["options"] == ["small", "large"] and job["trials"] == 80
+        assert job["token"] is None  # asked with a token: that one owns the job
         updates = []
-        async with Client(transport=WebsocketsTransport(url=server.ws_url)) as live:
+        async with Client(transport=WebsocketsTransport(url=server.ws_url, init_payload={"token": "mine"})) as live:
             async for update in live.subscribe(GraphQLRequest(
                     "subscription($id: String!) { oddsProgress(jobId: $id) { status progress chunksDone answer } }",
                     variable_values={"id": job["jobId"]})):
@@ -205,7 +213,8 @@ def test_rq_chunks_answer_like_one_run_and_a_cancelled_job_runs_no_more(rq_odds:
     body = {"question": "town_size", "heroes": HEROES[:2], "params": {"sizes": ["small", "large"]}, "trials": 100,
             "seed": 8}
     with rq_odds.client() as client:
-        job = client.post("/v1/odds", json=body).json()
+        job = client.post("/v1/odds", json=body, headers=bearer("rq-asker")).json()
+        client.headers.update(bearer("rq-asker"))
         assert (job["backend"], job["status"], job["chunks"]) == ("rq", "queued", 4)
         assert client.get(f"/v1/odds/{job['job_id']}").json()["answer"]["done"] == {"small": 0, "large": 0}
         _work(rq_odds, max_jobs=1)  # one chunk in: a partial answer
@@ -240,7 +249,7 @@ def test_the_chance_to_win_bank_robbery_with_these_four_heroes(server: ServerPro
                                                  "params": {"missions": ["bank_robbery"], "layout": layout,
                                                             "sheets": sheets}})  # fmt: skip
         assert accepted.status_code == 202, accepted.text
-        job = wait_ended(client, accepted.json()["job_id"])
+        job = wait_ended(client, accepted.json()["job_id"], accepted.json()["token"])
         won = job["answer"]["options"][0]["chances"]["mission_won"]
         assert job["answer"]["options"][0]["label"] == "Bank Robbery" and won["trials"] == 40
         in_process = odds.ask(odds.plan(new_session([decode_hero(h) for h in HEROES]), "town_mission",

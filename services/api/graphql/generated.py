@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Callable
 from enum import Enum
 from functools import cache
-from typing import Annotated, Any, NewType, Optional, Union
+from typing import Annotated, Any, NewType, Optional, Union, get_args, get_origin
 
 import strawberry
 from strawberry.scalars import JSON
@@ -42,7 +42,7 @@ from services.contract.model import (
 )
 from shared_rules.commands import COMMAND_TYPES
 
-MAX_LONG = 2**53
+MAX_LONG = 2**53 - 1  # exact in every JSON parser and in JavaScript
 INT32 = (-(2**31), 2**31 - 1)
 
 Long = NewType("Long", int)
@@ -50,13 +50,13 @@ Long = NewType("Long", int)
 
 def _long(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not -MAX_LONG <= value <= MAX_LONG:
-        raise ValueError(f"Long: expected a whole number within +-2^53, got {value!r}")
+        raise ValueError(f"Long: expected a whole number within +-(2^53-1), got {value!r}")
     return value
 
 
 LONG = strawberry.scalar(
     name="Long",
-    description="A whole number within +-2^53 (exact in JSON and JavaScript); GraphQL's Int stops at 2^31-1.",
+    description="A whole number within +-(2^53-1) (exact in JSON and JavaScript); GraphQL's Int stops at 2^31-1.",
     serialize=int,
     parse_value=_long,
 )
@@ -81,7 +81,16 @@ Convert = Callable[[Any], Any] | None
 
 # Fields of API 1.0 that were the JSON scalar and are typed now under another name: the old name keeps the JSON
 # value, deprecated, until API 2.0 removes it (docs/api.md "Versioning").
-RENAMED: dict[tuple[str, str], str] = {("Event", "roll"): "rolled", ("Prompt", "roll"): "rolled"}
+RENAMED: dict[tuple[str, str], str] = {("Event", "roll"): "rolled", ("Prompt", "roll"): "rolled",
+                                       ("ExportedEntry", "command"): "applied"}
+
+
+def _entry_name(value_type: Any) -> str:
+    """The name a map's values give its entry type: the type's own, or its item's for a list (`IntListListEntry`
+    for lists of lists of Int)."""
+    if get_origin(value_type) is list:
+        return f"{_entry_name(get_args(value_type)[0])}List"
+    return str(getattr(value_type, "__name__", "Value"))
 
 
 def _reader(key: str, convert: Convert) -> Callable[..., Any]:
@@ -169,7 +178,7 @@ class Builder:
 
     def entry(self, value_type: Any) -> Any:
         """`{key, value}`: one member of an object keyed by data (a hero id, a D36 result, a town type)."""
-        name = f"{getattr(value_type, '__name__', 'Value')}Entry"
+        name = f"{_entry_name(value_type)}Entry"
         found = self.entries.get(name)
         if found is None:
             namespace = {"key": strawberry.field(resolver=_reader("key", None), graphql_type=str),
@@ -243,6 +252,8 @@ class Builder:
         annotations: dict[str, Any] = {}
         namespace: dict[str, Any] = {"__annotations__": annotations}
         for spec in obj.fields:
+            if spec.output_only:
+                continue
             annotation = self.inp(spec.node)
             description = spec.description or None
             if spec.required:

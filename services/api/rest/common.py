@@ -16,6 +16,7 @@ from litestar.datastructures import State
 from litestar.response import ServerSentEventMessage
 from litestar.response.base import ASGIResponse
 
+from services.contract.validation import read_json
 from services.use_cases import Services, Unauthenticated
 from shared_rules.errors import InvalidCommand
 
@@ -52,15 +53,13 @@ async def json_body(request: Request[Any, Any, Any], *, default: Any = ...) -> A
 
 def parse_json_body(raw: bytes, *, default: Any = ...) -> Any:
     """A body's bytes as JSON data (`default` for an empty body, where one is allowed): json_body's reading, shared
-    with the command lane."""
+    with the command lane. Invalid JSON, a key written twice, NaN or a number past a double and a lone surrogate are
+    refused here, naming their path (services/contract/validation.read_json)."""
     if not raw.strip():
         if default is ...:
             raise InvalidCommand("body: a JSON body is required", field="body")
         return default
-    try:
-        return json.loads(raw)
-    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-        raise InvalidCommand(f"body: not valid JSON ({str(exc)[:120]})", field="body") from None
+    return read_json(raw)
 
 
 def answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> ASGIResponse:

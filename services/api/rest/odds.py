@@ -13,7 +13,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.response.base import ASGIResponse
 
 from services import odds as odds_cases
-from services.api.rest.common import PUBLIC, answer, bearer, json_body, services
+from services.api.rest.common import PUBLIC, SECURITY, answer, bearer, json_body, require_bearer, services
 from services.api.rest.docs import EVENT_STREAM, documented, example_hero
 
 _JOB_EXAMPLE = {"job_id": "3f9a1c0d5e7b2a64", "status": "running", "progress": 0.25, "question": "town_size",
@@ -35,7 +35,9 @@ class OddsController(Controller):
         operation_class=documented(
             public=True, status=202, response="OddsJob", request="OddsRequest",
             description="Accepted: follow it at `Location` (poll), `Location`/events (server-sent events) or the "
-                        "`oddsProgress` subscription; DELETE it to cancel.",
+                        "`oddsProgress` subscription; DELETE it to cancel. Each takes the token that asked (the "
+                        "table's, for a table's question): a posse's question asked without a token gets one of "
+                        "its own, in `token` (shown once).",
             request_example={"question": "town_size", "heroes": [example_hero()], "trials": 20000, "seed": 7},
             example=_JOB_EXAMPLE | {"status": "queued", "progress": 0.0, "chunks_done": 0, "session_id": None},
             headers=("Location",), errors=(401, 403, 404, 409),
@@ -49,42 +51,45 @@ class OddsController(Controller):
     @get(
         "/{job_id:str}",
         operation_id="getOdds",
-        security=PUBLIC,
+        security=SECURITY,
+        before_request=require_bearer,  # 401 before any parameter is read
         summary="Poll an odds question",
-        operation_class=documented(public=True, status=200, response="OddsJob", errors=(404, 422),
+        operation_class=documented(status=200, response="OddsJob", errors=(401, 403, 404, 422),
                                    description="Status, progress and the answer so far.", example=_JOB_EXAMPLE),
     )
-    async def get_odds(self, state: State, job_id: _JOB_ID) -> ASGIResponse:
-        """An odds job's status, progress and answer so far."""
-        return answer(await odds_cases.get_odds(services(state), job_id))
+    async def get_odds(self, request: Request[Any, Any, Any], state: State, job_id: _JOB_ID) -> ASGIResponse:
+        """An odds job's status, progress and answer so far (with the token that asked, or the table's)."""
+        return answer(await odds_cases.get_odds(services(state), job_id, bearer(request)))
 
     @delete(
         "/{job_id:str}",
         operation_id="cancelOdds",
-        security=PUBLIC,
+        security=SECURITY,
+        before_request=require_bearer,  # 401 before any parameter is read
         summary="Cancel an odds question",
         status_code=200,
-        operation_class=documented(public=True, status=200, response="OddsJob", errors=(404, 422),
+        operation_class=documented(status=200, response="OddsJob", errors=(401, 403, 404, 422),
                                    description="Cancelled: no more chunks run; the answer keeps what arrived.",
                                    example=_JOB_EXAMPLE | {"status": "cancelled"}),
     )
-    async def cancel_odds(self, state: State, job_id: _JOB_ID) -> ASGIResponse:
-        """Stop an odds job; the answer keeps the trials already in."""
-        return answer(await odds_cases.cancel_odds(services(state), job_id))
+    async def cancel_odds(self, request: Request[Any, Any, Any], state: State, job_id: _JOB_ID) -> ASGIResponse:
+        """Stop an odds job; the answer keeps the trials already in (the token that asked, or the table's)."""
+        return answer(await odds_cases.cancel_odds(services(state), job_id, bearer(request)))
 
     @get(
         "/{job_id:str}/events",
         operation_id="streamOdds",
-        security=PUBLIC,
+        security=SECURITY,
+        before_request=require_bearer,  # 401 before any parameter is read
         summary="Follow an odds question as server-sent events",
         operation_class=documented(
-            public=True, status=200, response="OddsJob", errors=(404, 422), media_type=EVENT_STREAM,
+            status=200, response="OddsJob", errors=(401, 403, 404, 422), media_type=EVENT_STREAM,
             description="`text/event-stream`: an `odds` event whose `data` is the OddsJob as JSON, now and at each "
                         "change of progress; the stream ends when the job is finished, failed or cancelled."),
     )
-    async def stream_odds(self, state: State, job_id: _JOB_ID) -> ServerSentEvent:
+    async def stream_odds(self, request: Request[Any, Any, Any], state: State, job_id: _JOB_ID) -> ServerSentEvent:
         """The job now and at each change of progress (partial answers), until it ends."""
-        stream = odds_cases.watch_odds(services(state), job_id)
+        stream = odds_cases.watch_odds(services(state), job_id, bearer(request))
         first = await anext(stream)  # an unknown job is a 404 problem, not an empty stream
 
         async def messages() -> AsyncIterator[ServerSentEventMessage]:

@@ -32,6 +32,10 @@ from .wheel import ROLLS, check_play, check_roll, check_stop, play_devils_wheel,
 __all__ = ["AREA", "begin_stay", "bounty_payouts", "close_bounties", "settle_kill"]
 
 TOWN = (Phase.TOWN,)
+UNLISTED_WARES = ("the content pack lists no wares here: give the one on the Location's card as `ware` (its name) "
+                  "with `price` (its $ cost) and, unless it is a Side Bag token the rules print (Spice, Potion ...), "
+                  "`kind`: token, item (with its `tags`) or service (with its `effects`) (FT-TOWN-07)")
+"""What `buy` takes when the pack does not say what a Location sells (its legal command then lists no wares)."""
 
 
 def legal(state: Session) -> Iterator[LegalCommand]:
@@ -81,7 +85,7 @@ def _hero(state: Session, hero: str) -> Iterator[LegalCommand]:
     wares = offers(state, hero)
     if wares or not pack_lists_shops(state):
         yield LegalCommand("buy", hero=hero, options=tuple(o.key for o in wares),
-                           note=", ".join(o.label for o in wares) or "give the ware and the card's price")  # fmt: skip
+                           note=", ".join(o.label for o in wares) or UNLISTED_WARES)  # fmt: skip
     goods = saleable(state, hero)
     if goods:
         yield LegalCommand("sell", hero=hero, options=goods)

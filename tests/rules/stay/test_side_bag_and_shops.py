@@ -8,6 +8,7 @@ import pytest
 
 from shared_rules import Effect, IllegalCommand
 from shared_rules.commands import Buy, UseToken
+from shared_rules.engine import legal_commands
 from shared_rules.state import Carry, ItemTag
 from tests.rules.stay.packs import frontier
 from tests.rules.stay.town import TownTable, effect, illegal, invalid, two_d6
@@ -50,6 +51,8 @@ def test_without_a_pack_the_table_gives_the_ware_and_its_price() -> None:
     t.visit("a", "Street Market", two_d6(5))
     t.card("Nothing much")
     assert t.legal("buy", "a") == ()
+    note = next(c.note for c in legal_commands(t.state) if c.type == "buy")  # what buy takes, field by field
+    assert all(f"`{name}`" in note for name in ("ware", "price", "kind", "tags", "effects")) and "FT-TOWN-07" in note
     with invalid(field="price", table=t):
         t.buy("a", "Tequila")
     with invalid(field="kind", table=t):
