@@ -173,3 +173,22 @@ def test_a_table_never_played_is_not_started_and_raises_no_alert(tmp_path: Path)
         assert resumed["status"] == "not_started"
     finally:
         room.close()
+
+
+def test_tokens_issued_before_the_new_alphabet_keep_working(tmp_path: Path, monkeypatch: Any) -> None:
+    """Cards printed before the look-alike-free alphabet (issue 21) still open their tables: only hashes are kept."""
+    from services import use_cases
+
+    old = "l1O0-old_style_token_urlsafe_base64x"
+    monkeypatch.setattr(use_cases, "new_token", lambda: old)
+    room = _Room(tmp_path, count=1)
+    monkeypatch.undo()
+    try:
+        table = room.tables[0]
+        assert table["token"] == old
+        read = room.client.get(f"/v1/sessions/{table['session_id']}", headers={"Authorization": f"Bearer {old}"})
+        assert read.status_code == 200, read.text
+        fresh = room.client.post(f"/v1/sessions/{table['session_id']}/tokens/player", headers=room.host).json()
+        assert not set(fresh["token"]) & set("O0I1l"), fresh
+    finally:
+        room.close()
