@@ -54,15 +54,29 @@ def test_a_posse_link_from_the_app_opens_tables(tmp_path: Path) -> None:
     assert [h["id"] for h in read_posse(json.dumps({"format": "brimstone-posse", "heroes": heroes}))] == ["ann", "bo"]
 
 
-def test_sorting_keeps_ties_in_table_order() -> None:
+def test_sorting_keeps_ties_in_table_order_and_puts_alerts_first_by_default() -> None:
     def table(number: int, kinds: list[str]) -> dict[str, object]:
         return {"number": number, "session_id": f"T{number}", "status": "playing", "last_activity": 0.0,
                 "posse": [], "where": {"phase": "travel", "text": ""},
                 "alerts": [{"kind": k, "text": k, "since": 0.0} for k in kinds]}
 
-    tables = [table(1, []), table(2, ["stuck"]), table(3, ["hero_died"]), table(4, ["stuck"])]
-    assert [t["number"] for t in arranged(tables, view_of({"sort": "alerts:desc"}))] == [3, 2, 4, 1]
-    assert [t["number"] for t in arranged(tables, view_of({"alerts": "1"}))] == [2, 3, 4]
+    tables = [table(1, []), table(2, ["stuck"]), table(3, ["hero_died"]), table(4, ["stuck"]),
+              table(5, ["host_called"]), table(6, ["idle"])]
+    assert [t["number"] for t in arranged(tables, view_of({}))] == [5, 3, 2, 4, 6, 1]  # the default: alerts first
+    # the first click on the Alerts column is the same order (it once put the tables without alerts first)
+    assert [t["number"] for t in arranged(tables, view_of({"resort": "alerts"}))] == [5, 3, 2, 4, 6, 1]
+    assert [t["number"] for t in arranged(tables, view_of({"sort": "alerts:desc"}))] == [1, 6, 2, 4, 3, 5]
+    assert [t["number"] for t in arranged(tables, view_of({"alerts": "1", "sort": "number"}))] == [2, 3, 4, 5, 6]
+
+
+def test_the_view_is_kept_in_the_address_with_only_what_differs() -> None:
+    from services.api.web.pages import view_query
+
+    assert view_query(view_of({})) == ""
+    assert view_query(view_of({"density": "list", "sort": "number", "alerts": "1", "q": "kenji"})) == \
+        "q=kenji&alerts=1&sort=number&density=list"
+    assert view_of({"density": "huge"})["density"] == "room"
+    assert view_of({})["sort"] == "alerts"
 
 
 # ---- the room: a table calling its host, tables never played, the tokens on the cards (issue 21) ----------------
@@ -190,5 +204,56 @@ def test_tokens_issued_before_the_new_alphabet_keep_working(tmp_path: Path, monk
         assert read.status_code == 200, read.text
         fresh = room.client.post(f"/v1/sessions/{table['session_id']}/tokens/player", headers=room.host).json()
         assert not set(fresh["token"]) & set("O0I1l"), fresh
+    finally:
+        room.close()
+
+
+class _Flaky:
+    """Makes a SqliteStore's event reads and ping fail as an unreachable Redis does, while `down`."""
+
+    def __init__(self, path: str) -> None:
+        from services.store import StoreUnavailable
+        from services.store.sqlite import SqliteStore
+
+        class Store(SqliteStore):
+            down = False
+
+            async def event(self, event_id: str) -> Any:
+                if self.down:
+                    raise StoreUnavailable("Redis is unreachable: connection refused")
+                return await super().event(event_id)
+
+            async def ping(self) -> None:
+                if self.down:
+                    raise StoreUnavailable("Redis is unreachable: connection refused")
+
+        self.store = Store(path)
+
+
+def test_host_pages_say_the_storage_is_down_in_html_not_problem_json(tmp_path: Path) -> None:
+    flaky = _Flaky(str(tmp_path / "db.sqlite3"))
+    room = _Room(tmp_path, count=1, store=flaky.store)
+    try:
+        cookie = {"Cookie": f"brimstone_host={room.host_token}"}
+        page = f"/host/{room.event_id}"
+        assert room.client.get(page, headers=cookie).status_code == 200
+        assert room.client.get(f"{page}/beat").text == "ok"
+        flaky.store.down = True
+        reloaded = room.client.get(page, headers=cookie)
+        assert reloaded.status_code == 503
+        assert reloaded.headers["content-type"].startswith("text/html")
+        assert "The storage is down" in reloaded.text and 'http-equiv="refresh"' in reloaded.text
+        assert int(reloaded.headers["retry-after"]) >= 1
+        sid = room.tables[0]["session_id"]
+        paused = room.client.post(f"{page}/tables/{sid}/pause", headers={**cookie, "HX-Request": "true"})
+        assert paused.status_code == 503 and "storage is down" in paused.text
+        assert paused.headers["content-type"].startswith("text/html")
+        beat = room.client.get(f"{page}/beat")
+        assert (beat.status_code, beat.text) == (503, "down")
+        flaky.store.down = False
+        assert room.client.get(page, headers=cookie).status_code == 200
+        # an action refused for another reason says why, in words, on the page (not a bounce to the sign-in)
+        gone = room.client.post(f"{page}/tables/NOPE99/pause", headers={**cookie, "HX-Request": "true"})
+        assert gone.status_code == 404 and "NOPE99" in gone.text and "does not exist" in gone.text
     finally:
         room.close()

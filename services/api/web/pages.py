@@ -352,8 +352,7 @@ class HostPages(Controller):
     async def beat(self, state: State, event_id: str) -> Response[str]:
         """Whether the storage answers (`ok`, or 503 `down`): what the page asks while its stream is away."""
         up = await store_answers(services(state))
-        return Response("ok" if up else "down", status_code=200 if up else 503, media_type="text/plain",
-                        headers={"Cache-Control": "no-store"})
+        return html("ok" if up else "down", 200 if up else 503, {"Cache-Control": "no-store"})
 
     async def _act(self, request: Request[Any, Any, Any], state: State, event_id: str, session_id: str,
                    action: str) -> Response[str]:
