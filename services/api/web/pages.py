@@ -83,7 +83,7 @@ def ago(stamp: float, now: float | None = None) -> str:
 
 def short_where(where: dict[str, Any]) -> str:
     """Where a posse is in a few words, for a tile (its phase chip says the rest): "Medium Town · hazard 2/3",
-    "Day 2 · Large Town (Frontier)", "turn 4 · party 2, darkness 5"."""
+    "Day 2 · Large Town (Frontier)", "turn 4 · party 2, dark 5" (the Hero Party and Darkness markers)."""
     phase = where.get("phase")
     if phase == "travel" and where.get("hazards_total"):
         town = where["text"].removeprefix("Road to a ").split(":")[0].removesuffix(" Town")
@@ -92,11 +92,20 @@ def short_where(where: dict[str, Any]) -> str:
     if phase == "town" and where.get("day"):
         return f"Day {where['day']}" + (f" · {where['town']}" if where.get("town") else "")
     if phase == "adventure" and where.get("turn") is not None:
-        depth = f" · party {where['party']}, darkness {where['darkness']}" if where.get("party") is not None else ""
+        depth = f" · party {where['party']}, dark {where['darkness']}" if where.get("party") is not None else ""
         return f"turn {where['turn']}{depth}"
     if phase == "between_adventures":
         return "choosing a town"
     return str(where.get("text", ""))
+
+
+def short_alert(alert: dict[str, Any]) -> str:
+    """An alert in a tile's few words: "stuck 6 min", "idle 23 min", "Kenji died"."""
+    text = str(alert["text"])
+    for long, short in (("stuck on a question for ", "stuck "), ("idle: no move for ", "idle "),
+                        ("under a minute", "<1 min")):
+        text = text.replace(long, short)
+    return text
 
 
 def iso(stamp: float) -> str:
@@ -104,7 +113,7 @@ def iso(stamp: float) -> str:
 
 
 def render(template: str, **values: Any) -> str:
-    return _env.get_template(template).render(ago=ago, iso=iso, short_where=short_where, phase_names=PHASE_NAMES, phase_short=PHASE_SHORT,
+    return _env.get_template(template).render(ago=ago, iso=iso, short_where=short_where, short_alert=short_alert, phase_names=PHASE_NAMES, phase_short=PHASE_SHORT,
                                               status_names=STATUS_NAMES,
                                               **values)
 
