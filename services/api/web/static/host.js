@@ -21,6 +21,10 @@
       if (box.classList.contains("alarm")) { box.remove(); } else { box.hidden = true; }
     }
     if (event.target.closest("#alarm-setup")) { setUpAlarms(); }
+    var item = event.target.closest(".menu-items button");
+    if (item) {  // the tile's menu closes once an action is chosen (so it hides nothing while it runs)
+      window.setTimeout(function () { var menu = item.closest("details"); if (menu) { menu.open = false; } }, 0);
+    }
     var tile = event.target.closest(".tile.flash, tr.flash");
     if (tile && !event.target.closest("button, summary, a")) {
       tile.classList.remove("flash");
