@@ -23,8 +23,10 @@ from services.store import EventExists, SessionNotFound, StoredEvent, Subscripti
 from services.use_cases import (
     HOSTS,
     JOIN_ALPHABET,
+    PLAY,
     READ,
     RUN,
+    Archived,
     Forbidden,
     NotFound,
     Role,
@@ -205,8 +207,63 @@ async def pause_table(services: Services, session_id: str, token: str | None, pa
     except SessionNotFound:
         raise NotFound(f"session {session_id!r} does not exist", field="session_id") from None
     services.history.forget(session_id)
-    status = "closed" if table.archived_at is not None else "paused" if at is not None else "playing"
-    return {"session_id": table.session_id, "status": status, "paused_at": at}
+    return {"session_id": table.session_id, "status": _status(table, at is not None), "paused_at": at}
+
+
+def _status(table: Table, paused: bool) -> str:
+    """closed, paused, not_started (no move since the table was opened: version 0) or playing."""
+    if table.archived_at is not None:
+        return "closed"
+    return "paused" if paused else "not_started" if table.version == 0 else "playing"
+
+
+# ---- calling the host over --------------------------------------------------------------------------------------
+
+MAX_CALL_REASON = 200
+
+
+def host_call_of(table: Table) -> JSON | None:
+    """The table's standing call for its host ({"at", "reason"}), or None."""
+    raw = table.access.host_call if table.access is not None else None
+    if not raw:
+        return None
+    try:
+        call = json.loads(raw)
+        return {"at": float(call["at"]), "reason": str(call.get("reason", ""))}
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+async def call_host(services: Services, session_id: str, token: str | None, body: Any) -> JSON:
+    """The table (its player token) calls its event's host over, with a few words of why: the host's dashboard
+    shows it on the table and as an alert until the host (or the table) clears it. Calling again replaces the
+    reason and keeps the time of the first call, so the host sees how long the table has waited."""
+    data = _object(check("CallHostRequest", {} if body is None else body), "body", {"reason"})
+    reason = " ".join(_str(data.get("reason", ""), "reason", MAX_CALL_REASON).split())
+    table, _ = await _opened(services, session_id, token, allow=PLAY)
+    if table.archived_at is not None:
+        raise Archived(f"session {session_id!r} is closed: there is no game to call the host to",
+                       field="session_id")
+    earlier = host_call_of(table)
+    call = {"at": earlier["at"] if earlier else time.time(), "reason": reason}
+    await _set_call(services, table.session_id, json.dumps(call))
+    return {"session_id": table.session_id, "host_call": call}
+
+
+async def clear_host_call(services: Services, session_id: str, token: str | None) -> JSON:
+    """The host went over (or the table no longer needs it): the call is cleared. The host, the admin or the table
+    itself; clearing a table with no call is not an error."""
+    table, _ = await _opened(services, session_id, token, allow=RUN)
+    await _set_call(services, table.session_id, None)
+    return {"session_id": table.session_id, "host_call": None}
+
+
+async def _set_call(services: Services, session_id: str, call: str | None) -> None:
+    try:
+        await services.store.set_host_call(session_id, call)
+    except SessionNotFound:
+        raise NotFound(f"session {session_id!r} does not exist", field="session_id") from None
+    services.history.forget(session_id)
 
 
 # ---- a table at a glance -----------------------------------------------------------------------------------------
@@ -266,12 +323,19 @@ def _minutes(seconds: float) -> str:
     return "under a minute" if minutes < 1 else f"{minutes} min"
 
 
-def alerts(services: Services, state: Session, last_activity: float, now: float, status: str) -> list[JSON]:
-    """What the host should look at: a hero died; a table with no write for BRIMSTONE_ALERT_IDLE seconds (20
-    minutes); a prompt waiting BRIMSTONE_ALERT_STUCK seconds (5 minutes) for an answer. A paused or closed table
-    raises no idle or stuck alert (its host stopped it)."""
-    found = [{"kind": "hero_died", "text": f"{hero.name} died", "since": last_activity}
-             for hero in state.heroes if hero.removed]
+def alerts(services: Services, state: Session, last_activity: float, now: float, status: str,
+           host_call: JSON | None = None) -> list[JSON]:
+    """What the host should look at: the table called the host over; a hero died; a table with no write for
+    BRIMSTONE_ALERT_IDLE seconds (20 minutes); a prompt waiting BRIMSTONE_ALERT_STUCK seconds (5 minutes) for an
+    answer. A paused or closed table raises no idle or stuck alert (its host stopped it), nor does a table never
+    played (`not_started`: its posse has not sat down yet, which is no sign of trouble)."""
+    found = []
+    if host_call is not None and status != "closed":
+        words = host_call["reason"]
+        found.append({"kind": "host_called", "text": "calls the host" + (f": {words}" if words else ""),
+                      "since": host_call["at"]})
+    found += [{"kind": "hero_died", "text": f"{hero.name} died", "since": last_activity}
+              for hero in state.heroes if hero.removed]
     quiet = now - last_activity
     if status == "playing":
         if state.pending is not None and quiet >= services.settings.alert_stuck:
@@ -285,14 +349,14 @@ def alerts(services: Services, state: Session, last_activity: float, now: float,
 def summarize(services: Services, table: Table, number: int, now: float) -> JSON:
     """A TableSummary of a table as just read."""
     access = table.access
-    paused = access is not None and access.paused_at is not None
-    status = "closed" if table.archived_at is not None else "paused" if paused else "playing"
+    status = _status(table, access is not None and access.paused_at is not None)
     last = (access.updated_at if access is not None and access.updated_at else None) or now
     state = table.state
+    call = host_call_of(table)
     return {"session_id": table.session_id, "number": number, "status": status, "version": table.version,
             "last_activity": last, "posse": [_hero(h) for h in state.heroes], "where": whereabouts(state),
             "waiting_for": state.pending.prompt.question if state.pending is not None else None,
-            "alerts": alerts(services, state, last, now, status)}
+            "host_call": call, "alerts": alerts(services, state, last, now, status, call)}
 
 
 async def _summary(services: Services, session_id: str, number: int, now: float) -> JSON | None:
@@ -438,7 +502,7 @@ async def export_event(services: Services, event_id: str, token: str | None) -> 
     return {"event_id": event.event_id, "name": event.name, "exported_at": now, "tables": out}
 
 
-__all__ = ["READ", "add_tables", "board", "create_event", "event_for", "export_event", "issue_token",
+__all__ = ["READ", "add_tables", "board", "call_host", "clear_host_call", "create_event", "event_for", "export_event", "issue_token",
            "join_link", "list_events", "open_event_watch", "pause_table", "revoke_token", "rotate_host_token",
            "summarize", "table_of_event", "watch_event", "whereabouts"]
 

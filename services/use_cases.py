@@ -227,13 +227,17 @@ OWN = frozenset({Role.PLAYER})
 """What only the table itself does: deleting it."""
 
 
+TOKEN_ALPHABET = JOIN_ALPHABET
+"""A token's characters: capitals and digits with no look-alikes (no O/0, I/1/l), so a token copied by hand from a
+printed card is the token printed; upper case only, so it is read aloud without "capital". No "-" either: a
+command line would read a token starting with one as an option (`brimstone odds --token -x...`)."""
+TOKEN_LENGTH = 40  # 40 characters of 32: 200 random bits
+
+
 def new_token() -> str:
-    """A fresh token (192 random bits, URL-safe). Never one that starts with "-": a command line would read it as an
-    option (`brimstone odds --token -x...`)."""
-    while True:
-        token = secrets.token_urlsafe(24)
-        if not token.startswith("-"):
-            return token
+    """A fresh token (200 random bits from TOKEN_ALPHABET). Tokens issued before (URL-safe base64) keep working:
+    the store keeps only a token's hash, whatever its characters."""
+    return "".join(secrets.choice(TOKEN_ALPHABET) for _ in range(TOKEN_LENGTH))
 
 
 def token_hash(token: str) -> str:

@@ -145,6 +145,10 @@ def service_components(engine: dict[str, Schema]) -> dict[str, Schema]:
             "options": _or_null(ref("RuleOptionsInput"), "rule options (null or absent: the reference readings)"),
             "pack": _or_null(ref("Pack"), "content pack (null or absent: 'default')"),
         }, "Tables for an event: how many, and the posse and rule options each starts with.", ["count", "heroes"]),
+        "CallHostRequest": _object({
+            "reason": {"type": "string", "maxLength": 200, "default": "",
+                       "description": "what the table needs, in a few words (e.g. \"rules question\"); may be empty"},
+        }, "The table calls its event's host over (a raised hand): shown on the host's dashboard until cleared.", []),
         "SimulationRequest": _object({
             "heroes": {"type": "array", "items": ref("HeroInput"), "minItems": 1, "maxItems": MAX_POSSE,
                        "x-rule": "A48"},

@@ -19,16 +19,20 @@ COUNT = meta(minimum=0, maximum=2**31 - 1)  # GraphQL Int
 
 
 class TableStatus(str, Enum):
-    """Whether a table plays (`playing`), was paused by its host (readable, not writable) or closed (archived)."""
+    """Whether a table was never played yet (`not_started`: no move since it was opened), plays (`playing`), was
+    paused by its host (readable, not writable) or closed (archived)."""
 
+    NOT_STARTED = "not_started"
     PLAYING = "playing"
     PAUSED = "paused"
     CLOSED = "closed"
 
 
 class AlertKind(str, Enum):
-    """What a host acts on: a hero died, a table went quiet for 20 minutes, a prompt waits for 5 minutes or more."""
+    """What a host acts on: the table called the host over, a hero died, a table went quiet for 20 minutes, a
+    prompt waits for 5 minutes or more. A table never played (`not_started`) raises none."""
 
+    HOST_CALLED = "host_called"
     HERO_DIED = "hero_died"
     IDLE = "idle"
     STUCK = "stuck"
@@ -48,6 +52,14 @@ class Alert:
     kind: AlertKind
     text: str  # in the host's words, e.g. "Hanzo died", "stuck on a question for 6 min", "idle: no move for 23 min"
     since: float
+
+
+@dataclass(frozen=True, slots=True)
+class HostCall:
+    """The table called its event's host over: since when and why (in the table's words; may be empty)."""
+
+    at: float
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +109,7 @@ class TableSummary:
     posse: tuple[HeroGlance, ...]
     where: Whereabouts
     waiting_for: str | None  # the question a prompt waits on
+    host_call: HostCall | None  # the table called its host over (until the host or the table clears it)
     alerts: tuple[Alert, ...]
 
 
@@ -175,6 +188,14 @@ class TableStanding:
 
 
 @dataclass(frozen=True, slots=True)
+class HostCallStanding:
+    """A table's call for its host after it was raised or cleared (`host_call` null: no call)."""
+
+    session_id: str
+    host_call: HostCall | None
+
+
+@dataclass(frozen=True, slots=True)
 class ExportedEntry:
     """One version of a table's log: what made it, what happened and when."""
 
@@ -207,5 +228,6 @@ class EventExport:
     tables: tuple[ExportedTable, ...]
 
 
-ROOTS = (EventBoard, EventCreated, EventList, HostToken, TablesCreated, TableToken, TableStanding, EventExport)
+ROOTS = (EventBoard, EventCreated, EventList, HostToken, TablesCreated, TableToken, TableStanding, HostCallStanding,
+         EventExport)
 """The output objects the API documents (and everything they contain)."""

@@ -65,6 +65,8 @@ class Access:
     """Set while the event host has paused the table: readable, not writable."""
     updated_at: float | None = None
     """Unix time of the table's last write (its creation, at first)."""
+    host_call: str | None = None
+    """JSON text {"at": <Unix time>, "reason": <text>} while the table has called its event's host; None: no call."""
 
     def player_hash(self, token_hash: str) -> str:
         """The hash a writer's token must have (`token_hash`: the table's first token)."""
@@ -395,6 +397,11 @@ class SessionStore(ABC):
     @abstractmethod
     async def set_paused(self, session_id: str, paused: bool) -> float | None:
         """Pause (read-only) or resume the table; returns when it was paused (None: running). SessionNotFound."""
+
+    @abstractmethod
+    async def set_host_call(self, session_id: str, call: str | None) -> None:
+        """Raise (JSON text, see Access.host_call) or clear (None) the table's call for its host; notifies the
+        table's live views. Raises SessionNotFound."""
 
     @abstractmethod
     async def create_event(self, event_id: str, name: str, host_hash: str) -> None:

@@ -104,10 +104,10 @@ return 1
 
 # KEYS: meta, snapshots, checkpoints, log[, idem].  ARGV: target (-1 = latest), known (-1 = none).
 # Returns {version, token_hash, created_at, archived_at, base, snapshot|false, entries, idem|false, access} or a
-# status; access is {player, spectator, event, paused_at, updated_at}, each false when unset.
+# status; access is {player, spectator, event, paused_at, updated_at, host_call}, each false when unset.
 _READ_LUA = """
 local m = redis.call('HMGET', KEYS[1], 'version', 'token_hash', 'created_at', 'archived_at', 'player', 'spectator',
-                     'event', 'paused_at', 'updated_at')
+                     'event', 'paused_at', 'updated_at', 'host_call')
 if not m[1] then return false end
 local latest = tonumber(m[1])
 local target = tonumber(ARGV[1])
@@ -123,7 +123,7 @@ if known >= 0 and known <= target and known >= cp then base = known else snapsho
 local entries = {}
 if base < target then entries = redis.call('LRANGE', KEYS[4], base + 1, target) end
 return {tostring(target), m[2], m[3], m[4] or false, tostring(base), snapshot, entries, idem,
-        {m[5] or false, m[6] or false, m[7] or false, m[8] or false, m[9] or false}}
+        {m[5] or false, m[6] or false, m[7] or false, m[8] or false, m[9] or false, m[10] or false}}
 """
 
 # KEYS: meta, snapshots, checkpoints, log[, idem].
@@ -367,14 +367,15 @@ class RedisStore(SessionStore):
         if not reply or not isinstance(reply, list):
             return None
         version, token_hash, created_at, archived_at, base, snapshot, entries, idem, access = reply
-        player, spectator, event, paused_at, updated_at = (None if a is None else _text(a) for a in access)
+        player, spectator, event, paused_at, updated_at, host_call = (None if a is None else _text(a)
+                                                                      for a in access)
         return StoredSession(
             session_id, int(version), _text(token_hash), float(created_at), int(base),
             None if snapshot is None else _text(snapshot), tuple(unpack_entry(_raw(e)) for e in entries),
             None if archived_at is None else float(archived_at),
             None if idem is None else str(json.loads(idem)["response"]),
             Access(player, spectator, event, None if paused_at is None else float(paused_at),
-                   float(updated_at) if updated_at is not None else float(created_at)),
+                   float(updated_at) if updated_at is not None else float(created_at), host_call),
         )
 
     async def load(
@@ -577,6 +578,17 @@ class RedisStore(SessionStore):
         if not int(done):
             raise SessionNotFound(session_id)
         return at
+
+    async def set_host_call(self, session_id: str, call: str | None) -> None:
+        """Raise or clear the table's call for its host; notifies its live views."""
+        if not valid_session_id(session_id):
+            raise SessionNotFound(session_id)
+        with _reachable():
+            done = await self._set(keys=[self._key(session_id, "meta")],
+                                   args=["host_call", call or "", self.channel(session_id),
+                                         access_message(session_id)])
+        if not int(done):
+            raise SessionNotFound(session_id)
 
     def _event_ttl_ms(self) -> int:
         keep = max(self.retention, self.archive_retention) if self.retention and self.archive_retention else 0

@@ -64,7 +64,8 @@ CREATE TABLE IF NOT EXISTS sessions (
     spectator_hash TEXT,
     event_id TEXT,
     paused_at REAL,
-    updated_at REAL
+    updated_at REAL,
+    host_call TEXT
 );
 CREATE TABLE IF NOT EXISTS events (
     id TEXT PRIMARY KEY,
@@ -109,7 +110,7 @@ def _migrate(conn: sqlite3.Connection) -> None:
         columns = {str(r[1]) for r in conn.execute("PRAGMA table_info(sessions)")}
         for column, kind in (("archived_at", "REAL"), ("expires_at", "REAL"), ("player_hash", "TEXT"),
                              ("spectator_hash", "TEXT"), ("event_id", "TEXT"), ("paused_at", "REAL"),
-                             ("updated_at", "REAL")):
+                             ("updated_at", "REAL"), ("host_call", "TEXT")):
             if column not in columns:
                 conn.execute(f"ALTER TABLE sessions ADD COLUMN {column} {kind}")
     if "log" in tables and "entries" not in tables:
@@ -234,9 +235,9 @@ class SqliteStore(SessionStore):
         return None if row is None else (int(row[0]), str(row[1]), float(row[2]), row[3])
 
     def _access(self, conn: sqlite3.Connection, session_id: str) -> Access:
-        row = conn.execute("SELECT player_hash, spectator_hash, event_id, paused_at, updated_at, created_at"
-                           " FROM sessions WHERE id = ?", (session_id,)).fetchone()
-        return Access(row[0], row[1], row[2], row[3], row[4] if row[4] is not None else row[5])
+        row = conn.execute("SELECT player_hash, spectator_hash, event_id, paused_at, updated_at, created_at,"
+                           " host_call FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        return Access(row[0], row[1], row[2], row[3], row[4] if row[4] is not None else row[5], row[6])
 
     # -- SessionStore ---------------------------------------------------------------------------------
 
@@ -475,6 +476,9 @@ class SqliteStore(SessionStore):
         at = self._clock() if paused else None
         await self._set(session_id, "paused_at", at)
         return at
+
+    async def set_host_call(self, session_id: str, call: str | None) -> None:
+        await self._set(session_id, "host_call", call)
 
     async def create_event(self, event_id: str, name: str, host_hash: str) -> None:
         check_session_id(event_id)

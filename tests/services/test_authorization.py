@@ -37,7 +37,7 @@ REST: dict[str, frozenset[str]] = {
     "archiveSession": RUNNERS, "deleteSession": PLAYER,
     "issueToken[player]": RUNNERS, "issueToken[spectator]": RUNNERS,
     "revokeToken[player]": HOSTS, "revokeToken[spectator]": RUNNERS,
-    "pauseSession": HOSTS, "resumeSession": HOSTS,
+    "pauseSession": HOSTS, "resumeSession": HOSTS, "callHost": PLAYER, "clearHostCall": RUNNERS,
     "openEvent": ADMIN, "listHostedEvents": ADMIN, "getEvent": HOSTS, "addEventTables": HOSTS,
     "streamEvent": HOSTS, "rotateHostToken": HOSTS, "exportEvent": HOSTS,
     "startSimulation": PUBLIC, "getSimulation": PUBLIC, "askOdds": READERS, "getOdds": READERS, "cancelOdds": READERS,
@@ -57,7 +57,7 @@ GRAPHQL: dict[str, str] = {
     "startSimulation": "startSimulation", "askOdds": "askOdds", "runOdds": "askOdds", "cancelOdds": "cancelOdds", "openEvent": "openEvent",
     "addEventTables": "addEventTables", "rotateHostToken": "rotateHostToken", "issueToken": "issueToken[spectator]",
     "revokeToken": "revokeToken[spectator]", "pauseTable": "pauseSession", "resumeTable": "resumeSession",
-    "closeTable": "archiveSession",
+    "closeTable": "archiveSession", "callHost": "callHost", "clearHostCall": "clearHostCall",
     "sessionChanges": "streamChanges", "eventChanges": "streamEvent", "oddsProgress": "streamOdds",
 }
 
@@ -130,7 +130,8 @@ def rest_request(case: str, w: World) -> Request:
         "undoCommands": ("POST", f"{t}/undo", {}), "archiveSession": ("POST", f"{t}/archive", None),
         "deleteSession": ("DELETE", t, None), "issueToken": ("POST", f"{t}/tokens/{role}", None),
         "revokeToken": ("DELETE", f"{t}/tokens/{role}", None), "pauseSession": ("POST", f"{t}/pause", None),
-        "resumeSession": ("POST", f"{t}/resume", None),
+        "resumeSession": ("POST", f"{t}/resume", None), "callHost": ("POST", f"{t}/host-call", {"reason": "help"}),
+        "clearHostCall": ("DELETE", f"{t}/host-call", None),
         "openEvent": ("POST", "/v1/events", {"name": "C"}), "listHostedEvents": ("GET", "/v1/events", None),
         "getEvent": ("GET", e, None), "addEventTables": ("POST", f"{e}/tables", {"count": 1, "heroes": [HERO]}),
         "streamEvent": ("GET", f"{e}/changes", None), "rotateHostToken": ("POST", f"{e}/host-token", None),
@@ -243,6 +244,8 @@ def graphql_document(field: str, w: World) -> tuple[str, str]:
         "pauseTable": f"mutation {{ pauseTable(sessionId: {t}) {{ status }} }}",
         "resumeTable": f"mutation {{ resumeTable(sessionId: {t}) {{ status }} }}",
         "closeTable": f"mutation {{ closeTable(sessionId: {t}) {{ status }} }}",
+        "callHost": f'mutation {{ callHost(sessionId: {t}, reason: "help") {{ sessionId }} }}',
+        "clearHostCall": f"mutation {{ clearHostCall(sessionId: {t}) {{ sessionId }} }}",
     }
     subscriptions = {
         "sessionChanges": f"subscription {{ sessionChanges(sessionId: {t}, afterVersion: -1) {{ version }} }}",
@@ -324,11 +327,12 @@ def test_a_rotated_player_token_stops_writing_and_a_revoked_spectator_stops_read
 
 
 
-def test_no_token_starts_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A token starting with "-" reads as an option on a command line (`brimstone odds --token -x...`): it is
-    drawn again (CI met one in 64 runs of the odds CLI test)."""
+def test_tokens_have_no_look_alike_characters_and_never_start_with_a_dash() -> None:
+    """A token copied from a printed card by hand (issue 21): no O/0, I/1/l to mistake; and never a leading "-",
+    which a command line reads as an option (`brimstone odds --token -x...`; CI met one in 64 runs)."""
     from services import use_cases
 
-    drawn = iter(["-leading-dash", "_fine-token"])
-    monkeypatch.setattr(use_cases.secrets, "token_urlsafe", lambda n: next(drawn))
-    assert use_cases.new_token() == "_fine-token"
+    drawn = [use_cases.new_token() for _ in range(200)]
+    assert all(len(token) == 40 for token in drawn)
+    assert not set("".join(drawn)) & set("O0I1l-_o"), drawn[:3]
+    assert len(set(drawn)) == 200

@@ -458,3 +458,23 @@ def test_log_entries_packed_with_zlib_before_lz4_still_read() -> None:
     assert unpack_entry(zlib.compress(text, 6).decode("latin-1")) == entry  # as a decoding Redis client hands it
     packed = pack_entry(entry)
     assert packed[:1] == LZ4 and unpack_entry(packed) == entry
+
+
+async def test_a_call_for_the_host_is_kept_notified_and_cleared(store: SessionStore) -> None:
+    """Issue 21: a table's raised hand lives beside its credentials (both stores), and live views hear of it."""
+    await new_session(store)
+    subscription = store.subscribe(SID)
+    await subscription.start()
+    try:
+        call = json.dumps({"at": 1767225600.0, "reason": "rules question"})
+        await store.set_host_call(SID, call)
+        assert SID in await next_message(subscription)
+        loaded = await store.load(SID)
+        assert loaded is not None and loaded.access is not None and loaded.access.host_call == call
+        await store.set_host_call(SID, None)
+        loaded = await store.load(SID)
+        assert loaded is not None and loaded.access is not None and loaded.access.host_call is None
+        with pytest.raises(SessionNotFound):
+            await store.set_host_call("no-such-table", call)
+    finally:
+        await subscription.aclose()

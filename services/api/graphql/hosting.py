@@ -23,6 +23,7 @@ HostTokenType = typed(records.HostToken)
 TablesCreatedType = typed(records.TablesCreated)
 TableTokenType = typed(records.TableToken)
 TableStandingType = typed(records.TableStanding)
+HostCallStandingType = typed(records.HostCallStanding)
 TableSummaryType = typed(records.TableSummary)
 EventExportType = typed(records.EventExport)
 TokenRole = builder().enum(model().enums["TokenRole"])
@@ -105,6 +106,17 @@ class HostingMutation:
                                      "never written again.", graphql_type=TableStandingType)
     async def close_table(self, info: Info, session_id: str) -> Any:
         return await call(hosting.close_table(services(info), session_id, token(info)))
+
+    @strawberry.mutation(description="The table (its player token) calls its event's host over, with a few words of "
+                                     "why: shown on the host's dashboard and as an alert until cleared.",
+                         graphql_type=HostCallStandingType)
+    async def call_host(self, info: Info, session_id: str, reason: str = "") -> Any:
+        return await call(hosting.call_host(services(info), session_id, token(info), {"reason": reason}))
+
+    @strawberry.mutation(description="Clear the table's call for its host (the host, the admin or the table).",
+                         graphql_type=HostCallStandingType)
+    async def clear_host_call(self, info: Info, session_id: str) -> Any:
+        return await call(hosting.clear_host_call(services(info), session_id, token(info)))
 
 
 @strawberry.type

@@ -42,7 +42,7 @@ EXAMPLE_SUMMARY: dict[str, Any] = {
     "where": {"phase": "travel", "text": "Road to a Medium Town: hazard 2 of 3 (11 Possession)", "hazards_done": 1,
               "hazards_total": 3, "hazard": "11 Possession", "town": None, "day": None, "turn": None,
               "mission": None, "mission_status": None, "party": None, "darkness": None, "track_length": None},
-    "waiting_for": None, "alerts": []}
+    "waiting_for": None, "host_call": None, "alerts": []}
 
 
 def _server(request: Request[Any, Any, Any]) -> str:
@@ -119,6 +119,46 @@ class TableHostHandlers:
     async def resume(self, request: Request[Any, Any, Any], state: State, session_id: SessionId) -> ASGIResponse:
         """Let the table play again."""
         return answer(await hosting.pause_table(services(state), session_id, bearer(request), False))
+
+
+    @post(
+        "/{session_id:str}/host-call",
+        operation_id="callHost",
+        summary="Call the event's host over (the table)",
+        status_code=200,
+        security=SECURITY,
+        before_request=require_bearer,
+        operation_class=documented(
+            status=200, response="HostCallStanding", request="CallHostRequest", request_required=False,
+            errors=(401, 403, 404, 409, 422),
+            description="A raised hand: the host's dashboard shows the call on the table and as a `host_called` "
+                        "alert until cleared. The table's player token; calling again changes the reason and keeps "
+                        "the time of the first call. 409 `archived` on a closed table.",
+            request_example={"reason": "rules question"},
+            example={"session_id": "K7QX2M", "host_call": {"at": 1767225600.0, "reason": "rules question"}}),
+    )
+    async def call_host(self, request: Request[Any, Any, Any], state: State, session_id: SessionId) -> ASGIResponse:
+        """The table asks for the host (a rules question, a lost card, a break)."""
+        return answer(await hosting.call_host(services(state), session_id, bearer(request),
+                                              await json_body(request, default={})))
+
+    @delete(
+        "/{session_id:str}/host-call",
+        operation_id="clearHostCall",
+        summary="Clear the table's call for the host",
+        status_code=200,
+        security=SECURITY,
+        before_request=require_bearer,
+        operation_class=documented(
+            status=200, response="HostCallStanding", errors=(401, 403, 404, 422),
+            description="The host went over (or the table no longer needs it). The event's host, the admin or the "
+                        "table's player token; clearing a table with no call is not an error.",
+            example={"session_id": "K7QX2M", "host_call": None}),
+    )
+    async def clear_host_call(self, request: Request[Any, Any, Any], state: State,
+                              session_id: SessionId) -> ASGIResponse:
+        """Lower the table's raised hand."""
+        return answer(await hosting.clear_host_call(services(state), session_id, bearer(request)))
 
 
 async def _event_stream(board: AsyncIterable[dict[str, Any]]) -> AsyncIterator[ServerSentEventMessage]:
