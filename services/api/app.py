@@ -45,7 +45,7 @@ from services.store import open_store
 from services.use_cases import Services
 
 VENDOR = "/static/vendor"
-API_VERSION = "1.3.0"  # semantic versioning of the API, see docs/api.md "Versioning" and CHANGELOG.md
+API_VERSION = "2.0.0"  # semantic versioning of the API, see docs/api.md "Versioning" and CHANGELOG.md
 CONTACT = Contact(name="Brimstone Table maintainers", email="maintainers@brimstone-table.invalid")
 LICENSE = License(name="Proprietary (all rights reserved)", identifier="LicenseRef-Proprietary")
 STATIC_CACHE = CacheControlHeader(max_age=3600, public=True)  # the vendored assets and the dashboard's css/js
