@@ -41,8 +41,9 @@ def cpu_of(pid: int) -> float:
 
 def launch(extra: list[str], data: Path, stderr: int | None) -> tuple[subprocess.Popen[bytes], int, float]:
     port = free_port()
-    env = {**os.environ, "BRIMSTONE_DB": str(data / f"{port}.sqlite3"), "PYTHONDONTWRITEBYTECODE": "0"}
+    env = {**os.environ, "BRIMSTONE_DB": str(data / f"{port}.sqlite3")}
     env.pop("REDIS_URL", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # any non-empty value (even "0") stops .pyc being written
     started = time.perf_counter()
     proc = subprocess.Popen([sys.executable, *extra, "-m", "services.api.serve", "--port", str(port),
                              "--log-level", "warning"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,

@@ -137,6 +137,7 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
         gc.collect()
         gc.freeze()
         gc.set_threshold(GC_THRESHOLDS[0], GC_THRESHOLDS[1], GC_THRESHOLDS[2])
+        gc.enable()  # `serve` starts with it off
         watch_gc()
         try:
             yield
