@@ -134,7 +134,8 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
         # Everything imported and built so far lives as long as the process: keep it out of the collector's full
         # passes, which otherwise walk it all and stall every request for tens of milliseconds. The caches of recent
         # versions churn (almost all acyclic: freed by reference counting), so full passes are made rare too.
-        gc.collect()
+        # No collection first: the start's cyclic garbage (~1.2 MB, ~7,700 objects) is frozen with the rest, which
+        # costs less than the full pass over everything that would free it (~0.13 s of CPU before the first answer).
         gc.freeze()
         gc.set_threshold(GC_THRESHOLDS[0], GC_THRESHOLDS[1], GC_THRESHOLDS[2])
         gc.enable()  # `serve` starts with it off
