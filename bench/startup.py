@@ -25,6 +25,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TICK = os.sysconf("SC_CLK_TCK")
+TARGET = 1.0
+"""Issue 20: <= 1 s from launch to the first health answer on an idle machine; on a shared one the server's CPU
+seconds at the answer are what is compared with it (wall time there is mostly waiting for a core)."""
 
 
 def free_port() -> int:
@@ -41,8 +44,9 @@ def cpu_of(pid: int) -> float:
 
 def launch(extra: list[str], data: Path, stderr: int | None) -> tuple[subprocess.Popen[bytes], int, float]:
     port = free_port()
-    env = {**os.environ, "BRIMSTONE_DB": str(data / f"{port}.sqlite3"), "PYTHONDONTWRITEBYTECODE": "0"}
+    env = {**os.environ, "BRIMSTONE_DB": str(data / f"{port}.sqlite3")}
     env.pop("REDIS_URL", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # any non-empty value (even "0") stops .pyc being written
     started = time.perf_counter()
     proc = subprocess.Popen([sys.executable, *extra, "-m", "services.api.serve", "--port", str(port),
                              "--log-level", "warning"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
@@ -102,9 +106,22 @@ def importtime(data: Path, top: int) -> None:
     print(f"top {top} by self time (ms):")
     for own, _, _, name in sorted(rows, key=lambda r: -r[0])[:top]:
         print(f"  {own / 1e3:8.1f}  {name}")
-    heavy = ("matplotlib", "schemathesis", "jsonschema", "rq", "redis", "hypothesis", "numpy")
+    heavy = ("matplotlib", "schemathesis", "jsonschema", "rq", "redis", "hypothesis", "numpy", "strawberry", "graphql",
+             "pydantic", "jinja2", "segno")
     loaded = sorted({name.split(".")[0] for _, _, _, name in rows} & set(heavy))
     print(f"heavy packages imported at start-up: {', '.join(loaded) or 'none'}")
+
+
+def verdict(cpu: float, wall: float, load: float) -> str:
+    """The target and whether the median CPU at the first answer met it (and the wall time, when the machine was
+    idle enough for it to mean something)."""
+    met = "met" if cpu <= TARGET else "NOT met"
+    line = f"target: <= {TARGET:.3f} s from launch to first /v1/health; server CPU {cpu:.3f} s: {met}"
+    if load < (os.cpu_count() or 1):
+        line += f"; wall {wall:.3f} s: {'met' if wall <= TARGET else 'NOT met'} (load {load:.2f})"
+    else:
+        line += f" (load {load:.2f} on {os.cpu_count()} cores: wall time not compared)"
+    return line
 
 
 def main() -> None:
@@ -132,6 +149,7 @@ def main() -> None:
         print(f"median of {args.runs}: {statistics.median(walls):.3f} s wall (min {min(walls):.3f}), "
               f"CPU {statistics.median(ready_cpu):.3f} s at the answer (min {min(ready_cpu):.3f}), "
               f"{statistics.median(life_cpu):.3f} s over the life")
+        print(verdict(statistics.median(ready_cpu), statistics.median(walls), os.getloadavg()[0]))
         if not args.no_importtime:
             importtime(data, args.top)
 

@@ -32,3 +32,6 @@ if [ "$extras" = "dev" ] && ! command -v npm >/dev/null 2>&1; then
     exit 1
   fi
 fi
+# The service's own bytecode, written now so a start does not compile it (0.5 s of CPU on a start without .pyc;
+# a checkout run with PYTHONDONTWRITEBYTECODE set would otherwise compile on every start). Quick when up to date.
+.venv/bin/python -m compileall -q -j 0 services shared_rules >/dev/null

@@ -12,22 +12,35 @@ from .events import Event
 from .flow import Ctx, Policy, run_rule
 from .legal import LegalCommand
 from .prompts import Prompt
-from .rules import adjust, adventure, missions, stay, town, travel
+from .rules import adjust
 from .rules.area import Area, CommandRule
 from .rules.stay.days import TOWN_EVENT_MODES
 from .state import Hero, Phase, RuleOptions, Session
 
-# The rule areas in campaign order; `legal_commands` lists theirs in this order, manual adjustments last.
-AREAS: tuple[Area, ...] = (travel.AREA, town.AREA, stay.AREA, adventure.AREA, missions.AREA, adjust.AREA)
+AREAS: tuple[Area, ...] = ()
+"""The rule areas in campaign order; `legal_commands` lists theirs in this order, manual adjustments last. Filled
+by `_load_areas` on the first command or legal-commands read (importing the Adventure's and the missions' rules,
+boards included, was a tenth of the service's start-up)."""
 RULES: dict[str, tuple[CommandRule, ...]] = {}  # a command may mean its thing in several areas, one per phase
-for _area in AREAS:
-    for _type, _rule in _area.commands.items():
-        _claimed = RULES.get(_type, ())
-        if _type not in COMMAND_TYPES or _type in ANSWERS or any(
-            not other.phases or not _rule.phases or set(other.phases) & set(_rule.phases) for other in _claimed
-        ):
-            raise TypeError(f"area {_area.name}: command {_type!r} is unknown, an answer, or claimed twice in a phase")
-        RULES[_type] = (*_claimed, _rule)
+
+
+def _load_areas() -> None:
+    """Import the rule areas and index their commands (once; a race builds the same tables twice, harmlessly)."""
+    global AREAS, RULES
+    from .rules import adventure, missions, stay, town, travel
+
+    areas = (travel.AREA, town.AREA, stay.AREA, adventure.AREA, missions.AREA, adjust.AREA)
+    rules: dict[str, tuple[CommandRule, ...]] = {}
+    for area in areas:
+        for type_, rule in area.commands.items():
+            claimed = rules.get(type_, ())
+            if type_ not in COMMAND_TYPES or type_ in ANSWERS or any(
+                not other.phases or not rule.phases or set(other.phases) & set(rule.phases) for other in claimed
+            ):
+                raise TypeError(f"area {area.name}: command {type_!r} is unknown, an answer, or claimed twice in a phase")
+            rules[type_] = (*claimed, rule)
+    RULES = rules
+    AREAS = areas
 
 
 def _rule_for(command_type: str, phase: Phase) -> CommandRule | None:
@@ -114,6 +127,8 @@ def autoplay(ctx: Ctx, command: Command) -> None:
 
 
 def _check_legal(state: Session, command: Command) -> None:
+    if not AREAS:
+        _load_areas()
     if command.type not in COMMAND_TYPES:
         raise InvalidCommand(f"type: unknown command {command.type!r}", field="type")
     pending = state.pending
@@ -161,6 +176,8 @@ def legal_commands(state: Session) -> tuple[LegalCommand, ...]:
         )
     if not state.active_heroes:
         return ()
+    if not AREAS:
+        _load_areas()
     return tuple(item for area in AREAS for item in area.legal(state))
 
 

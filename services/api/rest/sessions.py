@@ -93,7 +93,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
             status=201, response="SessionCreated", request="CreateSessionRequest",
             description="The table's join code (`session_id`), its table token (shown once) and its first state.",
             request_example={"heroes": [example_hero()], "options": {"dice": "server"}, "seed": 7}, errors=(409,),
-            example=example_view(token="t0k3n-shown-once"), headers=("Location", "ETag"),
+            example=lambda: example_view(token="t0k3n-shown-once"), headers=("Location", "ETag"),
         ),
     )
     async def create_session(self, request: Request[Any, Any, Any], state: State) -> ASGIResponse:
@@ -131,7 +131,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
         operation_class=documented(status=200, response="SessionView", errors=(401, 403, 404, 422),
                                    description="The latest version: state, pending prompt, legal commands. The ETag "
                                                "is the version: send it in If-None-Match to poll cheaply.",
-                                   example=example_view(), headers=_READ_HEADERS, not_modified=True),
+                                   example=example_view, headers=_READ_HEADERS, not_modified=True),
     )
     async def get_session(self, request: Request[Any, Any, Any], state: State, session_id: SessionId,
                           if_none_match: IfNoneMatch = None) -> ASGIResponse:
@@ -151,8 +151,8 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
             description="The version the command produced (`based_on` is the one it was applied to), its events "
                         "and the new state. A replayed Idempotency-Key answers the first response again, with the "
                         "header `Idempotent-Replayed: true`.",
-            request_examples=example_commands(),
-            example=example_view(based_on=0, events=[EXAMPLE_EVENT]) | {"version": 1}, headers=_WRITE_HEADERS,
+            request_examples=example_commands,
+            example=lambda: example_view(based_on=0, events=[EXAMPLE_EVENT]) | {"version": 1}, headers=_WRITE_HEADERS,
         ),
     )
     async def post_command(
@@ -243,7 +243,7 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
             errors=(401, 403, 404, 409, 412),
             description="The state of version v-N written again as a new version (the log stays append-only).",
             request_example={"steps": 1},
-            example=example_view(based_on=1, events=[
+            example=lambda: example_view(based_on=1, events=[
                 {"type": "undone", "text": "Undid 1 command: back to version 0", "hero": None,
                  "rule": use_cases.UNDO_RULE, "changes": [], "roll": None, "bandit": None}]) | {"version": 2},
             headers=_WRITE_HEADERS,
