@@ -653,6 +653,8 @@ def command_input(command: Command) -> dict[str, Any]:
     """An engine command as the `@oneOf` CommandInput: one member, named by its type."""
     data = dict(encode(command))
     kind = data.pop("type")
+    if not command.takes_dice:  # a roll answer's faces go in `faces`; its input has no `dice` (the log's empty one)
+        data.pop("dice", None)
     return {_camel(kind): to_graphql(data)}
 
 
