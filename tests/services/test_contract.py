@@ -100,7 +100,8 @@ def test_every_request_body_refuses_a_field_it_does_not_take(server: ServerProce
         paths = {"/v1/sessions": "/v1/sessions", "/v1/sessions/{session_id}/undo":
                  f"/v1/sessions/{table['session_id']}/undo", "/v1/events": "/v1/events",
                  "/v1/events/{event_id}/tables": f"/v1/events/{event_id}/tables", "/v1/simulations": "/v1/simulations",
-                 "/v1/odds": "/v1/odds"}
+                 "/v1/odds": "/v1/odds",
+                 "/v1/sessions/{session_id}/host-call": f"/v1/sessions/{table['session_id']}/host-call"}
         tokens = {"/v1/events": HOST, "/v1/events/{event_id}/tables": HOST}
         bodies = 0
         for documented, operations in document["paths"].items():

@@ -305,7 +305,9 @@ def test_openapi_is_served_without_the_graphql_controller(server: ServerProcess)
         "listSessions", "postCommand", "startSimulation", "streamChanges", "streamOdds", "undoCommands",
         # hosting an event (issue 13)
         "addEventTables", "exportEvent", "getEvent", "issueToken", "listHostedEvents", "openEvent", "pauseSession",
-        "resumeSession", "revokeToken", "rotateHostToken", "streamEvent"])
+        "resumeSession", "revokeToken", "rotateHostToken", "streamEvent",
+        # calling the host (issue 21)
+        "callHost", "clearHostCall"])
     assert "Problem" in document["components"]["schemas"]
     with server.client() as client:
         allow = client.options("/v1/sessions").headers["allow"]  # GET and POST share the path (litestar fix)
