@@ -81,8 +81,7 @@ def card_entry(text: str) -> tuple[str, tuple[Effect, ...]]:
     """A typed card line as (description, effects): "Paranoia, sanity_damage +2" is the card's name and one
     effect. A part that ends in +N/-N must be a hero value and an amount; one that is not raises ValueError (asked
     again), so an effect is never shown as applied while it was dropped."""
-    from shared_rules.flow import HERO_FIELDS
-    from shared_rules.state import SKILLS
+    from shared_rules.state import HERO_FIELDS, SKILLS
 
     words: list[str] = []
     effects: list[Effect] = []

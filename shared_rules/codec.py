@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import sys
 import types
 import typing
@@ -15,7 +16,7 @@ from enum import Enum
 from functools import cache
 from typing import Any, TypeVar, Union
 
-from . import commands, dice, events, prompts, state
+from . import commands, dice, events, meta, prompts, state
 from .commands import COMMAND_TYPES, Command, Faces
 from .errors import InvalidCommand
 from .events import Event
@@ -147,6 +148,13 @@ def decode(tp: Any, data: Any, path: str = "") -> Any:
     return _decoder(tp)(data, path)
 
 
+def decode_checked(tp: Any, data: Any, path: str = "") -> Any:
+    """`decode`, and each field within the limits its `meta` gives (minimum, maximum, choices, pattern, min_items,
+    max_items), refused naming the field's path: how content packs and boards are read. States and commands keep
+    `decode` (the engine checks their values against the table; a state is decoded on every request)."""
+    return _decoder(tp, True)(data, path)
+
+
 Decoder = typing.Callable[[Any, str], Any]
 
 
@@ -187,24 +195,25 @@ def _list(data: Any, path: str) -> list[Any]:
 
 
 @cache
-def _decoder(tp: Any) -> Decoder:
-    """The decoding function for one type, built once: decoding a state is the hot path of every request."""
+def _decoder(tp: Any, checked: bool = False) -> Decoder:
+    """The decoding function for one type, built once: decoding a state is the hot path of every request.
+    `checked`: dataclass fields are held to their `meta` limits too (`decode_checked`)."""
     if tp is Any:
         return _any
     if tp is Command:
         return decode_command
     origin = typing.get_origin(tp)
     if origin in (Union, types.UnionType):
-        return _union_decoder(tp)
+        return _union_decoder(tp, checked)
     if origin is tuple:
-        item = _decoder(typing.get_args(tp)[0])
+        item = _decoder(typing.get_args(tp)[0], checked)
         return lambda data, path: tuple(item(x, f"{path}[{i}]") for i, x in enumerate(_list(data, path)))
     if origin is frozenset:
-        member = _decoder(typing.get_args(tp)[0])
+        member = _decoder(typing.get_args(tp)[0], checked)
         return lambda data, path: frozenset(member(x, f"{path}[{i}]") for i, x in enumerate(_list(data, path)))
     if origin is dict:
         key_tp, value_tp = typing.get_args(tp)
-        key, value = _decoder(key_tp), _decoder(value_tp)
+        key, value = _decoder(key_tp, checked), _decoder(value_tp, checked)
 
         def mapping(data: Any, path: str) -> dict[Any, Any]:
             if not isinstance(data, dict):
@@ -229,11 +238,11 @@ def _decoder(tp: Any) -> Decoder:
     if scalar is not None:
         return scalar
     if dataclasses.is_dataclass(tp):
-        return lambda data, path: _decode_dataclass(tp, data, path)
+        return lambda data, path: _decode_dataclass(tp, data, path, checked)
     raise TypeError(f"cannot decode {tp!r}")
 
 
-def _union_decoder(tp: Any) -> Decoder:
+def _union_decoder(tp: Any, checked: bool) -> Decoder:
     members = typing.get_args(tp)
     optional = type(None) in members
     real = [m for m in members if m is not type(None)]
@@ -248,34 +257,82 @@ def _union_decoder(tp: Any) -> Decoder:
             raise InvalidCommand(f"{where}: expected one of {[m.__name__ for m in scalars]}", field=where)
 
     else:
-        inner = _decoder(real[0])
+        inner = _decoder(real[0], checked)
     if not optional:
         return inner
     return lambda data, path: None if data is None else inner(data, path)
 
 
 @cache
-def _plan(cls: Any) -> tuple[frozenset[str], tuple[tuple[str, Decoder, bool], ...]]:
+def _plan(cls: Any, checked: bool = False) -> tuple[frozenset[str], tuple[tuple[str, Decoder, bool], ...]]:
     """The names a class's JSON may hold, and each field's name, decoder and whether it is required."""
     fields = _fields(cls)
     known = frozenset(
         {name for name, _, _ in fields} | ({"type"} if isinstance(getattr(cls, "type", None), str) else set())
     )
+    metadata = {f.name: f.metadata for f in dataclasses.fields(cls)} if checked else {}
     plan = []
     for name, tp, required in fields:
-        decoder = _decoder(tp)
+        decoder = _decoder(tp, checked)
         if issubclass(cls, Command) and name == "dice":
             decoder = _dice if cls.takes_dice else _no_dice
         elif issubclass(cls, Command) and name == "faces":
             decoder = _optional_faces
+        elif checked:
+            decoder = _limited(decoder, meta.read(metadata[name]))
         plan.append((name, decoder, required))
     return known, tuple(plan)
 
 
-def _decode_dataclass(cls: Any, data: Any, path: str) -> Any:
+def _limited(decoder: Decoder, limits: dict[str, Any]) -> Decoder:
+    """`decoder`, then the field's limits: a number within minimum..maximum, a string one of `choices` or matching
+    `pattern` (a list: each item, and min_items..max_items of them)."""
+    low, high = limits.get("minimum"), limits.get("maximum")
+    choices, pattern = limits.get("choices"), limits.get("pattern")
+    fewest, most = limits.get("min_items"), limits.get("max_items")
+    values: list[Any] | None = None
+    if isinstance(choices, type) and issubclass(choices, Enum):
+        values = [member.value for member in choices]
+    elif choices is not None:
+        values = list(choices) if isinstance(choices, (tuple, list)) else sorted(typing.cast(typing.Iterable[Any], choices))
+    allowed = None if values is None else frozenset(values)
+    shown = values
+    if low is None and high is None and allowed is None and not pattern and fewest is None and most is None:
+        return decoder
+    matches = re.compile(pattern).search if pattern else None
+    span = f"{'' if low is None else low}..{'' if high is None else high}"
+    count = f"at least {fewest}" if most is None else f"{fewest or 0}..{most}"
+    unmatched = "a non-blank string" if pattern == r"\S" else f"must match {pattern}"
+
+    def one(value: Any, where: str) -> None:
+        if isinstance(value, int) and not isinstance(value, bool):
+            if (low is not None and value < low) or (high is not None and value > high):
+                raise InvalidCommand(f"{where}: {value} is not within {span}", field=where)
+        elif isinstance(value, str):
+            if allowed is not None and value not in allowed:
+                raise InvalidCommand(f"{where}: {value!r} is not one of {shown}", field=where)
+            if matches is not None and not matches(value):
+                raise InvalidCommand(f"{where}: {unmatched}", field=where)
+
+    def check(data: Any, path: str) -> Any:
+        value = decoder(data, path)
+        where = _where(path)
+        if isinstance(value, (tuple, frozenset)):
+            if (fewest is not None and len(value) < fewest) or (most is not None and len(value) > most):
+                raise InvalidCommand(f"{where}: {count} items, got {len(value)}", field=where)
+            for index, item in enumerate(value):
+                one(item, f"{where}[{index}]")
+        else:
+            one(value, where)
+        return value
+
+    return check
+
+
+def _decode_dataclass(cls: Any, data: Any, path: str, checked: bool = False) -> Any:
     if not isinstance(data, dict):
         raise InvalidCommand(f"{_where(path)}: expected an object", field=_where(path))
-    known, plan = _plan(cls)
+    known, plan = _plan(cls, checked)
     if not data.keys() <= known:
         extra = sorted(set(data) - known)
         raise InvalidCommand(f"{_where(path)}: unknown field(s) {extra}", field=f"{path}.{extra[0]}".lstrip("."))

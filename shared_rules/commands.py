@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
 from .meta import meta, ref
 from .state.adventure import ExplorationToken, Place, TrackSpace
+from .state.hero import HERO_FIELDS, SKILLS
 from .state.stay import DieLie
 
 Faces = tuple[int, ...]
@@ -42,18 +43,12 @@ def command(cls: _C) -> _C:
     return cls
 
 
-def _hero_values() -> tuple[str, ...]:
-    """What `change` and `set` may name (the API documents' HeroValue); "" for the ops that name none."""
-    from .flow import HERO_FIELDS
-    from .state import SKILLS
-
-    return ("", *HERO_FIELDS, *SKILLS)
-
-
-def _adjust(name: str) -> Any:
-    from .rules import adjust
-
-    return getattr(adjust, name)
+OPS = frozenset({
+    "change", "set", "add_item", "remove_item", "add_token", "remove_token", "add_mutation", "remove_mutation",
+    "add_keyword", "remove_keyword", "tear_bag", "repair_bag",
+})  # fmt: skip
+"""What an Effect may do (its `op`)."""
+MAX_AMOUNT = 1_000_000  # no card moves a value by a million; keeps "a D6 per Dark Stone" pools finite
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,11 +60,10 @@ class Effect:
     tear_bag, repair_bag.
     """
 
-    op: str = dataclasses.field(metadata=meta(choices=ref("shared_rules.rules.adjust", "OPS"), enum="EffectOp",
-                                              example="change"))
-    field: str = dataclasses.field(default="", metadata=meta(choices=_hero_values, enum="HeroValue", example="gold"))
-    amount: int = dataclasses.field(default=0, metadata=meta(minimum=lambda: -_adjust("MAX_AMOUNT"), example=25,
-                                                             maximum=ref("shared_rules.rules.adjust", "MAX_AMOUNT")))
+    op: str = dataclasses.field(metadata=meta(choices=OPS, enum="EffectOp", example="change"))
+    field: str = dataclasses.field(default="", metadata=meta(choices=("", *HERO_FIELDS, *SKILLS), enum="HeroValue",
+                                                             example="gold"))  # "": the ops that name no value
+    amount: int = dataclasses.field(default=0, metadata=meta(minimum=-MAX_AMOUNT, maximum=MAX_AMOUNT, example=25))
     name: str = ""  # the item, token, mutation or keyword added or removed
     tags: tuple[str, ...] = dataclasses.field(default=(), metadata=meta(choices=ref("shared_rules.state", "ItemTag")))
     hourglass: int = dataclasses.field(default=0, metadata=meta(minimum=0))

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from .commands import ANSWERS, COMMAND_TYPES, Command
 from .content import PACKS
 from .dice import seed_state
+from .effects import check_hero
 from .errors import IllegalCommand, InvalidCommand
 from .events import Event
 from .flow import Ctx, Policy, run_rule
@@ -71,7 +72,7 @@ def new_session(
             )
         if not hero.name.strip():
             raise InvalidCommand(f"heroes[{index}].name: a hero needs a name", field=f"heroes[{index}].name")
-        adjust.check_hero(hero, f"heroes[{index}]")
+        check_hero(hero, f"heroes[{index}]")
     if pack not in PACKS:
         raise InvalidCommand(f"pack: no content pack {pack!r}; known: {sorted(PACKS)}", field="pack")
     options = options or RuleOptions()

@@ -12,12 +12,14 @@ from dataclasses import dataclass, fields, replace
 from functools import cache
 from typing import Any, TypeVar
 
-from .commands import Choose, Command, EnterCard, Faces, Reroll, RollDice
+from .commands import Choose, Command, Effect, EnterCard, Faces, Reroll, RollDice
+from .content import pack
 from .dice import DieKind, Roll, pick_index, roll_faces, validate_faces
+from .effects import check_effects, holds, item_id
 from .errors import IllegalCommand, InvalidCommand
 from .events import BanditPlan, Change, Event, EventType
 from .prompts import Answer, Option, Pending, Prompt, PromptKind
-from .state import SKILLS, Hero, Item, Session
+from .state import MAX_SKILL, SKILLS, Hero, Item, ItemTag, Session, Skills, bounded
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,13 +74,6 @@ T = TypeVar("T")
 Steps = Generator[Request, Any, T]  # a rule or a piece of one that yields requests and returns a T
 Procedure = Generator[Request, Any, Any]
 Policy = Callable[["Ctx", Request], Answer | None]
-
-HERO_FIELDS = (
-    "xp", "gold", "wounds", "sanity_damage", "grit", "max_grit", "corruption", "dark_stone",
-    "health_mod", "sanity_mod", "health_base", "sanity_base", "unwanted_attention", "wanted", "level",
-    "defense", "willpower", "bleeding",
-)  # fmt: skip
-
 
 class Requests:
     """The requests a rule makes, with no session behind them: each one is yielded for a driver to answer (the
@@ -223,7 +218,7 @@ class Ctx(Requests):
         """Add `delta` to a hero value, kept within its bounds; returns the change actually made (A8: Gold floors at $0)."""
         hero = self.hero(hero_id)
         before = getattr(hero, field)
-        after = _bounded(hero, field, before + delta)
+        after = bounded(hero, field, before + delta)
         if after == before:
             if delta > 0 and field == "grit":
                 self.emit("grit_lost", f"{hero.name} is at Max Grit; the Grit is lost", hero=hero_id, rule="FF-GRIT-07")
@@ -469,9 +464,6 @@ class Ctx(Requests):
         With the chart in the session's content pack the engine rolls it (`die` overrides the chart's die, as
         Stampede's 3D6-drop-lowest does); otherwise the table is asked what the physical card or chart says.
         """
-        from .content import pack
-        from .rules.adjust import apply_effect
-
         table = pack(self._state.pack).charts.get(chart)
         if table is not None:
             roll = yield from self.roll(die or table.die, f"{chart} chart", hero=hero_id, chart=True, rule=rule)
@@ -517,37 +509,6 @@ class Ctx(Requests):
 
 def _with(hero: Hero, field: str, value: Any) -> Hero:
     return _evolve(hero, {field: value})
-
-
-# Counters that become dice pools ("a D6 for each ...") get a ceiling no table reaches, so no pool explodes.
-_CEILINGS = {"dark_stone": 99, "corruption": 99, "unwanted_attention": 99, "max_grit": 12, "level": 99,
-             "health_base": 99, "sanity_base": 99, "health_mod": 99, "sanity_mod": 99, "bleeding": 99}  # fmt: skip
-
-
-def bounds(hero: Hero, field: str) -> tuple[int, int | None]:
-    """The lowest and highest value (None: no ceiling) `hero` may have in counter `field`."""
-    low, high = 0, _CEILINGS.get(field)
-    if field == "wounds":
-        high = hero.max_health
-    elif field == "sanity_damage":
-        high = hero.max_sanity
-    elif field == "grit":
-        high = hero.max_grit
-    elif field == "wanted":
-        high = 2
-    elif field in ("health_mod", "sanity_mod"):
-        low = -(hero.health_base if field == "health_mod" else hero.sanity_base)
-    elif field in ("level", "health_base", "sanity_base"):
-        low = 1
-    elif field in ("defense", "willpower"):
-        low, high = 1, 7
-    return low, high
-
-
-def _bounded(hero: Hero, field: str, value: int) -> int:
-    low, high = bounds(hero, field)
-    value = max(low, value)
-    return value if high is None else min(high, value)
 
 
 def _reclamp(hero: Hero) -> Hero:
@@ -842,7 +803,55 @@ def _answer_from_command(ctx: Ctx, request: Request, command: Command, pending: 
             seen.add(index)
         return Answer("reroll", indices=tuple(command.indices))
     assert isinstance(command, EnterCard)
-    from .rules.adjust import check_effects
-
     check_effects(ctx.state, request.hero, command.effects)
     return Answer("card", effects=command.effects, text=command.text)
+
+
+def apply_effect(ctx: Ctx, hero_id: str, effect: Effect, *, rule: str, field: str = "effects") -> None:
+    """Apply one checked effect to a hero, through the same bounded changes the rules use."""
+    hero = ctx.hero(hero_id)
+    op = effect.op
+    if op in ("change", "set") and effect.field in SKILLS:
+        value = effect.amount if op == "set" else getattr(hero.skills, effect.field) + effect.amount
+        value = max(0, min(MAX_SKILL, value))
+        skills = {s: getattr(hero.skills, s) for s in SKILLS} | {effect.field: value}
+        ctx.set_value(hero_id, "skills", Skills(**skills), rule=rule, why=f"{effect.field} {value}")
+    elif op == "change":
+        ctx.change(hero_id, effect.field, effect.amount, rule=rule)
+    elif op == "set":
+        ctx.change(hero_id, effect.field, effect.amount - getattr(hero, effect.field), rule=rule)
+    elif op == "add_item":
+        item = Item(
+            item_id(effect.name),
+            effect.name,
+            frozenset(ItemTag(t) for t in effect.tags),
+            effect.hourglass,
+            effect.dark_stone_upgrades,
+        )
+        ctx.add_item(hero_id, item, rule=rule)
+    elif op in ("remove_item", "remove_token", "remove_mutation") and not holds(hero, op, effect.name):
+        ctx.emit("nothing_lost", f"{hero.name} has no {effect.name} to lose", hero=hero_id, rule=rule)  # a chart
+    elif op == "remove_item":
+        item = next(i for i in hero.items if effect.name in (i.id, i.name))
+        ctx.remove_item(hero_id, item.id, rule=rule)
+    elif op == "add_token":
+        ctx.add_token(hero_id, effect.name, rule=rule)
+    elif op == "remove_token":
+        ctx.remove_token(hero_id, hero.side_bag.index(effect.name), rule=rule)
+    elif op == "add_mutation":
+        ctx.set_value(hero_id, "mutations", (*hero.mutations, effect.name), rule=rule, why=f"+{effect.name}")
+    elif op == "remove_mutation":
+        rest = list(hero.mutations)
+        rest.remove(effect.name)
+        ctx.set_value(hero_id, "mutations", tuple(rest), rule=rule, why=f"-{effect.name}")
+    elif op == "add_keyword":
+        if effect.name not in hero.keywords:
+            ctx.set_value(hero_id, "keywords", (*hero.keywords, effect.name), rule=rule)
+    elif op == "remove_keyword":
+        ctx.set_value(hero_id, "keywords", tuple(k for k in hero.keywords if k != effect.name), rule=rule)
+    elif op == "tear_bag":
+        ctx.set_value(hero_id, "bag_torn", True, rule="FT-TRAVEL-D12")
+        while len(ctx.hero(hero_id).side_bag) > ctx.hero(hero_id).side_bag_capacity:  # newest tokens fall out
+            ctx.remove_token(hero_id, len(ctx.hero(hero_id).side_bag) - 1, rule="FF-HERO-08", why="torn Side Bag")
+    elif op == "repair_bag":
+        ctx.set_value(hero_id, "bag_torn", False, rule="FT-TRAVEL-D12", why="repaired for $500 at a Blacksmith")

@@ -7,7 +7,8 @@ fields stay inside the server. Pure data on `dataclasses.field(metadata=meta(...
 
 On a list field, `min_items`/`max_items` bound the list and the other limits apply to each item. A `ref` names a
 constant in a module that cannot be imported where the field is declared (it would import this module back); a
-function without arguments is called when the documents are built. `choices` may be an Enum class (its values,
+function without arguments is called when the documents are built; `provided(name)` takes the values a module
+above gives with `provide(name, ...)` (the state's pack names come from the content). `choices` may be an Enum class (its values,
 and the documents reuse its name) or a mapping (its keys).
 """
 
@@ -36,10 +37,36 @@ def ref(module: str, name: str) -> Ref:
     return Ref(module, name)
 
 
+_PROVIDED: dict[str, Callable[[], Iterable[str]]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Provided:
+    """Values a module above the field's own gives under a name (`provide`): a state field may list what only a
+    layer that imports the state knows (the Session's pack is one of the content packs), keeping imports one-way."""
+
+    name: str
+
+    def resolve(self) -> Iterable[str]:
+        values = _PROVIDED.get(self.name)
+        if values is None:
+            raise LookupError(f"no module provides {self.name!r}: import shared_rules before building the documents")
+        return values()
+
+
+def provided(name: str) -> Provided:
+    return Provided(name)
+
+
+def provide(name: str, values: Callable[[], Iterable[str]]) -> None:
+    """Give the values fields declared with `provided(name)` may take (called when the documents are built)."""
+    _PROVIDED[name] = values
+
+
 def meta(
     *,
     public: bool = True,
-    choices: Iterable[str] | Ref | Callable[[], Iterable[str]] | None = None,
+    choices: Iterable[str] | Ref | Provided | Callable[[], Iterable[str]] | None = None,
     enum: str = "",
     minimum: int | Ref | Callable[[], int] | None = None,
     maximum: int | Ref | Callable[[], int] | None = None,
@@ -73,7 +100,7 @@ def read(metadata: Mapping[str, Any]) -> dict[str, Any]:
     """The API metadata of a field (empty when it has none), with every `ref` resolved."""
     found: dict[str, Any] = dict(metadata.get(KEY, {}))
     for key, value in found.items():
-        if isinstance(value, Ref):
+        if isinstance(value, (Ref, Provided)):
             found[key] = value.resolve()
         elif callable(value) and not isinstance(value, type) and key != "example":
             found[key] = value()

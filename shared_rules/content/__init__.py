@@ -15,9 +15,10 @@ from typing import Any
 
 from ..commands import Effect
 from ..dice import DieKind, face_range
-from ..errors import ContentError, RulesError
+from ..errors import ContentError
+from ..meta import meta, provide
 from ..state import SKILLS, Hero, Skills, TownSize
-from .adventure import AdventureContent, load_adventure
+from .adventure import AdventureContent, checked_effects, decoded, load_adventure
 from .stay import PackCheck, StayContent, load_stay
 
 
@@ -114,71 +115,23 @@ def _load_town_types(raw: dict[str, Any]) -> dict[int, str]:
     return {int(k): v for k, v in table.items()}
 
 
+@dataclass(frozen=True, slots=True)
+class SizeDoc:
+    """A town size in town_sizes.json (FT-TRAVEL-02)."""
+
+    locations: int = field(metadata=meta(minimum=1, maximum=8))
+    auto_hazards_per_hero: int = field(metadata=meta(minimum=0))
+    roll_adds_hazard_on: tuple[int, ...] = field(metadata=meta(minimum=1, maximum=6))  # D6 faces
+
+
 def _load_sizes(raw: dict[str, Any]) -> dict[TownSize, SizeEntry]:
     sizes = {}
     for size in TownSize:
-        entry = raw.get(size.value)
-        if not isinstance(entry, dict):
+        if size.value not in raw:
             raise ContentError(f"town_sizes.json lacks {size.value!r}")
-        where = f"town_sizes.json {size.value}"
-        adds = entry.get("roll_adds_hazard_on")
-        if not isinstance(adds, list):
-            raise ContentError(f"{where}.roll_adds_hazard_on: a list of D6 faces")
-        sizes[size] = SizeEntry(
-            _int(entry.get("locations"), f"{where}.locations", 1, 8),
-            _int(entry.get("auto_hazards_per_hero"), f"{where}.auto_hazards_per_hero", 0),
-            frozenset(_int(v, f"{where}.roll_adds_hazard_on", 1, 6) for v in adds),
-        )
+        doc: SizeDoc = decoded(SizeDoc, raw[size.value], f"town_sizes.json {size.value}")
+        sizes[size] = SizeEntry(doc.locations, doc.auto_hazards_per_hero, frozenset(doc.roll_adds_hazard_on))
     return sizes
-
-
-def _int(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
-    """A whole number from a pack (a bool or a string is not one), within [low, high]."""
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ContentError(f"{where}: a whole number, not {value!r}")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise ContentError(f"{where}: {value} is not within {low}..{high}")
-    return value
-
-
-def _strings(value: Any, where: str) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-        raise ContentError(f"{where}: a list of non-empty strings")
-    return tuple(value)
-
-
-def _object(value: Any, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise ContentError(f"{where}: an object")
-    return value
-
-
-def _effect(raw: Any, where: str) -> Effect:
-    """An effect as the adjust command takes it, checked the same way (ops, hero values, tags)."""
-    from ..rules.adjust import check_effect  # imported here: the rules package imports this module
-
-    if not isinstance(raw, dict) or "op" not in raw:
-        raise ContentError(f"{where}: an effect is an object with an 'op'")
-    unknown = set(raw) - {"op", "field", "amount", "name", "tags", "hourglass", "dark_stone_upgrades"}
-    if unknown:
-        raise ContentError(f"{where}: unknown keys {sorted(unknown)}")
-    for key in ("op", "field", "name"):
-        if not isinstance(raw.get(key, ""), str):
-            raise ContentError(f"{where}.{key}: a string")
-    effect = Effect(
-        raw["op"],
-        raw.get("field", ""),
-        _int(raw.get("amount", 0), f"{where}.amount"),
-        raw.get("name", ""),
-        _strings(raw.get("tags", []), f"{where}.tags"),
-        _int(raw.get("hourglass", 0), f"{where}.hourglass", 0),
-        _int(raw.get("dark_stone_upgrades", 0), f"{where}.dark_stone_upgrades", 0),
-    )
-    try:
-        check_effect(effect, where)
-    except RulesError as error:
-        raise ContentError(error.message, field=error.field) from None
-    return effect
 
 
 def _chart_range(die: DieKind) -> tuple[int, int]:
@@ -192,129 +145,175 @@ def _chart_range(die: DieKind) -> tuple[int, int]:
     return (1, 3) if die is DieKind.D3 else (faces[0], faces[-1])
 
 
-_CLASS_NUMBERS = {"health": (1, None), "sanity": (1, None), "max_grit": (0, None), "defense": (1, 7),
-                  "willpower": (1, 7),
-                  # what an Adventure reads from the sheet (FF-HERO-01, §20; state.adventure.ClassSheet)
-                  "initiative": (0, 20), "max_fury": (0, 20), "max_ki": (0, 20), "ki_damage": (0, 20),
-                  "ki_heal": (0, 20), "mana": (0, 20), "blast_cost": (0, 20), "deadly_bonus": (0, 20),
-                  "combat": (0, 20), "melee_to_hit": (0, 6), "ranged_to_hit": (0, 6), "shots": (0, 20),
-                  "damage_bonus": (0, 20)}  # fmt: skip
 ELEMENTS = ("fire", "wind", "water", "earth")  # a Sorceress's Elemental Focus (FF-SORC-02)
+_PACK = frozenset({"name", "version", "description", "buildings", "town_types", "hero_classes", "charts", "town",
+                   "locations", "tokens", "low_threats", "adventure"})  # fmt: skip
+
+
+# ---- a pack document as written (docs/content-packs.md), decoded by the codec -------------------------------------
+@dataclass(frozen=True, slots=True)
+class BuildingDoc:
+    location: str = field(metadata=meta(pattern=r"\S"))
+    tokens: int = field(default=1, metadata=meta(minimum=1))
+
+
+@dataclass(frozen=True, slots=True)
+class TownTypeDoc:
+    always: tuple[str, ...] = field(default=(), metadata=meta(pattern=r"\S"))
+    never: tuple[str, ...] = field(default=(), metadata=meta(pattern=r"\S"))
+    special_rules: Any = None  # these three: content/stay.py reads them
+    daily_events: Any = None
+    extra_options: Any = None
+
+
+def _skill() -> Any:
+    return field(default=None, metadata=meta(minimum=0, maximum=12))
+
+
+def _number(low: int, high: int | None = None) -> Any:
+    return field(default=None, metadata=meta(minimum=low, maximum=high))
+
+
+@dataclass(frozen=True, slots=True)
+class SkillsDoc:
+    agility: int | None = _skill()
+    cunning: int | None = _skill()
+    spirit: int | None = _skill()
+    strength: int | None = _skill()
+    lore: int | None = _skill()
+    luck: int | None = _skill()
+
+
+@dataclass(frozen=True, slots=True)
+class HeroClassDoc:
+    """A class sheet's starting stats (FF-HERO-01), and what an Adventure reads from it (§20; state.ClassSheet)."""
+
+    skills: SkillsDoc = SkillsDoc()
+    keywords: tuple[str, ...] = field(default=(), metadata=meta(pattern=r"\S"))
+    focus: str | None = field(default=None, metadata=meta(choices=ELEMENTS, rule="FF-SORC-02"))
+    health: int | None = _number(1)
+    sanity: int | None = _number(1)
+    max_grit: int | None = _number(0)
+    defense: int | None = _number(1, 7)
+    willpower: int | None = _number(1, 7)
+    initiative: int | None = _number(0, 20)
+    max_fury: int | None = _number(0, 20)
+    max_ki: int | None = _number(0, 20)
+    ki_damage: int | None = _number(0, 20)
+    ki_heal: int | None = _number(0, 20)
+    mana: int | None = _number(0, 20)
+    blast_cost: int | None = _number(0, 20)
+    deadly_bonus: int | None = _number(0, 20)
+    combat: int | None = _number(0, 20)
+    melee_to_hit: int | None = _number(0, 6)
+    ranged_to_hit: int | None = _number(0, 6)
+    shots: int | None = _number(0, 20)
+    damage_bonus: int | None = _number(0, 20)
+
+
+@dataclass(frozen=True, slots=True)
+class ChartEntryDoc:
+    low: int
+    high: int | None = None  # the same as low
+    text: str = ""
+    effects: tuple[Effect, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChartDoc:
+    die: DieKind
+    entries: tuple[ChartEntryDoc, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PackDoc:
+    """A content pack as written; `load_pack` checks what spans fields (a Location named must have a token ...)."""
+
+    name: str = field(metadata=meta(pattern=r"\S"))
+    version: int = field(metadata=meta(minimum=0))
+    buildings: tuple[BuildingDoc, ...] = field(metadata=meta(min_items=1, rule="FT-TOWN-03"))
+    description: str = ""
+    town_types: dict[str, TownTypeDoc] = field(default_factory=dict)
+    hero_classes: dict[str, HeroClassDoc] = field(default_factory=dict)
+    charts: dict[str, ChartDoc] = field(default_factory=dict)
+    town: Any = None  # these four: content/stay.py reads them
+    locations: Any = None
+    tokens: Any = None
+    low_threats: Any = None
+    adventure: Any = None  # content/adventure.py decodes it
 
 
 def load_pack(raw: Any) -> ContentPack:
-    """Validate a content pack document and build it; every problem names where it is (ContentError)."""
+    """Decode and check a content pack document; every problem names where it is (ContentError)."""
     if not isinstance(raw, dict):
         raise ContentError("a content pack is a JSON object")
-    for key in ("name", "version", "buildings"):
-        if key not in raw:
-            raise ContentError(f"content pack lacks {key!r}")
-    unknown = set(raw) - {"name", "version", "description", "buildings", "town_types", "hero_classes", "charts",
-                          "town", "locations", "tokens", "low_threats", "adventure"}
-    if unknown:
-        raise ContentError(f"content pack: unknown keys {sorted(unknown)}")
-    name = raw["name"]
-    if not isinstance(name, str) or not name.strip():
-        raise ContentError("name: a non-empty string")
-    version = _int(raw["version"], "version", 0)
-    if not isinstance(raw["buildings"], list) or not raw["buildings"]:
-        raise ContentError("buildings: a non-empty list of Building tokens (FT-TOWN-03)")
+    doc: PackDoc = decoded(PackDoc, raw, "")
+    tokens_of = _buildings(doc.buildings)
+    types = {name: _town_type(rules, tokens_of, f"town_types.{name}") for name, rules in doc.town_types.items()}
+    charts = {name: _chart(chart, f"charts.{name}") for name, chart in doc.charts.items()}
+    stay = load_stay(raw, frozenset(tokens_of), set(types), PackCheck())
+    adventure = load_adventure(raw["adventure"]) if "adventure" in raw else AdventureContent()
+    classes = {name: stats for name, stats in raw.get("hero_classes", {}).items()}  # checked above: as written
+    return ContentPack(doc.name, doc.version, tuple(tokens_of.items()), types, classes, charts, stay, adventure)
+
+
+def _buildings(buildings: tuple[BuildingDoc, ...]) -> dict[str, int]:
+    """The Building tokens by Location, each Location once (FT-TOWN-03)."""
     tokens_of: dict[str, int] = {}
-    for i, b in enumerate(raw["buildings"]):
-        if not isinstance(b, dict) or not isinstance(b.get("location"), str) or not b["location"].strip():
-            raise ContentError(f"buildings[{i}]: needs a 'location' name")
-        if set(b) - {"location", "tokens"}:
-            raise ContentError(f"buildings[{i}]: unknown keys {sorted(set(b) - {'location', 'tokens'})}")
-        if b["location"] in tokens_of:
-            raise ContentError(f"buildings[{i}]: {b['location']!r} is listed twice; give it more 'tokens' instead")
-        tokens_of[b["location"]] = _int(b.get("tokens", 1), f"buildings[{i}].tokens", 1)
-    types: dict[str, TownTypeRules] = {}
-    for type_name, rules in _object(raw.get("town_types", {}), "town_types").items():
-        where = f"town_types.{type_name}"
-        if type_name not in TOWN_TYPES.values():
-            raise ContentError(f"{where}: not a Town type of the 2D6 table (FT-TOWN-02); one of "
-                               f"{sorted(set(TOWN_TYPES.values()))}")  # fmt: skip
-        rules = _object(rules, where)
-        known = {"always", "never", "special_rules", "daily_events", "extra_options"}  # the last three: content/stay.py
-        if set(rules) - known:
-            raise ContentError(f"{where}: unknown keys {sorted(set(rules) - known)}")
-        always = _strings(rules.get("always", []), f"{where}.always")
-        never = _strings(rules.get("never", []), f"{where}.never")
-        for key, names in (("always", always), ("never", never)):
-            missing = [n for n in names if n not in tokens_of]
-            if missing:
-                raise ContentError(f"{where}.{key}: {missing} have no Building token in this pack")
-        short = sorted({n for n in always if always.count(n) > tokens_of[n]})
-        if short:
-            raise ContentError(f"{where}.always: {short} named more often than they have Building tokens")
-        if set(always) & set(never):
-            raise ContentError(f"{where}: a Location cannot be both always and never present")
-        types[type_name] = TownTypeRules(always, never)
-    classes: dict[str, dict[str, Any]] = {}
-    for class_name, stats in _object(raw.get("hero_classes", {}), "hero_classes").items():
-        where = f"hero_classes.{class_name}"
-        if not isinstance(stats, dict):
-            raise ContentError(f"{where}: an object of starting stats")
-        unknown = set(stats) - {"skills", "keywords", "focus", *_CLASS_NUMBERS}
-        if unknown:
-            raise ContentError(f"{where}: unknown keys {sorted(unknown)}")
-        skills = _object(stats.get("skills", {}), f"{where}.skills")
-        bad = set(skills) - set(SKILLS)
-        if bad:
-            raise ContentError(f"{where}.skills: unknown skills {sorted(bad)}")
-        for skill, value in skills.items():
-            _int(value, f"{where}.skills.{skill}", 0, 12)
-        for key, (low, high) in _CLASS_NUMBERS.items():
-            if key in stats:
-                _int(stats[key], f"{where}.{key}", low, high)
-        _strings(stats.get("keywords", []), f"{where}.keywords")
-        if "focus" in stats and stats["focus"] not in ELEMENTS:
-            raise ContentError(f"{where}.focus: one of {list(ELEMENTS)} (FF-SORC-02)")
-        classes[class_name] = stats
-    charts: dict[str, Chart] = {}
-    for chart_name, chart in _object(raw.get("charts", {}), "charts").items():
-        where = f"charts.{chart_name}"
-        chart = _object(chart, where)
-        try:
-            die = DieKind(chart.get("die"))
-        except ValueError:
-            raise ContentError(f"{where}.die: one of {[d.value for d in DieKind]}") from None
-        if not isinstance(chart.get("entries"), list):
-            raise ContentError(f"{where}.entries: a list of entries")
-        entries = []
-        for i, e in enumerate(chart["entries"]):
-            at = f"{where}.entries[{i}]"
-            e = _object(e, at)
-            if set(e) - {"low", "high", "text", "effects"}:
-                raise ContentError(f"{at}: unknown keys {sorted(set(e) - {'low', 'high', 'text', 'effects'})}")
-            low = _int(e.get("low"), f"{at}.low")
-            if not isinstance(e.get("text", ""), str):
-                raise ContentError(f"{at}.text: a string")
-            if not isinstance(e.get("effects", []), list):
-                raise ContentError(f"{at}.effects: a list of effects")
-            effects = tuple(_effect(x, f"{at}.effects[{j}]") for j, x in enumerate(e.get("effects", [])))
-            entries.append(ChartEntry(low, _int(e.get("high", low), f"{at}.high", low), e.get("text", ""), effects))
-        entries.sort(key=lambda entry: entry.low)
-        low, high = _chart_range(die)
-        covered = sorted(v for e in entries for v in range(e.low, e.high + 1))
-        wanted = [v for v in range(low, high + 1) if die is not DieKind.D36 or (v % 10 in range(1, 7))]
-        if covered != wanted:
-            raise ContentError(f"{where}: entries must cover each result {low}..{high} exactly once")
-        charts[chart_name] = Chart(die, tuple(entries))
-    stay = load_stay(raw, frozenset(tokens_of), set(types), PackCheck(_int, _strings, _object, _effect))
-    adventure = load_adventure(raw["adventure"], _effect) if "adventure" in raw else AdventureContent()
-    return ContentPack(name, version, tuple(tokens_of.items()), types, classes, charts, stay, adventure)
+    for i, b in enumerate(buildings):
+        if b.location in tokens_of:
+            raise ContentError(f"buildings[{i}]: {b.location!r} is listed twice; give it more 'tokens' instead",
+                               field=f"buildings[{i}]")  # fmt: skip
+        tokens_of[b.location] = b.tokens
+    return tokens_of
+
+
+def _town_type(rules: TownTypeDoc, tokens_of: dict[str, int], where: str) -> TownTypeRules:
+    """A Town type of the 2D6 table (FT-TOWN-02) whose always/never Locations have Building tokens in the pack."""
+    if where.partition(".")[2] not in TOWN_TYPES.values():
+        raise ContentError(f"{where}: not a Town type of the 2D6 table (FT-TOWN-02); one of "
+                           f"{sorted(set(TOWN_TYPES.values()))}", field=where, rule="FT-TOWN-02")  # fmt: skip
+    for key, names in (("always", rules.always), ("never", rules.never)):
+        missing = [n for n in names if n not in tokens_of]
+        if missing:
+            raise ContentError(f"{where}.{key}: {missing} have no Building token in this pack", field=f"{where}.{key}")
+    short = sorted({n for n in rules.always if rules.always.count(n) > tokens_of[n]})
+    if short:
+        raise ContentError(f"{where}.always: {short} named more often than they have Building tokens",
+                           field=f"{where}.always")  # fmt: skip
+    if set(rules.always) & set(rules.never):
+        raise ContentError(f"{where}: a Location cannot be both always and never present", field=where)
+    return TownTypeRules(rules.always, rules.never)
+
+
+def _chart(chart: ChartDoc, where: str) -> Chart:
+    """A pack's chart: entries (low..high, in any order) that cover each result of its die exactly once."""
+    entries = []
+    for i, e in enumerate(chart.entries):
+        at = f"{where}.entries[{i}]"
+        high = e.low if e.high is None else e.high
+        if high < e.low:
+            raise ContentError(f"{at}.high: {high} is below low ({e.low})", field=f"{at}.high")
+        entries.append(ChartEntry(e.low, high, e.text, checked_effects(e.effects, f"{at}.effects")))
+    entries.sort(key=lambda entry: entry.low)
+    low, high = _chart_range(chart.die)
+    covered = sorted(v for e in entries for v in range(e.low, e.high + 1))
+    wanted = [v for v in range(low, high + 1) if chart.die is not DieKind.D36 or (v % 10 in range(1, 7))]
+    if covered != wanted:
+        raise ContentError(f"{where}: entries must cover each result {low}..{high} exactly once", field=where)
+    return Chart(chart.die, tuple(entries))
 
 
 TRAVEL_HAZARDS: dict[int, HazardEntry] = _load_hazards(_read("travel_hazards.json"))
 TOWN_TYPES: dict[int, str] = _load_town_types(_read("town_types.json"))
 TOWN_SIZES: dict[TownSize, SizeEntry] = _load_sizes(_read("town_sizes.json"))
 PACKS: dict[str, ContentPack] = {"default": load_pack(_read("default_pack.json"))}
+provide("packs", lambda: sorted(PACKS))  # the documents' Pack: what state.Session.pack may name
 
 
 def _load_class_names(raw: dict[str, Any]) -> dict[str, tuple[str, ...]]:
     """Hero class names by game line (names only; numbers come from a pack's hero_classes)."""
-    return {line: _strings(names, f"hero_classes.json {line}") for line, names in raw.items()
+    return {line: decoded(tuple[str, ...], names, f"hero_classes.json {line}") for line, names in raw.items()
             if not line.startswith("_")}
 
 

@@ -7,12 +7,14 @@ Sheets, Threat cards, Spell and Battle Tactic cards. Every part is optional: wha
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..codec import decode_checked
 from ..commands import Effect
-from ..errors import ContentError
+from ..effects import check_effect
+from ..errors import ContentError, RulesError
+from ..meta import meta
 from ..state.adventure import DepthTrack, ExplorationToken, SpaceMark, TrackSpace
 
 THREAT_LEVELS = ("low", "med", "high", "epic")
@@ -26,12 +28,12 @@ EXPLORATION_TOKENS = 12  # FF-SETUP-01 step 3, FF-EXPL-02
 class DepthEventEntry:
     """One result of a Depth Event chart (double N = entry N): its words and what the engine can apply."""
 
-    face: int
-    text: str
-    darkness: int = 0  # Darkness marker steps toward the Entrance
-    growing_dread: int = 0  # Growing Dread cards added
-    darkness_cards: int = 0  # Darkness cards drawn
-    attack: str = ""  # a Threat deck to draw from (low, med, high, epic)
+    face: int = field(metadata=meta(minimum=1, maximum=6))
+    text: str = ""
+    darkness: int = field(default=0, metadata=meta(minimum=0, maximum=20))  # Darkness marker steps toward the Entrance
+    growing_dread: int = field(default=0, metadata=meta(minimum=0, maximum=7))  # Growing Dread cards added
+    darkness_cards: int = field(default=0, metadata=meta(minimum=0, maximum=12))  # Darkness cards drawn
+    attack: str = field(default="", metadata=meta(choices=("", *THREAT_LEVELS)))  # a Threat deck to draw from
     lantern_holder: tuple[Effect, ...] = ()
     each_hero: tuple[Effect, ...] = ()
 
@@ -40,15 +42,15 @@ class DepthEventEntry:
 class EnemySheet:
     """An Enemy Record Sheet ((b)10): the numbers the engine keeps for each model of it."""
 
-    name: str
-    health: int
-    initiative: int = 0
-    defense: int = 0
-    armor: int = 0
-    combat: int = 0
-    to_hit: int = 0
-    damage: int = 0
-    size: str = ""
+    name: str = field(metadata=meta(pattern=r"\S"))
+    health: int = field(metadata=meta(minimum=1, maximum=999))
+    initiative: int = field(default=0, metadata=meta(minimum=0, maximum=20))
+    defense: int = field(default=0, metadata=meta(minimum=0, maximum=20))
+    armor: int = field(default=0, metadata=meta(minimum=0, maximum=6))
+    combat: int = field(default=0, metadata=meta(minimum=0, maximum=20))
+    to_hit: int = field(default=0, metadata=meta(minimum=0, maximum=6))
+    damage: int = field(default=0, metadata=meta(minimum=0, maximum=99))
+    size: str = field(default="", metadata=meta(choices=SIZES))
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,11 +70,11 @@ class ThreatCard:
 class SpellSheet:
     """An Elemental Magik card (FF-SORC-02..06)."""
 
-    element: str
-    cost: int
-    casting: int
+    element: str = field(metadata=meta(choices=ELEMENTS, rule="FF-SORC-02"))
+    cost: int = field(metadata=meta(minimum=0, maximum=20))
+    casting: int = field(metadata=meta(minimum=0, maximum=30))
     dangerous: bool = False
-    xp: int = 0
+    xp: int = field(default=0, metadata=meta(minimum=0, maximum=999))
     xp_once: bool = False
     ranged_attack: bool = False
 
@@ -81,21 +83,21 @@ class SpellSheet:
 class TacticSheet:
     """A Samurai Battle Tactic card (FF-SAM-02)."""
 
-    cost: int
+    cost: int = field(metadata=meta(minimum=0, maximum=20))
     any_time: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class MapCard:
-    name: str
-    kind: str  # room or passage (FF-EXPL-02)
+    name: str = field(metadata=meta(pattern=r"\S"))
+    kind: str = field(metadata=meta(choices=("room", "passage"), rule="FF-EXPL-02"))
 
 
 @dataclass(frozen=True, slots=True)
 class DeckCard:
     """A card of a deck the engine draws (the Scavenge deck): its words and its effects on the hero who drew it."""
 
-    text: str
+    text: str = field(metadata=meta(pattern=r"\S"))
     effects: tuple[Effect, ...] = ()
 
 
@@ -108,6 +110,51 @@ class AdventureContent:
     scavenge: tuple[DeckCard, ...] = ()
     enemies: dict[str, EnemySheet] = field(default_factory=dict)
     threats: dict[str, tuple[ThreatCard, ...]] = field(default_factory=dict)
+    spells: dict[str, SpellSheet] = field(default_factory=dict)
+    tactics: dict[str, TacticSheet] = field(default_factory=dict)
+
+
+# ---- the pack's JSON where it differs from the values above (docs/content-packs.md) ---------------------------
+@dataclass(frozen=True, slots=True)
+class TrackDoc:
+    spaces: tuple[TrackSpace, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TokenDoc:
+    """Exploration Token faces, `count` of each."""
+
+    doors: int = field(default=1, metadata=meta(minimum=0, maximum=4))
+    gates: int = field(default=0, metadata=meta(minimum=0, maximum=4))
+    attack: bool = False
+    clue: bool = False
+    growing_dread: bool = False
+    count: int = field(default=1, metadata=meta(minimum=1, maximum=EXPLORATION_TOKENS))
+
+
+@dataclass(frozen=True, slots=True)
+class GroupDoc:
+    enemy: str
+    count: int | str = 1  # 1-20, or "peril": a Peril Die roll (FF-DICE-04)
+
+
+@dataclass(frozen=True, slots=True)
+class ThreatDoc:
+    name: str = field(metadata=meta(pattern=r"\S"))
+    enemies: tuple[GroupDoc, ...] = field(metadata=meta(min_items=1))  # at least one group
+
+
+@dataclass(frozen=True, slots=True)
+class AdventureDoc:
+    """The `adventure` section of a content pack as written; `load_adventure` checks what spans fields."""
+
+    depth_tracks: dict[str, TrackDoc] = field(default_factory=dict)
+    depth_events: dict[str, tuple[DepthEventEntry, ...]] = field(default_factory=dict)
+    exploration_tokens: tuple[TokenDoc, ...] = ()
+    map_cards: tuple[MapCard, ...] = ()
+    scavenge: tuple[DeckCard, ...] = ()
+    enemies: dict[str, EnemySheet] = field(default_factory=dict)
+    threats: dict[str, tuple[ThreatDoc, ...]] = field(default_factory=dict)
     spells: dict[str, SpellSheet] = field(default_factory=dict)
     tactics: dict[str, TacticSheet] = field(default_factory=dict)
 
@@ -139,189 +186,107 @@ def _error(kind: type[Exception], message: str, where: str) -> Exception:
     return kind(message, field=where)  # type: ignore[call-arg]
 
 
-Checker = Callable[..., Any]
+def decoded(tp: Any, raw: Any, where: str, *, document: str = "content pack") -> Any:
+    """`raw` as a `tp` by the codec (types, unknown keys, required keys, the fields' limits): a ContentError naming
+    the path and the problem otherwise (`document` where the path is the document itself)."""
+    try:
+        return decode_checked(tp, raw, where)
+    except RulesError as error:
+        message = f"{document}:{error.message[5:]}" if not where and error.message.startswith("body:") else error.message
+        raise ContentError(message, field=error.field, rule=error.rule) from None
 
 
-def load_adventure(raw: Any, effect: Checker) -> AdventureContent:
-    """Validate the `adventure` section of a content pack (`effect` parses one effect as the charts' do)."""
-    from . import _int, _object
+def checked_effect(effect: Effect, where: str) -> Effect:
+    """An effect decoded from a pack, held to what the adjust command takes (a name to remove, a skill 0-12 ...)."""
+    try:
+        check_effect(effect, where)
+    except RulesError as error:
+        raise ContentError(error.message, field=error.field, rule=error.rule) from None
+    return effect
 
-    section = _object(raw, "adventure")
-    _keys(section, "adventure", {"depth_tracks", "depth_events", "exploration_tokens", "map_cards", "scavenge",
-                                 "enemies", "threats", "spells", "tactics"})  # fmt: skip
-    tracks: dict[str, DepthTrack] = {}
-    for name, track in _object(section.get("depth_tracks", {}), "adventure.depth_tracks").items():
-        where = f"adventure.depth_tracks.{name}"
-        track = _object(track, where)
-        _keys(track, where, {"spaces"})
-        if not isinstance(track.get("spaces"), list):
-            raise ContentError(f"{where}.spaces: a list of spaces", field=f"{where}.spaces")
-        spaces = []
-        for i, space in enumerate(track["spaces"]):
-            at = f"{where}.spaces[{i}]"
-            space = _object(space, at)
-            _keys(space, at, {"number", "stage", "mark"})
-            mark = space.get("mark", "none")
-            if mark not in [m.value for m in SpaceMark]:
-                raise ContentError(f"{at}.mark: one of {[m.value for m in SpaceMark]}", field=f"{at}.mark")
-            spaces.append(TrackSpace(_int(space.get("number"), f"{at}.number"), _int(space.get("stage"), f"{at}.stage"),
-                                     SpaceMark(mark)))  # fmt: skip
-        check_track(tuple(spaces), f"{where}.spaces")
-        tracks[name] = DepthTrack(name, tuple(spaces))
-    events: dict[str, tuple[DepthEventEntry, ...]] = {}
-    for chart, entries in _object(section.get("depth_events", {}), "adventure.depth_events").items():
-        where = f"adventure.depth_events.{chart}"
+
+def checked_effects(effects: tuple[Effect, ...], where: str) -> tuple[Effect, ...]:
+    return tuple(checked_effect(effect, f"{where}[{index}]") for index, effect in enumerate(effects))
+
+
+def load_adventure(raw: Any) -> AdventureContent:
+    """Decode and check the `adventure` section of a content pack (ContentError naming the path)."""
+    doc: AdventureDoc = decoded(AdventureDoc, raw, "adventure")
+    where = "adventure"
+    for name, track in doc.depth_tracks.items():
+        check_track(track.spaces, f"{where}.depth_tracks.{name}.spaces")
+    return AdventureContent(
+        {name: DepthTrack(name, track.spaces) for name, track in doc.depth_tracks.items()},
+        _depth_events(doc.depth_events, f"{where}.depth_events"),
+        _exploration_tokens(doc.exploration_tokens, f"{where}.exploration_tokens"),
+        _map_cards(doc.map_cards, f"{where}.map_cards"),
+        tuple(DeckCard(c.text, checked_effects(c.effects, f"{where}.scavenge[{i}].effects"))
+              for i, c in enumerate(doc.scavenge)),  # fmt: skip
+        doc.enemies,
+        _threats(doc.threats, doc.enemies, f"{where}.threats"),
+        doc.spells,
+        doc.tactics,
+    )
+
+
+def _depth_events(charts: dict[str, tuple[DepthEventEntry, ...]], where: str) -> dict[str, tuple[DepthEventEntry, ...]]:
+    """Each chart is one of the Depth Event charts with one entry per double, 1 to 6 (FF-DEPTH-05)."""
+    for chart, entries in charts.items():
+        at = f"{where}.{chart}"
         if chart not in DEPTH_EVENT_CHARTS:
-            raise ContentError(f"{where}: a Depth Event chart is one of {list(DEPTH_EVENT_CHARTS)}", field=where)
-        if not isinstance(entries, list):
-            raise ContentError(f"{where}: a list of the 6 entries", field=where)
-        parsed = []
+            raise ContentError(f"{at}: a Depth Event chart is one of {list(DEPTH_EVENT_CHARTS)}", field=at)
+        if sorted(e.face for e in entries) != [1, 2, 3, 4, 5, 6]:
+            raise ContentError(f"{at}: one entry for each double, faces 1 to 6 (FF-DEPTH-05)", field=at,
+                               rule="FF-DEPTH-05")  # fmt: skip
         for i, entry in enumerate(entries):
-            at = f"{where}[{i}]"
-            entry = _object(entry, at)
-            _keys(entry, at, {"face", "text", "darkness", "growing_dread", "darkness_cards", "attack",
-                              "lantern_holder", "each_hero"})  # fmt: skip
-            attack = entry.get("attack", "")
-            if attack not in ("", *THREAT_LEVELS):
-                raise ContentError(f"{at}.attack: one of {list(THREAT_LEVELS)}", field=f"{at}.attack")
-            parsed.append(DepthEventEntry(
-                _int(entry.get("face"), f"{at}.face", 1, 6), _text(entry.get("text", ""), f"{at}.text"),
-                _int(entry.get("darkness", 0), f"{at}.darkness", 0, 20),
-                _int(entry.get("growing_dread", 0), f"{at}.growing_dread", 0, 7),
-                _int(entry.get("darkness_cards", 0), f"{at}.darkness_cards", 0, 12), attack,
-                _effects(entry.get("lantern_holder", []), f"{at}.lantern_holder", effect),
-                _effects(entry.get("each_hero", []), f"{at}.each_hero", effect),
-            ))  # fmt: skip
-        if sorted(e.face for e in parsed) != [1, 2, 3, 4, 5, 6]:
-            raise ContentError(f"{where}: one entry for each double, faces 1 to 6 (FF-DEPTH-05)", field=where)
-        events[chart] = tuple(sorted(parsed, key=lambda e: e.face))
-    tokens: list[ExplorationToken] = []
-    raw_tokens = section.get("exploration_tokens", [])
-    if not isinstance(raw_tokens, list):
-        raise ContentError("adventure.exploration_tokens: a list of token faces", field="adventure.exploration_tokens")
-    for i, token in enumerate(raw_tokens):
-        at = f"adventure.exploration_tokens[{i}]"
-        token = _object(token, at)
-        _keys(token, at, {"doors", "gates", "attack", "clue", "growing_dread", "count"})
-        face = ExplorationToken(_int(token.get("doors", 1), f"{at}.doors", 0, 4),
-                                _int(token.get("gates", 0), f"{at}.gates", 0, 4),
-                                _bool(token.get("attack", False), f"{at}.attack"),
-                                _bool(token.get("clue", False), f"{at}.clue"),
-                                _bool(token.get("growing_dread", False), f"{at}.growing_dread"))  # fmt: skip
-        tokens += [face] * _int(token.get("count", 1), f"{at}.count", 1, EXPLORATION_TOKENS)
+            checked_effects(entry.lantern_holder, f"{at}[{i}].lantern_holder")
+            checked_effects(entry.each_hero, f"{at}[{i}].each_hero")
+    return {chart: tuple(sorted(entries, key=lambda e: e.face)) for chart, entries in charts.items()}
+
+
+def _exploration_tokens(docs: tuple[TokenDoc, ...], where: str) -> tuple[ExplorationToken, ...]:
+    """The stack: 12 tokens (FF-EXPL-02), one of them adding Growing Dread (FF-EXPL-05); none: the table's own."""
+    tokens = [ExplorationToken(t.doors, t.gates, t.attack, t.clue, t.growing_dread) for t in docs for _ in range(t.count)]
     if tokens and len(tokens) != EXPLORATION_TOKENS:
-        raise ContentError(f"adventure.exploration_tokens: the stack has {EXPLORATION_TOKENS} tokens "
-                           f"(FF-EXPL-02), got {len(tokens)}", field="adventure.exploration_tokens")  # fmt: skip
+        raise ContentError(f"{where}: the stack has {EXPLORATION_TOKENS} tokens (FF-EXPL-02), got {len(tokens)}",
+                           field=where, rule="FF-EXPL-02")  # fmt: skip
     if sum(t.growing_dread for t in tokens) > 1:
-        raise ContentError("adventure.exploration_tokens: only one token adds Growing Dread (FF-EXPL-05)",
-                           field="adventure.exploration_tokens")  # fmt: skip
-    maps = []
+        raise ContentError(f"{where}: only one token adds Growing Dread (FF-EXPL-05)", field=where, rule="FF-EXPL-05")
+    return tuple(tokens)
+
+
+def _map_cards(cards: tuple[MapCard, ...], where: str) -> tuple[MapCard, ...]:
     seen: set[str] = set()
-    for i, card in enumerate(_list(section.get("map_cards", []), "adventure.map_cards")):
-        at = f"adventure.map_cards[{i}]"
-        card = _object(card, at)
-        _keys(card, at, {"name", "kind"})
-        name = _text(card.get("name"), f"{at}.name", required=True)
-        if name in seen:
-            raise ContentError(f"{at}.name: {name!r} is listed twice; every Map card is one tile", field=f"{at}.name")
-        seen.add(name)
-        if card.get("kind") not in ("room", "passage"):
-            raise ContentError(f"{at}.kind: room or passage (FF-EXPL-02)", field=f"{at}.kind")
-        maps.append(MapCard(name, card["kind"]))
-    scavenge = []
-    for i, card in enumerate(_list(section.get("scavenge", []), "adventure.scavenge")):
-        at = f"adventure.scavenge[{i}]"
-        card = _object(card, at)
-        _keys(card, at, {"text", "effects"})
-        scavenge.append(DeckCard(_text(card.get("text"), f"{at}.text", required=True),
-                                 _effects(card.get("effects", []), f"{at}.effects", effect)))  # fmt: skip
-    enemies: dict[str, EnemySheet] = {}
-    for key, sheet in _object(section.get("enemies", {}), "adventure.enemies").items():
-        at = f"adventure.enemies.{key}"
-        sheet = _object(sheet, at)
-        _keys(sheet, at, {"name", "health", "initiative", "defense", "armor", "combat", "to_hit", "damage", "size"})
-        size = sheet.get("size", "")
-        if size not in SIZES:
-            raise ContentError(f"{at}.size: one of {list(SIZES)}", field=f"{at}.size")
-        enemies[key] = EnemySheet(
-            _text(sheet.get("name"), f"{at}.name", required=True), _int(sheet.get("health"), f"{at}.health", 1, 999),
-            _int(sheet.get("initiative", 0), f"{at}.initiative", 0, 20),
-            _int(sheet.get("defense", 0), f"{at}.defense", 0, 20), _int(sheet.get("armor", 0), f"{at}.armor", 0, 6),
-            _int(sheet.get("combat", 0), f"{at}.combat", 0, 20), _int(sheet.get("to_hit", 0), f"{at}.to_hit", 0, 6),
-            _int(sheet.get("damage", 0), f"{at}.damage", 0, 99), size,
-        )  # fmt: skip
+    for i, card in enumerate(cards):
+        if card.name in seen:
+            raise ContentError(f"{where}[{i}].name: {card.name!r} is listed twice; every Map card is one tile",
+                               field=f"{where}[{i}].name")  # fmt: skip
+        seen.add(card.name)
+    return cards
+
+
+def _threats(decks: dict[str, tuple[ThreatDoc, ...]], enemies: dict[str, EnemySheet],
+             where: str) -> dict[str, tuple[ThreatCard, ...]]:  # fmt: skip
+    """Threat decks by level; each group an Enemy Record Sheet of the pack, 1-20 of them or a Peril Die roll."""
     threats: dict[str, tuple[ThreatCard, ...]] = {}
-    for level, cards in _object(section.get("threats", {}), "adventure.threats").items():
-        where = f"adventure.threats.{level}"
+    for level, cards in decks.items():
+        at = f"{where}.{level}"
         if level not in THREAT_LEVELS:
-            raise ContentError(f"{where}: a Threat deck is one of {list(THREAT_LEVELS)}", field=where)
-        parsed_cards = []
-        for i, card in enumerate(_list(cards, where)):
-            at = f"{where}[{i}]"
-            card = _object(card, at)
-            _keys(card, at, {"name", "enemies"})
-            groups = []
-            for j, group in enumerate(_list(card.get("enemies"), f"{at}.enemies")):
-                gat = f"{at}.enemies[{j}]"
-                group = _object(group, gat)
-                _keys(group, gat, {"enemy", "count"})
-                if group.get("enemy") not in enemies:
-                    raise ContentError(f"{gat}.enemy: {group.get('enemy')!r} has no Enemy Record Sheet in this pack",
-                                       field=f"{gat}.enemy")  # fmt: skip
-                count = group.get("count", 1)
-                peril = count == "peril"
-                groups.append(ThreatGroup(group["enemy"], 0 if peril else _int(count, f"{gat}.count", 1, 20), peril))
-            if not groups:
-                raise ContentError(f"{at}.enemies: a Threat card lists at least one group", field=f"{at}.enemies")
-            parsed_cards.append(ThreatCard(_text(card.get("name"), f"{at}.name", required=True), tuple(groups)))
-        threats[level] = tuple(parsed_cards)
-    spells: dict[str, SpellSheet] = {}
-    for name, card in _object(section.get("spells", {}), "adventure.spells").items():
-        at = f"adventure.spells.{name}"
-        card = _object(card, at)
-        _keys(card, at, {"element", "cost", "casting", "dangerous", "xp", "xp_once", "ranged_attack"})
-        if card.get("element") not in ELEMENTS:
-            raise ContentError(f"{at}.element: one of {list(ELEMENTS)} (FF-SORC-02)", field=f"{at}.element")
-        spells[name] = SpellSheet(card["element"], _int(card.get("cost"), f"{at}.cost", 0, 20),
-                                  _int(card.get("casting"), f"{at}.casting", 0, 30),
-                                  _bool(card.get("dangerous", False), f"{at}.dangerous"),
-                                  _int(card.get("xp", 0), f"{at}.xp", 0, 999),
-                                  _bool(card.get("xp_once", False), f"{at}.xp_once"),
-                                  _bool(card.get("ranged_attack", False), f"{at}.ranged_attack"))  # fmt: skip
-    tactics: dict[str, TacticSheet] = {}
-    for name, card in _object(section.get("tactics", {}), "adventure.tactics").items():
-        at = f"adventure.tactics.{name}"
-        card = _object(card, at)
-        _keys(card, at, {"cost", "any_time"})
-        tactics[name] = TacticSheet(_int(card.get("cost"), f"{at}.cost", 0, 20),
-                                    _bool(card.get("any_time", False), f"{at}.any_time"))  # fmt: skip
-    return AdventureContent(tracks, events, tuple(tokens), tuple(maps), tuple(scavenge), enemies, threats, spells,
-                            tactics)  # fmt: skip
+            raise ContentError(f"{at}: a Threat deck is one of {list(THREAT_LEVELS)}", field=at)
+        threats[level] = tuple(
+            ThreatCard(card.name, tuple(_group(g, enemies, f"{at}[{i}].enemies[{j}]") for j, g in enumerate(card.enemies)))
+            for i, card in enumerate(cards)
+        )
+    return threats
 
 
-def _keys(raw: dict[str, Any], where: str, allowed: set[str]) -> None:
-    unknown = set(raw) - allowed
-    if unknown:
-        raise ContentError(f"{where}: unknown keys {sorted(unknown)}", field=where)
-
-
-def _list(value: Any, where: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise ContentError(f"{where}: a list", field=where)
-    return value
-
-
-def _bool(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise ContentError(f"{where}: true or false, not {value!r}", field=where)
-    return value
-
-
-def _text(value: Any, where: str, *, required: bool = False) -> str:
-    if not isinstance(value, str) or (required and not value.strip()):
-        raise ContentError(f"{where}: {'a non-empty' if required else 'a'} string", field=where)
-    return value
-
-
-def _effects(value: Any, where: str, effect: Checker) -> tuple[Effect, ...]:
-    return tuple(effect(item, f"{where}[{i}]") for i, item in enumerate(_list(value, where)))
+def _group(group: GroupDoc, enemies: dict[str, EnemySheet], where: str) -> ThreatGroup:
+    if group.enemy not in enemies:
+        raise ContentError(f"{where}.enemy: {group.enemy!r} has no Enemy Record Sheet in this pack",
+                           field=f"{where}.enemy")  # fmt: skip
+    if group.count == "peril":
+        return ThreatGroup(group.enemy, 0, True)
+    if not isinstance(group.count, int) or not 1 <= group.count <= 20:
+        raise ContentError(f"{where}.count: 1..20 enemies, or \"peril\" (a Peril Die roll, FF-DICE-04), not "
+                           f"{group.count!r}", field=f"{where}.count")  # fmt: skip
+    return ThreatGroup(group.enemy, group.count)

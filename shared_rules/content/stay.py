@@ -10,7 +10,7 @@ table what the physical card says.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +18,7 @@ from ..commands import BountyTarget, Effect
 from ..dice import DieKind
 from ..errors import ContentError
 from ..state import SKILLS, ItemTag
+from .adventure import checked_effect, decoded
 
 CAMP_SITE = "Camp Site"  # printed on every Town Map, visitable as a Location (FT-TOWN-06)
 HOTEL = "Hotel"  # printed on every Town Map: where heroes sleep
@@ -198,11 +199,31 @@ _NO_TOWN_TYPE = TownTypeCard()
 
 # ---- loading ---------------------------------------------------------------------------------------------------
 class PackCheck:
-    """The pack validators of `content/__init__` (passed in: that module imports this one)."""
+    """The checks of the stay sections, read from the pack document as written (the codec decodes the rest)."""
 
-    def __init__(self, number: Callable[..., int], strings: Callable[[Any, str], tuple[str, ...]],
-                 obj: Callable[[Any, str], dict[str, Any]], effect: Callable[[Any, str], Effect]) -> None:
-        self.number, self.strings, self.obj, self.effect = number, strings, obj, effect
+    __slots__ = ()
+
+    def number(self, value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
+        """A whole number (a bool or a string is not one) within low..high."""
+        number: int = decoded(int, value, where)
+        if (low is not None and number < low) or (high is not None and number > high):
+            raise ContentError(f"{where}: {number} is not within {low}..{high}", field=where)
+        return number
+
+    def strings(self, value: Any, where: str) -> tuple[str, ...]:
+        names: tuple[str, ...] = decoded(tuple[str, ...], value, where)
+        if not all(names):
+            raise ContentError(f"{where}: a list of non-empty strings", field=where)
+        return names
+
+    def obj(self, value: Any, where: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise ContentError(f"{where}: an object", field=where)
+        return value
+
+    def effect(self, value: Any, where: str) -> Effect:
+        """An effect as the adjust command takes it, checked the same way (ops, hero values, tags)."""
+        return checked_effect(decoded(Effect, value, where), where)
 
     def keys(self, raw: dict[str, Any], where: str, allowed: set[str], required: tuple[str, ...] = ()) -> None:
         unknown = set(raw) - allowed

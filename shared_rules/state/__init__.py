@@ -23,7 +23,20 @@ from .adventure import (
     TrackSpace,
     TurnStep,
 )
-from .hero import HERO_CLASSES, SIDE_BAG_CAPACITY, SKILLS, TORN_BAG_PENALTY, Hero, Item, ItemTag, Skills
+from .hero import (
+    HERO_CLASSES,
+    HERO_FIELDS,
+    MAX_SKILL,
+    SIDE_BAG_CAPACITY,
+    SKILLS,
+    TORN_BAG_PENALTY,
+    Hero,
+    Item,
+    ItemTag,
+    Skills,
+    bounded,
+    bounds,
+)
 from .road import Carry, Slot, Town, TownSize, Travel
 from .session import Phase, RuleOptions, Session
 from .stay import Bounty, DailyEvent, DieLie, Lodger, Lodging, Stay, StayStage, Visit, Wheel, WheelDie
@@ -32,8 +45,9 @@ MODULES = (hero, road, stay, adventure, session)  # the codec and the schema gen
 
 __all__ = [
     "Activation", "Adventure", "Bounty", "Carry", "ClassSheet", "DailyEvent", "DepthTrack", "DieLie",
-    "ExplorationToken", "Figure", "HERO_CLASSES", "Hero", "Item", "ItemTag", "Lodger", "Lodging", "MODULES",
-    "MapTile", "MissionCounter", "PartyHero", "Phase", "Place", "RuleOptions", "SIDE_BAG_CAPACITY", "SKILLS",
+    "ExplorationToken", "Figure", "HERO_CLASSES", "HERO_FIELDS", "Hero", "Item", "ItemTag", "Lodger", "Lodging", "MAX_SKILL",
+    "MODULES", "MapTile", "MissionCounter", "PartyHero", "Phase", "Place", "RuleOptions", "SIDE_BAG_CAPACITY", "SKILLS",
     "STAGE_TARGETS", "Session", "Side", "Skills", "Slot", "SpaceMark", "Stay", "StayStage", "TORN_BAG_PENALTY",
-    "TileKind", "Town", "TownSize", "TrackSpace", "Travel", "TurnStep", "Visit", "Wheel", "WheelDie",
+    "TileKind", "Town", "TownSize", "TrackSpace", "Travel", "TurnStep", "Visit", "Wheel", "WheelDie", "bounded",
+    "bounds",
 ]  # fmt: skip

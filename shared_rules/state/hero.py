@@ -128,3 +128,43 @@ class Hero:
     def dark_stone_carried(self) -> int:
         """Shards plus items with a Dark Stone icon or Dark Stone upgrades (FT-TRAVEL-D33)."""
         return self.dark_stone + sum(1 for item in self.items if item.carries_dark_stone)
+
+
+HERO_FIELDS = (
+    "xp", "gold", "wounds", "sanity_damage", "grit", "max_grit", "corruption", "dark_stone",
+    "health_mod", "sanity_mod", "health_base", "sanity_base", "unwanted_attention", "wanted", "level",
+    "defense", "willpower", "bleeding",
+)  # fmt: skip
+"""The counters on a hero's sheet an effect may change or set (the skills are the others)."""
+MAX_SKILL = 12
+
+# Counters that become dice pools ("a D6 for each ...") get a ceiling no table reaches, so no pool explodes.
+_CEILINGS = {"dark_stone": 99, "corruption": 99, "unwanted_attention": 99, "max_grit": 12, "level": 99,
+             "health_base": 99, "sanity_base": 99, "health_mod": 99, "sanity_mod": 99, "bleeding": 99}  # fmt: skip
+
+
+def bounds(hero: Hero, field: str) -> tuple[int, int | None]:
+    """The lowest and highest value (None: no ceiling) `hero` may have in counter `field`."""
+    low, high = 0, _CEILINGS.get(field)
+    if field == "wounds":
+        high = hero.max_health
+    elif field == "sanity_damage":
+        high = hero.max_sanity
+    elif field == "grit":
+        high = hero.max_grit
+    elif field == "wanted":
+        high = 2
+    elif field in ("health_mod", "sanity_mod"):
+        low = -(hero.health_base if field == "health_mod" else hero.sanity_base)
+    elif field in ("level", "health_base", "sanity_base"):
+        low = 1
+    elif field in ("defense", "willpower"):
+        low, high = 1, 7
+    return low, high
+
+
+def bounded(hero: Hero, field: str, value: int) -> int:
+    """`value` for counter `field`, moved into the bounds `hero` has for it (every change keeps them)."""
+    low, high = bounds(hero, field)
+    value = max(low, value)
+    return value if high is None else min(high, value)

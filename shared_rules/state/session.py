@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from ..meta import meta
+from ..meta import meta, provided
 from .adventure import Adventure
 from .hero import Hero
 from .road import Carry, Town, Travel
@@ -47,12 +47,6 @@ class RuleOptions:
     recover_after_fight: bool = True  # KO'd Heroes Recover when the Fight ends (Injury/Madness, then back up)
 
 
-def _packs() -> tuple[str, ...]:
-    from ..content import PACKS
-
-    return tuple(PACKS)
-
-
 def _no_pending() -> Pending | None:
     return None
 
@@ -71,7 +65,7 @@ class Session:
     carry: Carry = Carry()
     rng: int = field(default=0, metadata=meta(public=False))  # never shown: a client could predict the dice
     step: int = 0  # commands applied; prompt ids derive from it
-    pack: str = field(default="default", metadata=meta(choices=lambda: sorted(_packs()), enum="Pack"))  # in use
+    pack: str = field(default="default", metadata=meta(choices=provided("packs"), enum="Pack"))  # in use
     pending: Pending | None = field(default_factory=_no_pending)
 
     def hero(self, hero_id: str) -> Hero:

@@ -15,7 +15,7 @@ from mobile.presenters.travel import TravelPresenter
 from mobile.presenters.words import plain
 from shared_rules import DieKind, Effect, InvalidCommand, Prompt, RollDice, RulesError, apply
 from shared_rules.dice import PERIL_FACES, validate_faces
-from shared_rules.rules.adjust import check_effects
+from shared_rules.effects import check_effects
 from tests.mobile.helpers import Clock, hero, offline_table, table_waiting_on
 
 

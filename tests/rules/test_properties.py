@@ -52,6 +52,7 @@ from shared_rules.codec import _fields as codec_fields
 from shared_rules.codec import encode_event
 from shared_rules.commands import (
     COMMAND_TYPES,
+    OPS,
     BountyTarget,
     Buy,
     Command,
@@ -68,12 +69,10 @@ from shared_rules.commands import (
     WheelStop,
 )
 from shared_rules.dice import PERIL_FACES, DieKind, face_range
-from shared_rules.flow import HERO_FIELDS
 from shared_rules.prompts import Prompt
-from shared_rules.rules.adjust import OPS
 from shared_rules.rules.stay.tokens import PRINTED
 from shared_rules.rules.travel.hazards import HAZARDS
-from shared_rules.state import SKILLS, DieLie, Phase
+from shared_rules.state import HERO_FIELDS, SKILLS, DieLie, Phase
 
 SEEDS = st.integers(0, 2**64 - 1)  # the answers' Random: a seed keeps journeys cheap to generate
 # No shrinking: a journey is long and shrinking one takes minutes; the report names the start and the seed, which

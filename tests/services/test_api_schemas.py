@@ -26,10 +26,9 @@ from shared_rules.codec import decode_command, encode, encode_event, encode_stat
 from shared_rules.commands import COMMAND_TYPES, Command, command
 from shared_rules.engine import apply, legal_commands, new_session
 from shared_rules.events import EventType
-from shared_rules.flow import HERO_FIELDS, _bounded
 from shared_rules.meta import meta
 from shared_rules.simulate import run_trials, sample_heroes, summarize
-from shared_rules.state import Hero, RuleOptions, Session
+from shared_rules.state import HERO_FIELDS, Hero, RuleOptions, Session, bounded
 from tests.services.servers import answer_prompt, next_command
 
 
@@ -141,18 +140,18 @@ def test_schemas_refuse_what_the_server_refuses() -> None:
 
 
 def test_hero_limits_in_the_documents_are_the_engines_bounds() -> None:
-    """Each hero value's documented minimum and maximum are where the engine's own bounds clamp (flow._bounded);
+    """Each hero value's documented minimum and maximum are where the engine's own bounds clamp (state.hero.bounded);
     the bounds that depend on another value (Wounds on Health ...) are the widest that value allows."""
     hero = Hero("a", "A", health_base=99, health_mod=99, sanity_base=99, sanity_mod=99, max_grit=12)
     properties = document()["components"]["schemas"]["HeroInput"]["properties"]
     for name in HERO_FIELDS:
         schema = properties[name]
-        hint = f"Hero.{name}: give it field(metadata=meta(minimum=..., maximum=...)) as flow._bounded bounds it"
-        assert _bounded(hero, name, schema["minimum"] - 1) == schema["minimum"], hint
+        hint = f"Hero.{name}: give it field(metadata=meta(minimum=..., maximum=...)) as state.hero.bounded bounds it"
+        assert bounded(hero, name, schema["minimum"] - 1) == schema["minimum"], hint
         if schema.get("maximum", 2**53 - 1) < 2**53 - 1:
-            assert _bounded(hero, name, schema["maximum"] + 1) == schema["maximum"], hint
+            assert bounded(hero, name, schema["maximum"] + 1) == schema["maximum"], hint
         else:
-            assert _bounded(hero, name, 2**53 - 1) == 2**53 - 1, hint
+            assert bounded(hero, name, 2**53 - 1) == 2**53 - 1, hint
 
 
 def test_every_command_is_a_member_of_the_union_with_its_own_example() -> None:

@@ -14,8 +14,8 @@ from ...prompts import Amount, Option, Part
 from ...state import Activation, Place, Session
 from ...state.adventure import MARKER_KINDS
 from .common import ASSASSIN, adventure, member, need_adventure, need_hero, need_standing, put_member, update
-from .fight import horror_hits
 from .missions import TOWN, mission_of
+from .strike import horror_hits
 from .turn import advance, check_in_turn_order, finish_activation
 
 THROUGH = ("model", "barrier", "wall", "window")

@@ -17,6 +17,7 @@ SAMURAI, ASSASSIN, MONK, SORCERESS = "Samurai Warrior", "Assassin", "Traveling M
 LANTERN_OIL = "Lantern Oil"  # FT-GRIT-03
 FIRE_SAKE = "Fire Sake"  # FF-SAM-03
 MAX_RESOURCE = 99  # no sheet holds more Fury, Ki or Mana; keeps typed-in values finite
+HOUSE = "option:combat"  # the rule a house-procedure roll cites: a RuleOptions choice, not rulebook text
 
 
 # ---- reading ---------------------------------------------------------------------------------------------------

@@ -10,10 +10,9 @@ from ...commands import HoldBackTheDarkness, MoveMarker
 from ...content import pack
 from ...dice import DieKind, Roll
 from ...errors import IllegalCommand, InvalidCommand
-from ...flow import CardRequest, Ctx, Procedure, Steps
+from ...flow import CardRequest, Ctx, Procedure, Steps, apply_effect
 from ...prompts import Amount, Answer, Option, Part
 from ...state import Session, SpaceMark, TurnStep
-from ..adjust import apply_effect
 from .common import LANTERN_OIL, adventure, need_adventure, party_ids, update
 from .end import ending
 from .missions import TOWN, mission_of

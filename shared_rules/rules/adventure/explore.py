@@ -13,10 +13,9 @@ from ...content import pack
 from ...content.adventure import EXPLORATION_TOKENS
 from ...dice import DieKind
 from ...errors import IllegalCommand, InvalidCommand
-from ...flow import Ctx, Procedure, Steps
+from ...flow import Ctx, Procedure, Steps, apply_effect
 from ...prompts import Option, Part
 from ...state import ExplorationToken, MapTile, Place, Session, TileKind, TurnStep
-from ..adjust import apply_effect
 from .common import adventure, member, need_adventure, need_hero, own_roll, put, put_member
 from .depth import growing_dread, move_party
 from .fight import draw_threat

@@ -28,6 +28,7 @@ from ...flow import Ctx, Steps
 from ...prompts import Option
 from ...state import ExplorationToken, Figure, MapTile, Session, TrackSpace
 from .common import party_ids
+from .strike import take_strike
 
 if TYPE_CHECKING:
     from ...commands import Move
@@ -114,8 +115,6 @@ class Mission:
 
     def enemy_strike(self, ctx: Ctx, figure: Figure, strike: EnemyStrike) -> Steps[None]:
         """Hits an enemy's activation lands on a hero (`activate_enemy`): saves and Damage (FF-HERO-04/05)."""
-        from .fight import take_strike
-
         yield from take_strike(ctx, figure, strike)
 
     def initiative(self, state: Session, figure_id: str, base: int) -> int:

@@ -7,7 +7,7 @@
 """
 
 from ...flow import Requests
-from .cover import Cover, HitKind, corner_walls, cover, cover_saves, has_cover, lean_options
+from .cover import Cover, HitKind, cover, cover_saves, has_cover
 from .dynamite import blast_spaces, bounce, dynamite_hits, roof_throw_spaces, throw_targets
 from .format import BOARDS, board_named, load_board, register_board, roof_name
 from .grid import STREET, Board, DiagonalDoor, EntryArea, Space, roof_key
@@ -18,10 +18,12 @@ from .moves import (
     check_path,
     check_placement,
     check_position,
+    corner_walls,
     edge_spaces,
     entry_front,
     entry_placement,
     fly,
+    lean_options,
     map_tiles,
     occupied,
     opening_between,

@@ -9,9 +9,9 @@ from enum import Enum
 from typing import Any
 
 from ...flow import Request
-from .grid import DOOR, OPEN, SIDES, STREET, WINDOW, Board, Space, side_towards
+from .grid import DOOR, SIDES, STREET, WINDOW, Board, Space, side_towards
 from .model import Pos
-from .moves import adjacent
+from .moves import adjacent, corner_walls
 from .rolls import Rolls
 from .sight import OPENING_AT_TO, sights
 
@@ -45,63 +45,6 @@ class Cover:
             "corner": f"leaning around the corner of {where}",
             "diagonal door": f"in the corner door of {where}",
         }[self.kind]
-
-
-def _perpendiculars(dx: int, dy: int) -> tuple[tuple[int, int], tuple[int, int]]:
-    return ((0, 1), (0, -1)) if dx else ((1, 0), (-1, 0))
-
-
-def corner_walls(board: Board, space: Space, lean: Space) -> tuple[tuple[int, int], ...]:
-    """For a model in `space` leaning toward `lean`: the directions (from `space`) of the Building Walls whose
-    outside corner it leans around. A wall at the side of `space` that ends at the line between the two spaces and
-    turns the Building's corner there (FT-BOARD-08)."""
-    sides = board.sides
-    s, f = board.index(space), board.index(lean)
-    dx, dy = lean[0] - space[0], lean[1] - space[1]
-    facing_side = side_towards(dx, dy)
-    out = []
-    for px, py in _perpendiculars(dx, dy):
-        wall = side_towards(px, py)
-        corner = (space[0] + px, space[1] + py)
-        if (
-            board.on_board(corner)
-            and sides[s][wall] != OPEN
-            and sides[f][wall] == OPEN
-            and sides[board.index(corner)][facing_side] != OPEN
-        ):
-            out.append((px, py))
-    return tuple(out)
-
-
-def lean_options(board: Board, space: Space) -> tuple[Pos, ...]:  # none in a Diagonal Door (FT-FAQ-03)
-    """The ways a model in `space` may split the space for 1 movement point: onto a Door's line facing either side
-    (FT-BOARD-09), or around the outside corner of a Building Wall (FT-BOARD-08); never at a Diagonal Door (FAQ)."""
-    s = board.index(space)
-    known: tuple[Pos, ...] | None = board.memo.get(("leans", s))
-    if known is None:
-        known = _leans(board, space, s)
-        board.memo[("leans", s)] = known
-    return known
-
-
-def _leans(board: Board, space: Space, s: int) -> tuple[Pos, ...]:
-    if s in board.diagonal:
-        return ()
-    out = []
-    for side, (dx, dy) in enumerate(SIDES):
-        other = (space[0] + dx, space[1] + dy)
-        if not board.on_board(other):
-            continue
-        o = board.index(other)
-        if o in board.diagonal:
-            continue
-        kind = board.sides[s][side]
-        if kind == DOOR:
-            for facing in sorted({board.tile[s], board.tile[o]}):
-                out.append(Pos(space, lean=other, facing=facing))
-        elif kind == OPEN and corner_walls(board, space, other):
-            out.append(Pos(space, lean=other))
-    return tuple(out)
 
 
 def _tiles(board: Board, pos: Pos) -> frozenset[int]:

@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 
 from ...errors import IllegalCommand, InvalidCommand
-from .grid import DOOR, OPEN, STREET, WINDOW, Board, Space, side_towards
+from .grid import DOOR, OPEN, SIDES, STREET, WINDOW, Board, Space, side_towards
 from .model import Model, Pos
 
 MOVERS = ("walk", "window", "xl", "fly")
@@ -237,12 +237,68 @@ def steps_to_exit(board: Board, start: Pos, letter: str, *, blocked: Iterable[Sp
     return None if path is None else len(path)
 
 
+# ---- splitting a space: Leaning (FT-BOARD-08/09) -------------------------------------------------------------
+def _perpendiculars(dx: int, dy: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    return ((0, 1), (0, -1)) if dx else ((1, 0), (-1, 0))
+
+
+def corner_walls(board: Board, space: Space, lean: Space) -> tuple[tuple[int, int], ...]:
+    """For a model in `space` leaning toward `lean`: the directions (from `space`) of the Building Walls whose
+    outside corner it leans around. A wall at the side of `space` that ends at the line between the two spaces and
+    turns the Building's corner there (FT-BOARD-08)."""
+    sides = board.sides
+    s, f = board.index(space), board.index(lean)
+    dx, dy = lean[0] - space[0], lean[1] - space[1]
+    facing_side = side_towards(dx, dy)
+    out = []
+    for px, py in _perpendiculars(dx, dy):
+        wall = side_towards(px, py)
+        corner = (space[0] + px, space[1] + py)
+        if (
+            board.on_board(corner)
+            and sides[s][wall] != OPEN
+            and sides[f][wall] == OPEN
+            and sides[board.index(corner)][facing_side] != OPEN
+        ):
+            out.append((px, py))
+    return tuple(out)
+
+
+def lean_options(board: Board, space: Space) -> tuple[Pos, ...]:  # none in a Diagonal Door (FT-FAQ-03)
+    """The ways a model in `space` may split the space for 1 movement point: onto a Door's line facing either side
+    (FT-BOARD-09), or around the outside corner of a Building Wall (FT-BOARD-08); never at a Diagonal Door (FAQ)."""
+    s = board.index(space)
+    known: tuple[Pos, ...] | None = board.memo.get(("leans", s))
+    if known is None:
+        known = _leans(board, space, s)
+        board.memo[("leans", s)] = known
+    return known
+
+
+def _leans(board: Board, space: Space, s: int) -> tuple[Pos, ...]:
+    if s in board.diagonal:
+        return ()
+    out = []
+    for side, (dx, dy) in enumerate(SIDES):
+        other = (space[0] + dx, space[1] + dy)
+        if not board.on_board(other):
+            continue
+        o = board.index(other)
+        if o in board.diagonal:
+            continue
+        kind = board.sides[s][side]
+        if kind == DOOR:
+            for facing in sorted({board.tile[s], board.tile[o]}):
+                out.append(Pos(space, lean=other, facing=facing))
+        elif kind == OPEN and corner_walls(board, space, other):
+            out.append(Pos(space, lean=other))
+    return tuple(out)
+
+
 # ---- checking what the table says -----------------------------------------------------------------------------
 def check_position(board: Board, pos: Pos, *, field: str = "position") -> None:
     """Refuse a position that cannot exist on this board: off the board, a split that is no Lean, a facing where
     none is chosen, an unknown rooftop or Entry Area (IllegalCommand naming the field and rule)."""
-    from .cover import lean_options
-
     kinds = sum(1 for part in (pos.space is not None, bool(pos.roof), bool(pos.entry)) if part)
     if kinds != 1:
         raise InvalidCommand(f"{field}: a model is in one space, on one rooftop or off the board at one Entry Area",

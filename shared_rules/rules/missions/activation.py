@@ -14,20 +14,16 @@ from dataclasses import replace
 
 from ...commands import ActivateBandits, PlaceModel, PlayGang
 from ...errors import IllegalCommand, InvalidCommand
-from ...events import BanditPlan, FireLine
-from ...flow import Ctx, Procedure, Steps
+from ...flow import Ctx, Procedure
 from ...legal import LegalCommand
 from ...state import Session, TurnStep
 from ...state.adventure import Gang
 from ..adventure.board_models import board_pos
 from ..adventure.common import adventure, need_adventure, party_ids, put
 from ..adventure.turn import advance, up_next
-from ..bandits import Action, Proposal, activate, bring_into_play
-from ..bandits.stats import DEFAULT_SHEET
-from ..board import check_path, has_cover, in_range
-from .common import BANDIT, TownMission, board_of, check_place, mission, obstacles, place_of, set_place, shoot
-
-REASONS = {Action.MELEE: "melee", Action.NONE: "no_target"}
+from ..bandits import bring_into_play
+from ..board import check_path
+from .common import BANDIT, TownMission, board_of, check_place, mission, obstacles, set_place
 
 
 def bandits_up(state: Session) -> list[str]:
@@ -37,18 +33,6 @@ def bandits_up(state: Session) -> list[str]:
         return []
     ids = {f.id for f in adv.figures if f.kind == BANDIT}
     return [f for f in up_next(state) if f in ids]
-
-
-def reason_key(p: Proposal) -> str:
-    if p.retreated:
-        return "retreat"
-    if p.action is Action.RANGED:
-        if p.start.roof:
-            return "rooftop"
-        if p.cover:
-            return "cover"
-        return "advance" if p.path else "stay"
-    return REASONS.get(p.action, "no_target")
 
 
 def check_activate_bandits(state: Session, command: ActivateBandits) -> None:
@@ -86,56 +70,6 @@ def activate_bandits(ctx: Ctx, command: ActivateBandits) -> Procedure:
         done = tuple(i for i in (*ids, *new) if i not in adv.activated)
         put(ctx, replace(adv, activated=(*adv.activated, *done)))
     yield from advance(ctx)
-
-
-def shootout(ctx: Ctx, ids: list[str], fixes: dict[str, str], *, still: bool = False) -> Steps[None]:
-    """A Shootout group's activation: the AI's proposals applied and announced, then Melee and Ranged Attacks.
-    `still`: nobody moves this turn (the Duel's "Draw!", FT-M6-04)."""
-    state = ctx.state
-    town = mission(state)
-    assert isinstance(town, TownMission)
-    board = board_of(state)
-    models = tuple(m for m in town.board_models(state) if m.group != BANDIT or m.id in ids)
-    blockers = board.cells(town.sight_blockers(state))
-    sheet = replace(DEFAULT_SHEET, move=0) if still else DEFAULT_SHEET
-    result = yield from activate(ctx, board, models, sheet=sheet, blocked=obstacles(state), gang=adventure(ctx).gang,
-                                 sight_blockers=town.sight_blockers(state))  # fmt: skip
-    positions = {m.id: m.pos for m in result.models}
-    attacks: list[tuple[str, str, bool, bool]] = []  # bandit, target, in cover, melee
-    shots_by = {s.bandit: s for s in result.shots}
-    for p in result.proposals:
-        set_place(ctx, p.bandit, place_of(board, p.end))
-        target = p.target or ""
-        line = None
-        if p.bandit in fixes:
-            target = fixes[p.bandit]
-            there = positions.get(target)
-            line = None if there is None else in_range(board, p.end, there, 12 if p.end.roof else 6, blockers=blockers)
-            if line is None:
-                raise IllegalCommand(f"targets: {p.bandit} at {p.end.describe()} has no Range and Line of Sight to "
-                                     f"{target} (FT-BANDIT-05)", field="targets", rule="FT-BANDIT-05")  # fmt: skip
-        shots: tuple[FireLine, ...] = ()
-        action = p.action.value
-        if line is not None:  # the table's target: a Ranged Attack along the line it checked
-            covered = has_cover(board, positions[target], p.end, blockers=blockers)
-            action = "ranged"
-            shots = (FireLine(target, line.frm, line.to, covered),)
-            attacks.append((p.bandit, target, covered, False))
-        elif p.action is Action.RANGED and target and (shot := shots_by.get(p.bandit)) is not None:
-            shots = (FireLine(target, shot.line[0], shot.line[1], shot.target_in_cover),)
-            attacks.append((p.bandit, target, shot.target_in_cover, False))
-        elif p.action is Action.MELEE and target:
-            attacks.append((p.bandit, target, False, True))
-        plan = BanditPlan(p.bandit, place_of(board, p.start), p.path, place_of(board, p.end), reason_key(p),
-                          action, target, p.cover, tuple(d.face for d in p.rolls), shots)  # fmt: skip
-        text = p.reason if p.bandit not in fixes else f"{p.reason}; the table says: targets {fixes[p.bandit]}"
-        ctx.emit("bandit", text, rule="FT-BANDIT-05", bandit=plan)
-    for bandit_id, target, covered, melee in attacks:
-        adv = ctx.state.adventure
-        if adv is None or bandit_id not in {f.id for f in adv.figures}:
-            continue
-        yield from shoot(ctx, adv.figure(bandit_id), target, in_cover=covered, melee=melee,
-                         rule="FT-BANDIT-04" if melee else "FT-BANDIT-06")  # fmt: skip
 
 
 # ---- the table's corrections -------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from ...content import pack
 from ...content.adventure import EnemySheet
 from ...dice import DieKind, Roll
 from ...errors import IllegalCommand
+from ...events import BanditPlan, FireLine
 from ...flow import Ctx, Steps
 from ...state import Figure, MapTile, Place, Session, Side, TileKind
 from ...state.adventure import MARKER_KINDS
@@ -25,10 +26,12 @@ from ..adventure.board_models import board_models, board_pos
 from ..adventure.board_models import place_of as board_place
 from ..adventure.common import adventure, party_ids, put, put_figure, put_member, set_counter, standing
 from ..adventure.depth import move_darkness, move_party
-from ..adventure.fight import add_figures, kill, take_strike
+from ..adventure.fight import add_figures, kill
 from ..adventure.ko import harmed
 from ..adventure.missions import TOWN
-from ..bandits import Weapon, bandit_rifle, gang_reward
+from ..adventure.strike import take_strike
+from ..bandits import Action, Proposal, Weapon, activate, bandit_rifle, gang_reward
+from ..bandits.stats import DEFAULT_SHEET
 from ..board import (
     STREET,
     Board,
@@ -40,6 +43,7 @@ from ..board import (
     entry_placement,
     has_cover,
     hero_wounded_on_roof,
+    in_range,
     random_rooftop,
     shortest_path,
 )
@@ -493,8 +497,6 @@ class TownMission(Mission):
 
     def bandits_act(self, ctx: Ctx, ids: list[str], corrections: dict[str, str]) -> Steps[None]:
         """The Bandits' activation (default: the Shootout, FT-BANDIT-03..08)."""
-        from .activation import shootout
-
         yield from shootout(ctx, ids, corrections)
 
     def check_move(self, state: Session, hero_id: str, command: object) -> None:
@@ -560,3 +562,69 @@ def set_place(ctx: Ctx, model: str, place: Place) -> None:
         put_member(ctx, replace(adv.hero(model), place=place))
     else:
         put_figure(ctx, replace(adv.figure(model), place=place))
+
+
+# ---- the Bandits' default activation: a Shootout group (FT-BANDIT-03..08) ------------------------------------
+REASONS = {Action.MELEE: "melee", Action.NONE: "no_target"}
+
+
+def reason_key(p: Proposal) -> str:
+    if p.retreated:
+        return "retreat"
+    if p.action is Action.RANGED:
+        if p.start.roof:
+            return "rooftop"
+        if p.cover:
+            return "cover"
+        return "advance" if p.path else "stay"
+    return REASONS.get(p.action, "no_target")
+
+
+def shootout(ctx: Ctx, ids: list[str], fixes: dict[str, str], *, still: bool = False) -> Steps[None]:
+    """A Shootout group's activation: the AI's proposals applied and announced, then Melee and Ranged Attacks.
+    `still`: nobody moves this turn (the Duel's "Draw!", FT-M6-04)."""
+    state = ctx.state
+    town = mission(state)
+    assert isinstance(town, TownMission)
+    board = board_of(state)
+    models = tuple(m for m in town.board_models(state) if m.group != BANDIT or m.id in ids)
+    blockers = board.cells(town.sight_blockers(state))
+    sheet = replace(DEFAULT_SHEET, move=0) if still else DEFAULT_SHEET
+    result = yield from activate(ctx, board, models, sheet=sheet, blocked=obstacles(state), gang=adventure(ctx).gang,
+                                 sight_blockers=town.sight_blockers(state))  # fmt: skip
+    positions = {m.id: m.pos for m in result.models}
+    attacks: list[tuple[str, str, bool, bool]] = []  # bandit, target, in cover, melee
+    shots_by = {s.bandit: s for s in result.shots}
+    for p in result.proposals:
+        set_place(ctx, p.bandit, place_of(board, p.end))
+        target = p.target or ""
+        line = None
+        if p.bandit in fixes:
+            target = fixes[p.bandit]
+            there = positions.get(target)
+            line = None if there is None else in_range(board, p.end, there, 12 if p.end.roof else 6, blockers=blockers)
+            if line is None:
+                raise IllegalCommand(f"targets: {p.bandit} at {p.end.describe()} has no Range and Line of Sight to "
+                                     f"{target} (FT-BANDIT-05)", field="targets", rule="FT-BANDIT-05")  # fmt: skip
+        shots: tuple[FireLine, ...] = ()
+        action = p.action.value
+        if line is not None:  # the table's target: a Ranged Attack along the line it checked
+            covered = has_cover(board, positions[target], p.end, blockers=blockers)
+            action = "ranged"
+            shots = (FireLine(target, line.frm, line.to, covered),)
+            attacks.append((p.bandit, target, covered, False))
+        elif p.action is Action.RANGED and target and (shot := shots_by.get(p.bandit)) is not None:
+            shots = (FireLine(target, shot.line[0], shot.line[1], shot.target_in_cover),)
+            attacks.append((p.bandit, target, shot.target_in_cover, False))
+        elif p.action is Action.MELEE and target:
+            attacks.append((p.bandit, target, False, True))
+        plan = BanditPlan(p.bandit, place_of(board, p.start), p.path, place_of(board, p.end), reason_key(p),
+                          action, target, p.cover, tuple(d.face for d in p.rolls), shots)  # fmt: skip
+        text = p.reason if p.bandit not in fixes else f"{p.reason}; the table says: targets {fixes[p.bandit]}"
+        ctx.emit("bandit", text, rule="FT-BANDIT-05", bandit=plan)
+    for bandit_id, target, covered, melee in attacks:
+        adv = ctx.state.adventure
+        if adv is None or bandit_id not in {f.id for f in adv.figures}:
+            continue
+        yield from shoot(ctx, adv.figure(bandit_id), target, in_cover=covered, melee=melee,
+                         rule="FT-BANDIT-04" if melee else "FT-BANDIT-06")  # fmt: skip

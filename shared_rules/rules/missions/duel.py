@@ -15,7 +15,7 @@ from ...state import Session
 from ..adventure import Ending, register
 from ..adventure.common import adventure, party_ids, put, set_counter
 from ..adventure.fight import add_figures
-from .common import TownMission, bandit, bandits_on_board, board_of, ground, place_heroes
+from .common import TownMission, bandit, bandits_on_board, board_of, ground, place_heroes, shootout
 
 OPPONENT = "bandit-1"
 
@@ -81,8 +81,6 @@ class HighNoonDuel(TownMission):
 
     def bandits_act(self, ctx: Ctx, ids: list[str], corrections: dict[str, str]) -> Steps[None]:
         if adventure(ctx).turn == 1:  # FT-M6-04: no model moves on turn 1; the opponent still shoots if it can
-            from .activation import shootout
-
             yield from shootout(ctx, ids, corrections, still=True)
             return
         yield from super().bandits_act(ctx, ids, corrections)

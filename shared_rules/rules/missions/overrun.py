@@ -356,7 +356,7 @@ def strike_townsfolk(ctx: Ctx, command: StrikeTownsfolk) -> Procedure:
     """FT-M5-04: Sanity Damage does nothing to them; an adjacent Hero may take the Hits instead, before Defense;
     else a Defense 4+ save per Hit, and 1 Health."""
     from ...commands import EnemyStrike
-    from ..adventure.fight import take_strike
+    from ..adventure.strike import take_strike
     from ..board import adjacent
     enemy = adventure(ctx).figure(command.enemy)
     folk = adventure(ctx).figure(command.townsfolk)

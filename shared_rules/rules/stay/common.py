@@ -12,10 +12,9 @@ from ...content import pack
 from ...content.stay import CAMP_SITE, StayContent, TownChart, TownEntry
 from ...dice import DieKind, Roll
 from ...errors import IllegalCommand, InvalidCommand
-from ...flow import CardRequest, Ctx, Steps
+from ...flow import CardRequest, Ctx, Steps, apply_effect
 from ...prompts import Answer
 from ...state import Session, Slot, Stay, StayStage, Visit
-from ..adjust import apply_effect
 
 SALOON = "Saloon"
 GAMBLING_HALL = "Gambling Hall"

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 from ...commands import Buy, Effect, Sell
 from ...content.stay import PRINTED_TOKENS, WARE_KINDS, SaleOffer, Ware
+from ...effects import check_effects, item_id
 from ...errors import IllegalCommand, InvalidCommand
-from ...flow import Ctx, Procedure
+from ...flow import Ctx, Procedure, apply_effect
 from ...prompts import Amount, Option
 from ...state import Hero, Item, ItemTag, Session
-from ..adjust import _item_id, apply_effect, check_effects
 from .common import BLACKSMITH, active_hero, apply_effects, change, content, day_under_way, price, stay_of
 from .days import no_wheel_round
 
@@ -129,7 +129,7 @@ def buy(ctx: Ctx, command: Buy) -> Procedure:
         ctx.add_token(hero, ware.name, rule="FT-TOWN-07")
     elif ware.kind == "item":
         tags = frozenset(ItemTag(t) for t in ware.tags)
-        ctx.add_item(hero, Item(_item_id(ware.name), ware.name, tags, ware.hourglass), rule="FT-TOWN-07")
+        ctx.add_item(hero, Item(item_id(ware.name), ware.name, tags, ware.hourglass), rule="FT-TOWN-07")
     else:
         apply_effects(ctx, hero, ware.effects, rule="FT-TOWN-07")
     yield from ()

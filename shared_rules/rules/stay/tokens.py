@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...commands import UseToken
+from ...effects import check_effects
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure
 from ...state import Session
-from ..adjust import check_effects
 from .common import active_hero, apply_effects, content
 
 

@@ -34,7 +34,7 @@ A = "adventure"
 
 
 @pytest.mark.parametrize(("change", "words"), [
-    (lambda p: p[A].update(decks=[]), "unknown keys"),
+    (lambda p: p[A].update(decks=[]), "adventure: unknown field(s) ['decks']"),
     (lambda p: p[A]["depth_tracks"]["short"]["spaces"][3].update(stage=2), "spaces[3].stage"),
     (lambda p: p[A]["depth_tracks"]["short"]["spaces"][1].update(number=5), "spaces[1].number"),
     (lambda p: p[A]["depth_tracks"]["short"]["spaces"][1].update(mark="lava"), "spaces[1].mark"),

@@ -52,7 +52,7 @@ def broken(path: str, value: Any) -> dict[str, Any]:
 
 
 CASES = [
-    ("towns", {}, "unknown keys ['towns']"),
+    ("towns", {}, "content pack: unknown field(s) ['towns']"),
     ("locations.Bank", {}, "locations.Bank: not a Location of this pack"),
     ("locations.Saloon.events.die", "d36", "locations.Saloon.events.die"),
     ("locations.Saloon.events", {"die": "d6", "entries": [{"low": 1, "high": 6}]}, "rolled on 2d6"),
@@ -77,7 +77,7 @@ CASES = [
     ("low_threats.[0].enemies", [], "low_threats[0].enemies: a non-empty list"),
     ("low_threats.[0].enemies.[0].health", 0, "low_threats[0].enemies[0].health"),
     ("town_types.Outlaw Town.extra_options.[1].location", "Bank", "extra_options[1].location"),
-    ("town_types.Outlaw Town.motto", "x", "town_types.Outlaw Town: unknown keys ['motto']"),
+    ("town_types.Outlaw Town.motto", "x", "town_types.Outlaw Town: unknown field(s) ['motto']"),
     ("town_types.Outlaw Town.daily_events", {"die": "d6", "entries": [{"low": 1, "high": 5}]}, "1..6 of the d6"),
 ]
 
