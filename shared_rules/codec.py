@@ -18,7 +18,7 @@ from typing import Any, TypeVar, Union
 
 from . import commands, dice, events, meta, prompts, state
 from .commands import COMMAND_TYPES, Command, Faces
-from .errors import InvalidCommand
+from .errors import ContentError, InvalidCommand, RulesError
 from .events import Event
 from .state import Hero, Session
 
@@ -155,6 +155,16 @@ def decode_checked(tp: Any, data: Any, path: str = "") -> Any:
     return _decoder(tp, True)(data, path)
 
 
+def decode_content(tp: Any, data: Any, path: str = "", *, document: str = "content pack") -> Any:
+    """`decode_checked` for content (packs, boards): a ContentError naming the path and the problem (`document`
+    where the path is the document itself)."""
+    try:
+        return decode_checked(tp, data, path)
+    except RulesError as error:
+        message = f"{document}:{error.message[5:]}" if not path and error.message.startswith("body:") else error.message
+        raise ContentError(message, field=error.field, rule=error.rule) from None
+
+
 Decoder = typing.Callable[[Any, str], Any]
 
 
@@ -286,7 +296,7 @@ def _plan(cls: Any, checked: bool = False) -> tuple[frozenset[str], tuple[tuple[
 
 def _limited(decoder: Decoder, limits: dict[str, Any]) -> Decoder:
     """`decoder`, then the field's limits: a number within minimum..maximum, a string one of `choices` or matching
-    `pattern` (a list: each item, and min_items..max_items of them)."""
+    `pattern` (a list: each item, and min_items..max_items of them); a refusal cites the field's `rule`."""
     low, high = limits.get("minimum"), limits.get("maximum")
     choices, pattern = limits.get("choices"), limits.get("pattern")
     fewest, most = limits.get("min_items"), limits.get("max_items")
@@ -296,30 +306,31 @@ def _limited(decoder: Decoder, limits: dict[str, Any]) -> Decoder:
     elif choices is not None:
         values = list(choices) if isinstance(choices, (tuple, list)) else sorted(typing.cast(typing.Iterable[Any], choices))
     allowed = None if values is None else frozenset(values)
-    shown = values
     if low is None and high is None and allowed is None and not pattern and fewest is None and most is None:
         return decoder
     matches = re.compile(pattern).search if pattern else None
     span = f"{'' if low is None else low}..{'' if high is None else high}"
     count = f"at least {fewest}" if most is None else f"{fewest or 0}..{most}"
+    rule = limits.get("rule", "")
+    cite = f" ({rule})" if rule else ""
     unmatched = "a non-blank string" if pattern == r"\S" else f"must match {pattern}"
 
     def one(value: Any, where: str) -> None:
         if isinstance(value, int) and not isinstance(value, bool):
             if (low is not None and value < low) or (high is not None and value > high):
-                raise InvalidCommand(f"{where}: {value} is not within {span}", field=where)
+                raise InvalidCommand(f"{where}: {value} is not within {span}{cite}", field=where, rule=rule)
         elif isinstance(value, str):
             if allowed is not None and value not in allowed:
-                raise InvalidCommand(f"{where}: {value!r} is not one of {shown}", field=where)
+                raise InvalidCommand(f"{where}: {value!r} is not one of {values}{cite}", field=where, rule=rule)
             if matches is not None and not matches(value):
-                raise InvalidCommand(f"{where}: {unmatched}", field=where)
+                raise InvalidCommand(f"{where}: {unmatched}{cite}", field=where, rule=rule)
 
     def check(data: Any, path: str) -> Any:
         value = decoder(data, path)
         where = _where(path)
         if isinstance(value, (tuple, frozenset)):
             if (fewest is not None and len(value) < fewest) or (most is not None and len(value) > most):
-                raise InvalidCommand(f"{where}: {count} items, got {len(value)}", field=where)
+                raise InvalidCommand(f"{where}: {count} item(s), got {len(value)}{cite}", field=where, rule=rule)
             for index, item in enumerate(value):
                 one(item, f"{where}[{index}]")
         else:

@@ -37,6 +37,7 @@ from ..flow import Policy
 from ..legal import LegalCommand
 from ..rules.stay.visits import check_pay_off
 from ..rules.stay.wheel import check_play
+from ..simulate import default_policy
 from ..state import Phase, Session
 
 _C = TypeVar("_C", bound=Command)
@@ -140,8 +141,6 @@ def play_stay(
     if days < 1:
         raise ValueError(f"days: at least 1, got {days}")
     if policy is None:
-        from ..simulate import default_policy  # simulate may import this module: keep the import one-way at load
-
         policy = default_policy
     plan = plan or StayPlan()
     start = state

@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+from ..codec import decode_content
 from ..commands import Effect
 from ..dice import DieKind, face_range
 from ..errors import ContentError
 from ..meta import meta, provide
 from ..state import SKILLS, Hero, Skills, TownSize
-from .adventure import AdventureContent, checked_effects, decoded, load_adventure
+from .adventure import AdventureContent, checked_effects, load_adventure
 from .stay import PackCheck, StayContent, load_stay
 
 
@@ -129,7 +130,7 @@ def _load_sizes(raw: dict[str, Any]) -> dict[TownSize, SizeEntry]:
     for size in TownSize:
         if size.value not in raw:
             raise ContentError(f"town_sizes.json lacks {size.value!r}")
-        doc: SizeDoc = decoded(SizeDoc, raw[size.value], f"town_sizes.json {size.value}")
+        doc: SizeDoc = decode_content(SizeDoc, raw[size.value], f"town_sizes.json {size.value}")
         sizes[size] = SizeEntry(doc.locations, doc.auto_hazards_per_hero, frozenset(doc.roll_adds_hazard_on))
     return sizes
 
@@ -247,7 +248,7 @@ def load_pack(raw: Any) -> ContentPack:
     """Decode and check a content pack document; every problem names where it is (ContentError)."""
     if not isinstance(raw, dict):
         raise ContentError("a content pack is a JSON object")
-    doc: PackDoc = decoded(PackDoc, raw, "")
+    doc: PackDoc = decode_content(PackDoc, raw, "")
     tokens_of = _buildings(doc.buildings)
     types = {name: _town_type(rules, tokens_of, f"town_types.{name}") for name, rules in doc.town_types.items()}
     charts = {name: _chart(chart, f"charts.{name}") for name, chart in doc.charts.items()}
@@ -313,7 +314,7 @@ provide("packs", lambda: sorted(PACKS))  # the documents' Pack: what state.Sessi
 
 def _load_class_names(raw: dict[str, Any]) -> dict[str, tuple[str, ...]]:
     """Hero class names by game line (names only; numbers come from a pack's hero_classes)."""
-    return {line: decoded(tuple[str, ...], names, f"hero_classes.json {line}") for line, names in raw.items()
+    return {line: decode_content(tuple[str, ...], names, f"hero_classes.json {line}") for line, names in raw.items()
             if not line.startswith("_")}
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..codec import decode_checked
+from ..codec import decode_content
 from ..commands import Effect
 from ..effects import check_effect
 from ..errors import ContentError, RulesError
@@ -186,16 +186,6 @@ def _error(kind: type[Exception], message: str, where: str) -> Exception:
     return kind(message, field=where)  # type: ignore[call-arg]
 
 
-def decoded(tp: Any, raw: Any, where: str, *, document: str = "content pack") -> Any:
-    """`raw` as a `tp` by the codec (types, unknown keys, required keys, the fields' limits): a ContentError naming
-    the path and the problem otherwise (`document` where the path is the document itself)."""
-    try:
-        return decode_checked(tp, raw, where)
-    except RulesError as error:
-        message = f"{document}:{error.message[5:]}" if not where and error.message.startswith("body:") else error.message
-        raise ContentError(message, field=error.field, rule=error.rule) from None
-
-
 def checked_effect(effect: Effect, where: str) -> Effect:
     """An effect decoded from a pack, held to what the adjust command takes (a name to remove, a skill 0-12 ...)."""
     try:
@@ -211,7 +201,7 @@ def checked_effects(effects: tuple[Effect, ...], where: str) -> tuple[Effect, ..
 
 def load_adventure(raw: Any) -> AdventureContent:
     """Decode and check the `adventure` section of a content pack (ContentError naming the path)."""
-    doc: AdventureDoc = decoded(AdventureDoc, raw, "adventure")
+    doc: AdventureDoc = decode_content(AdventureDoc, raw, "adventure")
     where = "adventure"
     for name, track in doc.depth_tracks.items():
         check_track(track.spaces, f"{where}.depth_tracks.{name}.spaces")

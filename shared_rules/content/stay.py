@@ -14,11 +14,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..codec import decode_content
 from ..commands import BountyTarget, Effect
 from ..dice import DieKind
 from ..errors import ContentError
 from ..state import SKILLS, ItemTag
-from .adventure import checked_effect, decoded
+from .adventure import checked_effect
 
 CAMP_SITE = "Camp Site"  # printed on every Town Map, visitable as a Location (FT-TOWN-06)
 HOTEL = "Hotel"  # printed on every Town Map: where heroes sleep
@@ -205,13 +206,13 @@ class PackCheck:
 
     def number(self, value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
         """A whole number (a bool or a string is not one) within low..high."""
-        number: int = decoded(int, value, where)
+        number: int = decode_content(int, value, where)
         if (low is not None and number < low) or (high is not None and number > high):
             raise ContentError(f"{where}: {number} is not within {low}..{high}", field=where)
         return number
 
     def strings(self, value: Any, where: str) -> tuple[str, ...]:
-        names: tuple[str, ...] = decoded(tuple[str, ...], value, where)
+        names: tuple[str, ...] = decode_content(tuple[str, ...], value, where)
         if not all(names):
             raise ContentError(f"{where}: a list of non-empty strings", field=where)
         return names
@@ -223,7 +224,7 @@ class PackCheck:
 
     def effect(self, value: Any, where: str) -> Effect:
         """An effect as the adjust command takes it, checked the same way (ops, hero values, tags)."""
-        return checked_effect(decoded(Effect, value, where), where)
+        return checked_effect(decode_content(Effect, value, where), where)
 
     def keys(self, raw: dict[str, Any], where: str, allowed: set[str], required: tuple[str, ...] = ()) -> None:
         unknown = set(raw) - allowed

@@ -36,7 +36,9 @@ from shared_rules import (
     encode_state,
     new_session,
 )
-from shared_rules.codec import SCHEMA_VERSION
+from shared_rules.codec import SCHEMA_VERSION, decode, decode_checked, decode_content
+from shared_rules.content.adventure import EnemySheet, ThreatDoc
+from shared_rules.errors import ContentError
 from shared_rules.events import Change, Event
 from shared_rules.state import Carry, Phase
 from tests.rules.table import Table, hero, item
@@ -258,3 +260,30 @@ def test_a_roll_answer_takes_its_faces_in_faces_never_in_dice() -> None:
     assert refused.value.field == "dice" and "faces" in refused.value.message
     assert decode_command({"type": "roll", "faces": [2], "prompt": "p1", "dice": []}) == RollDice((2,), "p1")
     assert encode(RollDice((2,), "p1"))["dice"] == []  # the log keeps writing it, as before
+
+
+# ---- content: the fields' limits ------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("data", "where", "words"),
+    [
+        ({"name": "Ghoul", "health": 0}, "enemies.g.health", "0 is not within 1..999"),
+        ({"name": " ", "health": 3}, "enemies.g.name", "a non-blank string"),
+        ({"name": "Ghoul", "health": 3, "size": "huge"}, "enemies.g.size", "'huge' is not one of ['', 'large', 'xl']"),
+        ({"name": "Ghoul", "health": True}, "enemies.g.health", "expected a whole number"),
+        ({"name": "Ghoul"}, "enemies.g.health", "required"),
+    ],
+)
+def test_content_is_decoded_within_its_fields_limits_naming_the_path(data: Any, where: str, words: str) -> None:
+    with pytest.raises(InvalidCommand) as caught:
+        decode_checked(EnemySheet, data, "enemies.g")
+    assert caught.value.field == where and caught.value.message == f"{where}: {words}"
+
+
+def test_a_content_refusal_is_a_content_error_naming_the_path() -> None:
+    assert decode(EnemySheet, {"name": "Ghoul", "health": 0}).health == 0  # states and commands: no limits read
+    with pytest.raises(ContentError) as caught:
+        decode_content(ThreatDoc, {"name": "Ambush", "enemies": []}, "threats.low[0]")
+    assert caught.value.field == "threats.low[0].enemies"
+    assert caught.value.message == "threats.low[0].enemies: at least 1 item(s), got 0"
+    with pytest.raises(ContentError, match=r"^content pack: expected an object$"):
+        decode_content(ThreatDoc, [], "")

@@ -8,14 +8,15 @@ Every problem is a `ContentError` naming where it is (`doors[3]`, `entry_areas.B
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+from ...codec import decode_content
 from ...errors import ContentError, InvalidCommand
+from ...meta import meta
 from .grid import DIAGONALS, STREET, Board, DiagonalDoor, EntryArea, Space, roof_key
 
-KEYS = {"name", "version", "description", "rows", "doors", "windows", "walls", "diagonal_doors", "rooftops",
-        "entry_areas", "spaces", "buildings"}  # fmt: skip
 TOWN_ROOFTOPS = ((1,), (2,), (3, 4), (5,), (6,), (7, 8))  # FT-BOARD-12
 TOWN_SPACES = {  # special spaces the Missions name, and the Map Tile each must be on (None: the Street)
     "street_centre": None,  # "the center of the street" / "the center of Town" (FT-M4, FT-M6)
@@ -34,29 +35,52 @@ class _Check:
         return ContentError(f"board {self.name!r}: {where}: {problem}", field=where)
 
 
+Spaces = tuple[tuple[int, ...], ...]  # [[x, y], ...] as written; `space` checks each is one space on the board
+
+
+@dataclass(frozen=True, slots=True)
+class DiagonalDoorDoc:
+    space: tuple[int, ...]
+    opens: str = field(metadata=meta(choices=tuple(sorted(DIAGONALS))))
+
+
+@dataclass(frozen=True, slots=True)
+class BuildingDoc:
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDoc:
+    """A board document as written (docs/board-format.md); `load_board` checks the geometry across its fields."""
+
+    name: str = field(metadata=meta(pattern=r"\S"))
+    rows: tuple[str, ...] = field(metadata=meta(min_items=1))  # one string per row of spaces
+    version: int = field(default=0, metadata=meta(minimum=0))
+    description: str = ""
+    doors: tuple[Spaces, ...] = ()  # pairs of side-by-side spaces
+    windows: tuple[Spaces, ...] = ()
+    walls: tuple[Spaces, ...] = ()
+    diagonal_doors: tuple[DiagonalDoorDoc, ...] = ()
+    rooftops: tuple[tuple[int, ...], ...] | None = None  # Building groups; None: a rooftop each
+    entry_areas: dict[str, Spaces] = field(default_factory=dict)
+    spaces: dict[str, Spaces] = field(default_factory=dict)
+    buildings: dict[str, BuildingDoc] = field(default_factory=dict)
+
+
 def load_board(raw: Any, *, town: bool = True) -> Board:
-    """Check a board document and build the board. `town=True` also checks what makes it the Town Adventure Board
-    (8 Buildings, the rooftops 3+4 and 7+8 shared, 2 Diagonal Doors, Entry Areas A-D on four edges, the Missions'
-    spaces); hand-drawn boards for tests pass `town=False`."""
+    """Decode and check a board document and build the board. `town=True` also checks what makes it the Town
+    Adventure Board (8 Buildings, the rooftops 3+4 and 7+8 shared, 2 Diagonal Doors, Entry Areas A-D on four edges,
+    the Missions' spaces); hand-drawn boards for tests pass `town=False`."""
     if not isinstance(raw, dict):
         raise ContentError("a board is a JSON object")
-    name = raw.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise ContentError("board: name: a non-empty string", field="name")
-    check = _Check(name)
-    unknown = set(raw) - KEYS
-    if unknown:
-        raise check.fail("(top level)", f"unknown keys {sorted(unknown)}")
-    version = raw.get("version", 0)
-    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
-        raise check.fail("version", "a whole number >= 0")
-    description = raw.get("description", "")
-    if not isinstance(description, str):
-        raise check.fail("description", "a string")
-
-    rows = raw.get("rows")
-    if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
-        raise check.fail("rows", "a non-empty list of strings, one per row of spaces")
+    try:
+        doc: BoardDoc = decode_content(BoardDoc, raw, document="(top level)")
+    except ContentError as error:
+        name = raw.get("name")
+        named = f"board {name!r}" if isinstance(name, str) and name.strip() else "board"
+        raise ContentError(f"{named}: {error.message}", field=error.field, rule=error.rule) from None
+    check = _Check(doc.name)
+    rows = doc.rows
     width = len(rows[0])
     if not 2 <= width <= MAX_SIDE or not 2 <= len(rows) <= MAX_SIDE:
         raise check.fail("rows", f"the board must be 2..{MAX_SIDE} spaces each way")
@@ -72,13 +96,9 @@ def load_board(raw: Any, *, town: bool = True) -> Board:
     for number in buildings:
         _connected(check, tile, number)
 
-    def space(value: Any, where: str) -> Space:
-        if (
-            not isinstance(value, list)
-            or len(value) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-        ):
-            raise check.fail(where, f"a space is [x, y], not {value!r}")
+    def space(value: tuple[int, ...], where: str) -> Space:
+        if len(value) != 2:
+            raise check.fail(where, f"a space is [x, y], not {list(value)!r}")
         x, y = value
         if not (0 <= x < width and 0 <= y < height):
             raise check.fail(where, f"({x},{y}) is off the board ({width}x{height})")
@@ -86,14 +106,11 @@ def load_board(raw: Any, *, town: bool = True) -> Board:
 
     seen: dict[frozenset[Space], str] = {}
 
-    def sides(key: str, *, on_wall: bool) -> tuple[tuple[Space, Space], ...]:
-        value = raw.get(key, [])
-        if not isinstance(value, list):
-            raise check.fail(key, "a list of [[x, y], [x, y]] pairs of side-by-side spaces")
+    def sides(key: str, pairs: tuple[Spaces, ...], *, on_wall: bool) -> tuple[tuple[Space, Space], ...]:
         out = []
-        for n, pair in enumerate(value):
+        for n, pair in enumerate(pairs):
             where = f"{key}[{n}]"
-            if not isinstance(pair, list) or len(pair) != 2:
+            if len(pair) != 2:
                 raise check.fail(where, "a pair of spaces [[x, y], [x, y]]")
             a, b = space(pair[0], f"{where}[0]"), space(pair[1], f"{where}[1]")
             if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
@@ -107,26 +124,19 @@ def load_board(raw: Any, *, town: bool = True) -> Board:
             out.append((a, b))
         return tuple(out)
 
-    walls = sides("walls", on_wall=False)
-    doors = sides("doors", on_wall=True)
-    windows = sides("windows", on_wall=True)
+    walls = sides("walls", doc.walls, on_wall=False)
+    doors = sides("doors", doc.doors, on_wall=True)
+    windows = sides("windows", doc.windows, on_wall=True)
     for key, pairs in (("doors", doors), ("windows", windows)):
         for n, (a, b) in enumerate(pairs):
             if tile[a] == tile[b] == STREET:
                 raise check.fail(f"{key}[{n}]", "both spaces are on the Street: there is no Wall to open")
 
     diagonal_doors = []
-    raw_diagonals = raw.get("diagonal_doors", [])
-    if not isinstance(raw_diagonals, list):
-        raise check.fail("diagonal_doors", 'a list of {"space": [x, y], "opens": "NE|SE|SW|NW"}')
-    for n, entry in enumerate(raw_diagonals):
+    for n, entry in enumerate(doc.diagonal_doors):
         where = f"diagonal_doors[{n}]"
-        if not isinstance(entry, dict) or set(entry) != {"space", "opens"}:
-            raise check.fail(where, 'an object {"space": [x, y], "opens": "NE|SE|SW|NW"}')
-        at = space(entry["space"], f"{where}.space")
-        opens = entry["opens"]
-        if opens not in DIAGONALS:
-            raise check.fail(f"{where}.opens", f"one of {sorted(DIAGONALS)}, not {opens!r}")
+        at = space(entry.space, f"{where}.space")
+        opens = entry.opens
         building = tile[at]
         if building == STREET:
             raise check.fail(where, f"({at[0]},{at[1]}) is on the Street: a Diagonal Door is a Building's corner space")
@@ -141,34 +151,26 @@ def load_board(raw: Any, *, town: bool = True) -> Board:
             raise check.fail(where, "a Diagonal Door space has no other Door or Window on its sides")
         diagonal_doors.append(DiagonalDoor(building, at, opens))
 
-    rooftops = _rooftops(check, raw.get("rooftops"), buildings, tile)
-    entry_areas = _entry_areas(check, raw.get("entry_areas", {}), tile, width, height, space)
+    rooftops = _rooftops(check, doc.rooftops, buildings, tile)
+    entry_areas = _entry_areas(check, doc.entry_areas, tile, width, height, space)
     spaces = {}
-    raw_spaces = raw.get("spaces", {})
-    if not isinstance(raw_spaces, dict):
-        raise check.fail("spaces", 'an object of named spaces {"name": [[x, y], ...]}')
-    for key, value in raw_spaces.items():
-        if not isinstance(value, list) or not value:
+    for key, value in doc.spaces.items():
+        if not value:
             raise check.fail(f"spaces.{key}", "a non-empty list of spaces [[x, y], ...]")
         spaces[key] = tuple(space(v, f"spaces.{key}[{n}]") for n, v in enumerate(value))
     names = {}
-    raw_names = raw.get("buildings", {})
-    if not isinstance(raw_names, dict):
-        raise check.fail("buildings", 'an object {"7": {"name": "Bank"}}')
-    for key, value in raw_names.items():
+    for key, building_doc in doc.buildings.items():
         if not key.isdigit() or int(key) not in buildings:
             raise check.fail(f"buildings.{key}", f"not a Building on this board ({buildings})")
-        if not isinstance(value, dict) or set(value) - {"name"} or not isinstance(value.get("name", ""), str):
-            raise check.fail(f"buildings.{key}", 'an object {"name": "..."}')
-        names[int(key)] = value.get("name", "")
+        names[int(key)] = building_doc.name
 
     if town:
         _check_town(check, buildings, rooftops, diagonal_doors, entry_areas, spaces, tile)
     return Board(
-        name=name,
-        version=version,
-        description=description,
-        rows=tuple(rows),
+        name=doc.name,
+        version=doc.version,
+        description=doc.description,
+        rows=rows,
         doors=doors,
         windows=windows,
         walls=walls,
@@ -195,15 +197,16 @@ def _connected(check: _Check, tile: dict[Space, int], number: int) -> None:
         raise check.fail("rows", f"Building {number} is in pieces: its spaces must join side to side")
 
 
-def _rooftops(check: _Check, raw: Any, buildings: list[int], tile: dict[Space, int]) -> tuple[tuple[int, ...], ...]:
+def _rooftops(check: _Check, raw: tuple[tuple[int, ...], ...] | None, buildings: list[int],
+              tile: dict[Space, int]) -> tuple[tuple[int, ...], ...]:  # fmt: skip
     if raw is None:
         return tuple((b,) for b in buildings)
-    if not isinstance(raw, list) or not all(isinstance(g, list) and g for g in raw):
+    if not all(raw):
         raise check.fail("rooftops", "a list of Building groups, e.g. [[1], [2], [3, 4]]")
     groups = []
     for n, group in enumerate(raw):
         for b in group:
-            if not isinstance(b, int) or isinstance(b, bool) or b not in buildings:
+            if b not in buildings:
                 raise check.fail(f"rooftops[{n}]", f"{b!r} is not a Building on this board ({buildings})")
         groups.append(tuple(sorted(group)))
     listed = sorted(b for g in groups for b in g)
@@ -230,16 +233,14 @@ def _joined(tile: dict[Space, int], group: tuple[int, ...]) -> bool:
 
 
 def _entry_areas(
-    check: _Check, raw: Any, tile: dict[Space, int], width: int, height: int, space: Any
+    check: _Check, raw: dict[str, Spaces], tile: dict[Space, int], width: int, height: int, space: Any
 ) -> tuple[EntryArea, ...]:
-    if not isinstance(raw, dict):
-        raise check.fail("entry_areas", 'an object {"A": [[x, y], [x, y], [x, y]], ...}')
     areas = []
     for letter, value in raw.items():
         where = f"entry_areas.{letter}"
-        if not isinstance(letter, str) or len(letter) != 1 or not letter.isupper():
+        if len(letter) != 1 or not letter.isupper():
             raise check.fail(where, "Entry Areas are named by one capital letter (A-D)")
-        if not isinstance(value, list) or len(value) != 3:
+        if len(value) != 3:
             raise check.fail(where, "3 spaces along a board edge (FT-BOARD-22)")
         cells = [space(v, f"{where}[{n}]") for n, v in enumerate(value)]
         edges = {edge for edge, on_edge in (("N", all(s[1] == 0 for s in cells)),

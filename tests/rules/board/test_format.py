@@ -88,7 +88,7 @@ _DELETE = object()
         (["spaces", "bank_corner_door"], [[12, 12]], "spaces.bank_corner_door", "in Building 7"),
         (["spaces", "jail_wall_outside"], [[12, 12]], "spaces.jail_wall_outside", "other side of the wall"),
         (["buildings", "9"], {"name": "Mill"}, "buildings.9", "not a Building"),
-        (["colour"], "red", "(top level)", "unknown keys"),
+        (["colour"], "red", "colour", "unknown field(s) ['colour']"),
     ],
 )
 def test_a_broken_board_is_refused_naming_where(path: list[Any], value: Any, where: str, words: str) -> None:
