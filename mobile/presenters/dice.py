@@ -13,9 +13,8 @@ from dataclasses import dataclass, replace
 
 from shared_rules import Choose, DieKind, Effect, EnterCard, InvalidCommand, Prompt, Reroll, RollDice, RulesError
 from shared_rules.dice import die_count, face_range, validate_faces
-from shared_rules.flow import HERO_FIELDS
-from shared_rules.rules.adjust import check_effects
-from shared_rules.state import SKILLS
+from shared_rules.effects import check_effects
+from shared_rules.state import HERO_FIELDS, SKILLS
 
 from .reading import test_target
 from .table import Cancel, Notice, TableSession
