@@ -147,8 +147,6 @@ def _chart_range(die: DieKind) -> tuple[int, int]:
 
 
 ELEMENTS = ("fire", "wind", "water", "earth")  # a Sorceress's Elemental Focus (FF-SORC-02)
-_PACK = frozenset({"name", "version", "description", "buildings", "town_types", "hero_classes", "charts", "town",
-                   "locations", "tokens", "low_threats", "adventure"})  # fmt: skip
 
 
 # ---- a pack document as written (docs/content-packs.md), decoded by the codec -------------------------------------
@@ -250,11 +248,11 @@ def load_pack(raw: Any) -> ContentPack:
         raise ContentError("a content pack is a JSON object")
     doc: PackDoc = decode_content(PackDoc, raw, "")
     tokens_of = _buildings(doc.buildings)
-    types = {name: _town_type(rules, tokens_of, f"town_types.{name}") for name, rules in doc.town_types.items()}
+    types = {name: _town_type(name, rules, tokens_of) for name, rules in doc.town_types.items()}
     charts = {name: _chart(chart, f"charts.{name}") for name, chart in doc.charts.items()}
     stay = load_stay(raw, frozenset(tokens_of), set(types), PackCheck())
     adventure = load_adventure(raw["adventure"]) if "adventure" in raw else AdventureContent()
-    classes = {name: stats for name, stats in raw.get("hero_classes", {}).items()}  # checked above: as written
+    classes = dict(raw.get("hero_classes", {}))  # checked above; kept as written (hero_from_class, ClassSheet)
     return ContentPack(doc.name, doc.version, tuple(tokens_of.items()), types, classes, charts, stay, adventure)
 
 
@@ -269,9 +267,10 @@ def _buildings(buildings: tuple[BuildingDoc, ...]) -> dict[str, int]:
     return tokens_of
 
 
-def _town_type(rules: TownTypeDoc, tokens_of: dict[str, int], where: str) -> TownTypeRules:
+def _town_type(name: str, rules: TownTypeDoc, tokens_of: dict[str, int]) -> TownTypeRules:
     """A Town type of the 2D6 table (FT-TOWN-02) whose always/never Locations have Building tokens in the pack."""
-    if where.partition(".")[2] not in TOWN_TYPES.values():
+    where = f"town_types.{name}"
+    if name not in TOWN_TYPES.values():
         raise ContentError(f"{where}: not a Town type of the 2D6 table (FT-TOWN-02); one of "
                            f"{sorted(set(TOWN_TYPES.values()))}", field=where, rule="FT-TOWN-02")  # fmt: skip
     for key, names in (("always", rules.always), ("never", rules.never)):
