@@ -229,6 +229,8 @@ class Guard:
     async def flush(self) -> None:
         """Add the local counts to the shared counters and learn the other replicas' counts (one pipelined round trip
         on Redis for every key; the counters are the ones `limits`' fixed window keeps)."""
+        if not self._windows:  # nothing counted (a server stopped before its first counted request)
+            return
         now = time.monotonic()
         rules = {r.name: r for r in (self.address, self.token) if r is not None}
         live: list[tuple[tuple[str, str], _Window, Rule]] = []

@@ -12,6 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
+
+from scripts.export_schemas import OPENAPI
+from tests.services.servers import ServerProcess, create_session, sqlite_storage
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
@@ -72,3 +77,27 @@ def test_a_start_imports_no_graphql_library_no_page_renderer_no_engine_and_no_ra
     assert engine <= {"shared_rules.errors"}, f"imported at start-up: {sorted(engine - {'shared_rules.errors'})}"
     for deferred in ("services.contract.model", "services.contract.json_schema", "services.contract.public"):
         assert deferred not in modules, f"{deferred} is imported at start-up: it walks the engine's types"
+
+
+def test_the_first_requests_after_a_start_load_what_they_need_and_answer_as_always(tmp_path: Path) -> None:
+    """A real server whose first requests are a table, a command on it, its legal commands, a host page and the
+    OpenAPI document: each loads what the start left out (the engine, the API model, limits, jinja2, the document's
+    examples) and answers as the contract says."""
+    with ServerProcess(sqlite_storage(tmp_path), tmp_path, build_graphql=False) as server, \
+            httpx.Client(base_url=server.url, timeout=60) as client:
+        created = create_session(client)  # the first request after the start: 201
+        sid, token = created["session_id"], created["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        written = client.post(f"/v1/sessions/{sid}/commands", headers=auth, json={
+            "type": "adjust", "hero": "anna", "effects": [{"op": "change", "field": "xp", "amount": 1}]})
+        assert written.status_code == 200, written.text
+        assert written.json()["version"] == 1
+        assert next(h for h in written.json()["state"]["heroes"] if h["id"] == "anna")["xp"] == 1
+        legal = client.get(f"/v1/sessions/{sid}/legal-commands", headers=auth)
+        assert legal.status_code == 200 and legal.json()["legal_commands"], legal.text
+        refused = client.post(f"/v1/sessions/{sid}/commands", headers=auth, json={"type": "no-such-command"})
+        assert refused.status_code == 422 and refused.json()["field"] == "type"
+        assert client.get("/host").status_code == 200  # the host's sign-in page (jinja2)
+        document = client.get("/schema/openapi.json")
+        assert document.status_code == 200 and document.json() == json.loads(OPENAPI.read_text())
+        assert "Traceback" not in server.log(), server.log()
