@@ -367,14 +367,16 @@ async def create_session(services: Services, body: Any, *, event_id: str | None 
     encoded = shared_rules.encode_state(state)
     snapshot = shared_rules.codec.dumps(encoded)
     command = shared_rules.codec.dumps({"type": "create_session", "heroes": [shared_rules.encode(h) for h in heroes],
-                                 "options": shared_rules.encode(options), "seed": seed, "pack": pack})
-    created = shared_rules.Event(shared_rules.EventType.SESSION_CREATED, f"Table opened for {', '.join(h.name for h in heroes)}", rule="")
+                                        "options": shared_rules.encode(options), "seed": seed, "pack": pack})
+    created = shared_rules.Event(shared_rules.EventType.SESSION_CREATED,
+                                 f"Table opened for {', '.join(h.name for h in heroes)}", rule="")
     token = new_token()
     for _ in range(20):
         session_id = new_join_code()
         try:
             await services.store.create(session_id, token_hash(token), snapshot,
-                                        command, shared_rules.codec.dumps([shared_rules.encode_event(created)]), event_id=event_id)
+                                        command, shared_rules.codec.dumps([shared_rules.encode_event(created)]),
+                                        event_id=event_id)
         except SessionExists:
             continue
         return {"token": token, **session_view(session_id, 0, state, encoded)}
@@ -696,8 +698,9 @@ async def undo(
         state = await services.history.at(session_id, table.token_hash, target)
         if state is None:
             raise NotFound(f"session {session_id!r} has no version {target}", field="steps")
-        event = shared_rules.Event(shared_rules.EventType.UNDONE, f"Undid {steps} command{'s' if steps != 1 else ''}: back to version {target}",
-                      rule=UNDO_RULE)
+        event = shared_rules.Event(shared_rules.EventType.UNDONE,
+                                   f"Undid {steps} command{'s' if steps != 1 else ''}: back to version {target}",
+                                   rule=UNDO_RULE)
         return Step(state, {"type": "undo", "steps": steps, "to_version": target}, [shared_rules.encode_event(event)],
                     checkpoint=True)
 

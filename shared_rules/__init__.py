@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from .state import Hero, Item, ItemTag, Phase, RuleOptions, Session, Skills, TownSize
 
 _HOME = {
-    "codec": ("decode_command", "decode_event", "decode_hero", "decode_state", "encode", "encode_event", "encode_state"),
+    "codec": ("decode_command", "decode_event", "decode_hero", "decode_state", "encode", "encode_event",
+              "encode_state"),
     "commands": ("Adjust", "Arrive", "Choose", "ChooseTownSize", "Command", "Effect", "EndTownStay", "EnterCard",
                  "Reroll", "RollDice", "RollHazard"),
     "dice": ("DieKind", "Roll"),

@@ -109,7 +109,8 @@ class LocalOddsRunner:
     async def start(self, spec: JSON) -> JSON:
         plan = tasks.odds_plan(spec)
         pieces = plan_pieces(spec, self.settings.odds_chunk_trials)
-        job = _Job(new_job_id(), spec, plan, pieces, {key: shared_rules.odds.Sample() for key in spec["options"]}, [0] * len(pieces))
+        samples = {key: shared_rules.odds.Sample() for key in spec["options"]}
+        job = _Job(new_job_id(), spec, plan, pieces, samples, [0] * len(pieces))
         self._forget_old()
         self._jobs[job.job_id] = job
         job.task = asyncio.get_running_loop().create_task(self._run(job))

@@ -33,8 +33,8 @@ def run_chunk(
     """
     heroes, options = _inputs(spec)
     report = progress if progress is not None else _rq_progress()
-    tally = shared_rules.simulate.run_trials(heroes, spec["size"], count, seed=spec["seed"], start=start, options=options,
-                                progress=report)
+    tally = shared_rules.simulate.run_trials(heroes, spec["size"], count, seed=spec["seed"], start=start,
+                                             options=options, progress=report)
     return tally.to_json()
 
 

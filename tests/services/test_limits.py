@@ -187,8 +187,8 @@ def test_two_rules_of_the_same_rate_count_apart() -> None:
 
 
 @pytest.mark.parametrize("text", ["60/minute", "10 per 2 seconds", "1/second; 100/hour", "5/Day,7/month|1 per year",
-                                  " 3 / minute ", "2/minutes", "60/fortnight", "60/", "minute", "60/minute;", "1/secondss",
-                                  "-1/minute", "1.5/minute", "1 minute"])
+                                  " 3 / minute ", "2/minutes", "60/fortnight", "60/", "minute", "60/minute;",
+                                  "1/secondss", "-1/minute", "1.5/minute", "1 minute"])
 def test_a_rate_setting_is_checked_as_the_limits_library_reads_it(text: str) -> None:
     """Settings checks a rate without importing `limits` (the start does not load it): both agree on what is one."""
     from limits import parse_many
