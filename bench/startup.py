@@ -7,12 +7,18 @@ whole life from `os.wait4`) and the import times are what load inflates least. T
 launch to first health answer on an idle machine.
 
     python bench/startup.py [--runs 5] [--top 25]
+    python bench/startup.py --instructions  # callgrind: instructions of a start up to its first health answer
+
+`--instructions` counts what load does not change at all (valgrind's callgrind, ~1.5-3 min on the shared machine):
+the imports, `create_app`, the lifespan and one `GET /v1/health` answered over ASGI in one process, the collector
+off until the lifespan turns it on, as `serve` does. Compare two trees by running each one's bench.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import socket
 import statistics
@@ -112,6 +118,61 @@ def importtime(data: Path, top: int) -> None:
     print(f"heavy packages imported at start-up: {', '.join(loaded) or 'none'}")
 
 
+INSTRUCTIONS_PROBE = """
+import gc
+gc.disable()  # as `serve` does; the app's lifespan turns it back on
+import asyncio, sys
+import uvicorn
+from services.api.app import create_app
+from services.settings import Settings
+import services.api.serve
+
+app = create_app(Settings(db_path=sys.argv[1]))
+
+
+async def start_and_ask_health():
+    inbox, outbox = asyncio.Queue(), asyncio.Queue()
+    await inbox.put({"type": "lifespan.startup"})
+    lifespan = asyncio.create_task(app({"type": "lifespan", "asgi": {"version": "3.0"}}, inbox.get, outbox.put))
+    assert (await outbox.get())["type"] == "lifespan.startup.complete"
+    answers = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        answers.append(message)
+
+    await app({"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+               "path": "/v1/health", "raw_path": b"/v1/health", "query_string": b"", "root_path": "",
+               "headers": [(b"host", b"127.0.0.1")], "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000)},
+              receive, send)
+    assert answers[0]["status"] == 200, answers[0]
+    await inbox.put({"type": "lifespan.shutdown"})
+    await outbox.get()
+    await lifespan
+
+
+asyncio.run(start_and_ask_health())
+"""
+
+
+def instructions(data: Path) -> None:
+    """Instructions (callgrind) of one in-process start up to its first health answer and its shutdown."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    out = data / "callgrind.out"
+    env = {**os.environ}
+    env.pop("REDIS_URL", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c",
+                    INSTRUCTIONS_PROBE, str(data / "instructions.sqlite3")], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=1800)
+    totals = next(line for line in out.read_text().splitlines() if line.startswith("totals:"))
+    print(f"start up to its first /v1/health (imports, create_app, lifespan, one answer over ASGI): "
+          f"{int(totals.split()[1]) / 1e9:.3f} G instructions (callgrind)")
+
+
 def verdict(cpu: float, wall: float, load: float) -> str:
     """The target and whether the median CPU at the first answer met it (and the wall time, when the machine was
     idle enough for it to mean something)."""
@@ -129,7 +190,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--no-importtime", action="store_true")
+    parser.add_argument("--instructions", action="store_true",
+                        help="only count the instructions of a start (callgrind), no timed runs")
     args = parser.parse_args()
+    if args.instructions:
+        with tempfile.TemporaryDirectory() as tmp:
+            instructions(Path(tmp))
+        return
     load = os.getloadavg()
     print(f"machine: {os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     walls, ready_cpu, life_cpu = [], [], []

@@ -14,20 +14,13 @@ import json
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import shared_rules  # the engine's names are read on use: its values load with the first table, not at start
 from services.store import Access, SessionStore, StoredSession
-from shared_rules.codec import (
-    SCHEMA_VERSION,
-    decode_command,
-    decode_state,
-    encode,
-    encode_event,
-    encode_state,
-    type_hints,
-)
-from shared_rules.engine import apply
-from shared_rules.state import Session
+
+if TYPE_CHECKING:
+    from shared_rules.state import Session
 
 JSON = dict[str, Any]
 CacheKey = tuple[str, str, int]  # session id, token hash (one incarnation of a join code), version
@@ -127,14 +120,14 @@ class History:
             if state is None:
                 raise LookupError("the known version is no longer remembered")
         else:
-            state = decode_state(json.loads(stored.base_snapshot))
+            state = shared_rules.decode_state(json.loads(stored.base_snapshot))
             self.put(sid, token_hash, stored.base_version, state, latest=False)
         for entry in stored.entries:
             command = json.loads(entry.command)
             if not isinstance(command, dict) or command.get("type") in ("undo", "create_session"):
                 raise HistoryDiverged(f"session {sid!r} version {entry.version}: a {command!r} entry has no checkpoint")
-            outcome = apply(state, decode_command(command))
-            if [encode_event(e) for e in outcome.events] != json.loads(entry.events):
+            outcome = shared_rules.apply(state, shared_rules.decode_command(command))
+            if [shared_rules.encode_event(e) for e in outcome.events] != json.loads(entry.events):
                 raise HistoryDiverged(f"session {sid!r} version {entry.version}: replaying the command gave other "
                                       "events than the log recorded (did the rules change?)")
             state = outcome.state
@@ -247,15 +240,25 @@ class StateEncoder:
     def __init__(self, size: int = 8192) -> None:
         self._size = size
         self._memo: OrderedDict[int, tuple[object, Any]] = OrderedDict()
+        self._fields: list[tuple[str, bool]] = []
+        """(name, held as is) per field of the Session, read on the first call (the engine loads with the first
+        state, not when the service starts)."""
+
+    def _read_fields(self) -> list[tuple[str, bool]]:
+        from shared_rules.codec import type_hints
+        from shared_rules.state import Session
+
         hints = type_hints(Session)
         # a field that holds a str, a number or an enum of those is its own JSON: only the others are looked up
         self._fields = [(f.name, _held_as_is(hints[f.name])) for f in dataclasses.fields(Session)]
+        return self._fields
 
     def __call__(self, state: Session) -> JSON:
-        data: JSON = {"schema": SCHEMA_VERSION}
-        if isinstance(getattr(Session, "type", None), str):  # pragma: no cover - the codec's tagged classes
-            return encode_state(state)
-        for name, as_is in self._fields:
+        fields = self._fields or self._read_fields()
+        data: JSON = {"schema": shared_rules.codec.SCHEMA_VERSION}
+        if isinstance(getattr(type(state), "type", None), str):  # pragma: no cover - the codec's tagged classes
+            return shared_rules.encode_state(state)
+        for name, as_is in fields:
             value = getattr(state, name)
             data[name] = value if as_is else self._part(value)
         return data
@@ -266,11 +269,11 @@ class StateEncoder:
         if isinstance(value, tuple) and value and dataclasses.is_dataclass(value[0]):
             return [self._part(item) for item in value]
         if not dataclasses.is_dataclass(value) or isinstance(value, type):
-            return encode(value)
+            return shared_rules.encode(value)
         found = self._memo.get(id(value))
         if found is not None and found[0] is value:
             return found[1]
-        encoded = encode(value)
+        encoded = shared_rules.encode(value)
         self._memo[id(value)] = (value, encoded)  # holding the object keeps its id from being reused
         if len(self._memo) > self._size:
             self._memo.popitem(last=False)

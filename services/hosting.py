@@ -14,7 +14,7 @@ import json
 import secrets
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from services.contract.validation import check
@@ -42,9 +42,10 @@ from services.use_cases import (
     public_command,
     token_hash,
 )
-from shared_rules.content import TRAVEL_HAZARDS
 from shared_rules.errors import InvalidCommand
-from shared_rules.state import Phase, Session
+
+if TYPE_CHECKING:
+    from shared_rules.state import Session
 
 JSON = dict[str, Any]
 EVENT_ID_LENGTH = 8
@@ -276,12 +277,16 @@ def _hero(hero: Any) -> JSON:
 
 
 def _hazard_name(result: int) -> str:
+    from shared_rules.content import TRAVEL_HAZARDS  # the engine's charts: loaded with the first table read
+
     entry = TRAVEL_HAZARDS.get(result)
     return f"{result} {entry.name}" if entry is not None else str(result)
 
 
 def whereabouts(state: Session) -> JSON:
     """Where the posse is, as one line and the numbers behind it."""
+    from shared_rules.state import Phase
+
     out: JSON = {"phase": state.phase.value, "text": "", "hazards_done": None, "hazards_total": None,
                  "hazard": None, "town": None, "day": None, "turn": None, "mission": None, "mission_status": None,
                  "party": None, "darkness": None, "track_length": None}

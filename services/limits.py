@@ -17,6 +17,9 @@ The client address is the peer's, or what `X-Forwarded-For` names when the peer 
 A refusal raises RateLimited; the error translator answers 429 with `Retry-After`, `RateLimit` and `RateLimit-Policy`
 (draft-ietf-httpapi-ratelimit-headers). When the counter store is unreachable the limits let requests through
 (fail open) rather than turn a Redis outage into refusals.
+
+The `limits` library (and what it imports) is loaded when a rule is first needed: the first request the limits
+count, not the start (health and readiness probes are not counted).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import logging
 import math
 import time
@@ -31,14 +35,13 @@ from dataclasses import dataclass
 from dataclasses import field as worked_out
 from typing import TYPE_CHECKING
 
-from limits import RateLimitItem, parse
-from limits.aio.storage import MemoryStorage, RedisStorage, Storage
-
 from services.observability import RATE_LIMITED, labelled
 from services.settings import Settings
 from services.use_cases import ServiceError
 
 if TYPE_CHECKING:
+    from limits import RateLimitItem
+    from limits.aio.storage import Storage
     from redis.asyncio import Redis
     from redis.commands.core import AsyncScript
 
@@ -90,7 +93,11 @@ class Rule:
 
 
 def _rule(name: str, text: str, field: str) -> Rule | None:
-    return Rule(name, parse(text), field) if text else None
+    if not text:
+        return None
+    from limits import parse  # the library, on the first rule read
+
+    return Rule(name, parse(text), field)
 
 
 @dataclass
@@ -122,13 +129,7 @@ class Guard:
     def __init__(self, settings: Settings, *, flush_interval: float = FLUSH_INTERVAL) -> None:
         self.settings = settings
         self.flush_interval = flush_interval
-        self.address = _rule("address", settings.rate_limit_address, "client address")
-        self.token = _rule("token", settings.rate_limit_token, "Authorization")
-        self.create = _rule("create", settings.rate_limit_create, "client address")
-        self.simulation = _rule("simulation", settings.rate_limit_simulation, "client address")
-        self.auth_failures = _rule("auth-failures", settings.rate_limit_auth_failures, "Authorization")
         self.prefix = f"{settings.redis_prefix}:limits"
-        self.storage: Storage
         self._batch: Redis | None = None
         self._flush_script: AsyncScript | None = None
         if settings.redis_url:
@@ -136,15 +137,43 @@ class Guard:
 
             from services.store.redis import make_client
 
-            self.storage = RedisStorage("async+" + settings.redis_url, implementation="redispy",
-                                        key_prefix=self.prefix, wrap_exceptions=True, socket_connect_timeout=2)
             self._batch = make_client(settings.redis_url)
             if not isinstance(self._batch, RedisCluster):
                 self._flush_script = self._batch.register_script(_FLUSH)
-        else:
-            self.storage = MemoryStorage()
         self._windows: dict[tuple[str, str], _Window] = {}
         self._flusher: asyncio.Task[None] | None = None
+
+    # -- the rules and the shared counters, made on first use ------------------------------------------
+
+    @functools.cached_property
+    def address(self) -> Rule | None:
+        return _rule("address", self.settings.rate_limit_address, "client address")
+
+    @functools.cached_property
+    def token(self) -> Rule | None:
+        return _rule("token", self.settings.rate_limit_token, "Authorization")
+
+    @functools.cached_property
+    def create(self) -> Rule | None:
+        return _rule("create", self.settings.rate_limit_create, "client address")
+
+    @functools.cached_property
+    def simulation(self) -> Rule | None:
+        return _rule("simulation", self.settings.rate_limit_simulation, "client address")
+
+    @functools.cached_property
+    def auth_failures(self) -> Rule | None:
+        return _rule("auth-failures", self.settings.rate_limit_auth_failures, "Authorization")
+
+    @functools.cached_property
+    def storage(self) -> Storage:
+        """limits' counters: in Redis (shared by every replica) or in this process (embedded)."""
+        from limits.aio.storage import MemoryStorage, RedisStorage
+
+        if self.settings.redis_url:
+            return RedisStorage("async+" + self.settings.redis_url, implementation="redispy",
+                                key_prefix=self.prefix, wrap_exceptions=True, socket_connect_timeout=2)
+        return MemoryStorage()
 
     # -- every request ---------------------------------------------------------------------------------
 
@@ -168,6 +197,8 @@ class Guard:
     def remaining(self, address: str, token: str | None) -> tuple[Rule, int, int] | None:
         """The tightest of the address and token limits: (rule, remaining, seconds to the window's end)."""
         best: tuple[Rule, int, int] | None = None
+        if not self._windows:  # nothing counted yet (the probes are not): no rule to read
+            return None
         now = time.monotonic()
         for rule, who in ((self.address, address), (self.token, token)):
             if rule is None or not who:
@@ -198,6 +229,8 @@ class Guard:
     async def flush(self) -> None:
         """Add the local counts to the shared counters and learn the other replicas' counts (one pipelined round trip
         on Redis for every key; the counters are the ones `limits`' fixed window keeps)."""
+        if not self._windows:  # nothing counted (a server stopped before its first counted request)
+            return
         now = time.monotonic()
         rules = {r.name: r for r in (self.address, self.token) if r is not None}
         live: list[tuple[tuple[str, str], _Window, Rule]] = []

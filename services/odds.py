@@ -33,9 +33,6 @@ from services.use_cases import (
     role_at,
     token_hash,
 )
-from shared_rules import odds
-from shared_rules.codec import encode_state
-from shared_rules.engine import new_session
 from shared_rules.errors import InvalidCommand
 
 if TYPE_CHECKING:
@@ -47,6 +44,10 @@ FIELDS = {"question", "session_id", "heroes", "options", "params", "trials", "se
 
 async def parse_odds(services: Services, body: Any, token: str | None) -> JSON:
     """An odds request as a job spec: the question, the table's state, the options compared, trials and seed."""
+    from shared_rules import odds  # the engine: loaded with the first odds request, not at start
+    from shared_rules.codec import encode_state
+    from shared_rules.engine import new_session
+
     data = _object(body, "body", FIELDS)
     if "question" not in data:
         raise InvalidCommand(f"question: required; one of {sorted(odds.QUESTIONS)}", field="question")

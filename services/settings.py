@@ -6,11 +6,18 @@ Storage is Redis when a URL is set (REDIS_URL / --redis), else the SQLite file (
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 DEFAULT_DB = "./data/brimstone.sqlite3"
+
+
+_ONE_RATE = r"\s*[0-9]+\s*(?:/|\s*per\s*)\s*[0-9]*\s*(?:second|minute|hour|day|month|year)s?\s*"
+RATE = re.compile(rf"^{_ONE_RATE}(?:[,;|]{_ONE_RATE})*$", re.IGNORECASE)
+"""A rate limit as the `limits` library reads it (`60/minute`, `10 per 2 seconds`, `1/second; 100/hour`): checked
+here without importing the library, which the limits load on their first counted request (not at start)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,13 +162,8 @@ class Settings:
         for name in ("rate_limit_address", "rate_limit_token", "rate_limit_create", "rate_limit_simulation",
                      "rate_limit_auth_failures"):
             value = getattr(self, name)
-            if value:
-                from limits import parse_many
-
-                try:
-                    parse_many(value)
-                except ValueError:
-                    raise ValueError(f"{name}: {value!r} is not a rate such as '60/minute'") from None
+            if value and not RATE.match(value):
+                raise ValueError(f"{name}: {value!r} is not a rate such as '60/minute'")
         for name in ("port", "metrics_port"):
             if not 0 <= getattr(self, name) <= 65535:
                 raise ValueError(f"{name}: {getattr(self, name)} is not a TCP port")

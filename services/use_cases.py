@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import shared_rules  # the engine's names are read on use: its values load with the first table, not at start
 from services.contract.envelopes import MAX_VERSION
-from services.contract.public import public_state
 from services.contract.validation import check, check_command
 from services.history import History, StateEncoder, Table
 from services.observability import COMMANDS, labelled
@@ -37,17 +37,13 @@ from services.store import (
     WriterRefused,
 )
 from services.store.base import dump_json
-from shared_rules import codec as rules_codec
-from shared_rules.codec import decode_command, decode_hero, encode, encode_event, encode_state
-from shared_rules.engine import apply, legal_commands, new_session
 from shared_rules.errors import IllegalCommand, InvalidCommand, RulesError
-from shared_rules.events import Event, EventType
-from shared_rules.state import RuleOptions, Session
 
 if TYPE_CHECKING:
     from services.jobs.odds import OddsRunner
     from services.jobs.runner import SimulationRunner
     from services.limits import Guard
+    from shared_rules.state import RuleOptions, Session
 
 log = logging.getLogger("brimstone.use_cases")
 T = TypeVar("T")
@@ -182,20 +178,20 @@ def parse_heroes(data: Any, field: str = "heroes") -> tuple[Any, ...]:
         raise InvalidCommand(f"{field}: expected a list of heroes", field=field)
     if not 1 <= len(data) <= 6:
         raise InvalidCommand(f"{field}: a posse has 1-6 heroes, got {len(data)}", field=field, rule="A48")
-    return tuple(_decoded(decode_hero, item, f"{field}[{i}]") for i, item in enumerate(data))
+    return tuple(_decoded(shared_rules.decode_hero, item, f"{field}[{i}]") for i, item in enumerate(data))
 
 
 def parse_options(data: Any, field: str = "options") -> RuleOptions:
     """Rule options from JSON; absent fields keep the rules-reference readings."""
     if data is None:
-        return RuleOptions()
-    options: RuleOptions = _decoded(rules_codec.decode, RuleOptions, data, field)
+        return shared_rules.RuleOptions()
+    options: RuleOptions = _decoded(shared_rules.codec.decode, shared_rules.RuleOptions, data, field)
     return options
 
 
 def parse_command(data: Any) -> Any:
     """Any engine command from its JSON form (`type` picks it; `dice` optional), checked against its schema."""
-    return _decoded(decode_command, check_command(data))
+    return _decoded(shared_rules.decode_command, check_command(data))
 
 
 def parse_expected_version(value: Any, field: str = "expected_version") -> int | None:
@@ -327,10 +323,12 @@ def view_parts(state: Session, encoded: JSON | None = None) -> JSON:
     client could predict the dice), the pending prompt and the legal commands.
 
     `encoded` is encode_state(state) when the caller already has it."""
+    from services.contract.public import public_state  # the API model: built with the first table's view
+
     return {
         "state": public_state(encoded if encoded is not None else _encode_state(state)),
-        "pending": None if state.pending is None else encode(state.pending.prompt),
-        "legal_commands": [encode(item) for item in legal_commands(state)],
+        "pending": None if state.pending is None else shared_rules.encode(state.pending.prompt),
+        "legal_commands": [shared_rules.encode(item) for item in shared_rules.legal_commands(state)],
     }
 
 
@@ -363,20 +361,22 @@ async def create_session(services: Services, body: Any, *, event_id: str | None 
     options = parse_options(data.get("options"))
     seed = _int(data["seed"], "seed", 0, MAX_SEED) if data.get("seed") is not None else secrets.randbelow(MAX_SEED)
     pack = _str(data["pack"], "pack") if data.get("pack") is not None else "default"
-    state = by_the_rules(new_session, heroes, options=options, seed=seed, pack=pack)
+    state = by_the_rules(shared_rules.new_session, heroes, options=options, seed=seed, pack=pack)
     if services.guard is not None and limited:
         await services.guard.opening_table()
-    encoded = encode_state(state)
-    snapshot = rules_codec.dumps(encoded)
-    command = rules_codec.dumps({"type": "create_session", "heroes": [encode(h) for h in heroes],
-                                 "options": encode(options), "seed": seed, "pack": pack})
-    created = Event(EventType.SESSION_CREATED, f"Table opened for {', '.join(h.name for h in heroes)}", rule="")
+    encoded = shared_rules.encode_state(state)
+    snapshot = shared_rules.codec.dumps(encoded)
+    command = shared_rules.codec.dumps({"type": "create_session", "heroes": [shared_rules.encode(h) for h in heroes],
+                                        "options": shared_rules.encode(options), "seed": seed, "pack": pack})
+    created = shared_rules.Event(shared_rules.EventType.SESSION_CREATED,
+                                 f"Table opened for {', '.join(h.name for h in heroes)}", rule="")
     token = new_token()
     for _ in range(20):
         session_id = new_join_code()
         try:
             await services.store.create(session_id, token_hash(token), snapshot,
-                                        command, rules_codec.dumps([encode_event(created)]), event_id=event_id)
+                                        command, shared_rules.codec.dumps([shared_rules.encode_event(created)]),
+                                        event_id=event_id)
         except SessionExists:
             continue
         return {"token": token, **session_view(session_id, 0, state, encoded)}
@@ -662,11 +662,11 @@ async def submit_command(
     command = parse_command(body)
     expected_version = parse_expected_version(expected_version)
 
-    encoded = encode(command)
+    encoded = shared_rules.encode(command)
 
     async def step(table: Table) -> Step:
-        outcome = by_the_rules(apply, table.state, command)
-        return Step(outcome.state, encoded, [encode_event(event) for event in outcome.events])
+        outcome = by_the_rules(shared_rules.apply, table.state, command)
+        return Step(outcome.state, encoded, [shared_rules.encode_event(event) for event in outcome.events])
 
     return await _write(services, session_id, token, kind="command", payload=encoded, step=step,
                         expected_version=expected_version, idempotency_key=idempotency_key, if_match=if_match)
@@ -698,9 +698,10 @@ async def undo(
         state = await services.history.at(session_id, table.token_hash, target)
         if state is None:
             raise NotFound(f"session {session_id!r} has no version {target}", field="steps")
-        event = Event(EventType.UNDONE, f"Undid {steps} command{'s' if steps != 1 else ''}: back to version {target}",
-                      rule=UNDO_RULE)
-        return Step(state, {"type": "undo", "steps": steps, "to_version": target}, [encode_event(event)],
+        event = shared_rules.Event(shared_rules.EventType.UNDONE,
+                                   f"Undid {steps} command{'s' if steps != 1 else ''}: back to version {target}",
+                                   rule=UNDO_RULE)
+        return Step(state, {"type": "undo", "steps": steps, "to_version": target}, [shared_rules.encode_event(event)],
                     checkpoint=True)
 
     return await _write(services, session_id, token, kind="undo", payload={"steps": steps}, step=step,
@@ -800,9 +801,9 @@ def parse_simulation(services: Services, body: Any) -> JSON:
     if all(hero.removed for hero in heroes):  # the journey would refuse its first command; refuse it before queueing
         raise IllegalCommand("heroes: every hero has been taken from the game; a journey needs one left",
                              field="heroes")
-    by_the_rules(new_session, heroes, options=options)  # the posse must make a table before it is queued
-    return {"heroes": [encode(h) for h in heroes], "size": size, "trials": trials, "seed": seed,
-            "options": encode(options)}
+    by_the_rules(shared_rules.new_session, heroes, options=options)  # the posse must make a table before it is queued
+    return {"heroes": [shared_rules.encode(h) for h in heroes], "size": size, "trials": trials, "seed": seed,
+            "options": shared_rules.encode(options)}
 
 
 def _runner(services: Services) -> SimulationRunner:

@@ -194,17 +194,15 @@ def _inner_app(route_handlers: list[Any], settings: Settings) -> Litestar:
 
 
 class _Litestar(Litestar):
-    """litestar without its default pydantic plugins: the service has no pydantic model (its bodies are msgspec and
-    dataclasses), and importing pydantic for them cost a tenth of a second of every start."""
+    """litestar without its default pydantic and attrs plugins: the service has no pydantic model and no attrs class
+    (its bodies are msgspec and dataclasses), and importing pydantic for them cost a tenth of a second of every
+    start, attrs ~0.04 s more."""
 
     @staticmethod
     def _get_default_plugins(plugins: list[Any]) -> list[Any]:
-        from litestar.plugins.attrs import AttrsSchemaPlugin
         from litestar.plugins.core import MsgspecDIPlugin
 
         plugins.append(MsgspecDIPlugin())
-        if not any(isinstance(plugin, AttrsSchemaPlugin) for plugin in plugins):
-            plugins.append(AttrsSchemaPlugin())
         return plugins
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from services.contract.json_schema import Schema, engine_components, ref
 from services.contract.problems import CATALOGUE
+from services.contract.refs import Schema, ref
 
 MAX_POSSE = 6  # a posse has 1-6 heroes (A48), as shared_rules.engine.new_session checks
 MAX_SEED = 2**53 - 1  # exact in every JSON parser
@@ -185,6 +185,8 @@ def service_components(engine: dict[str, Schema]) -> dict[str, Schema]:
 @cache
 def all_components() -> dict[str, Schema]:
     """Every component of the OpenAPI document: the engine's values and the service's envelopes."""
+    from services.contract.json_schema import engine_components  # walks the engine's types: on first use
+
     engine = engine_components()
     state: Schema = engine["State"]
     engine["State"] = {**state, "properties": {

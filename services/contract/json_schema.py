@@ -33,14 +33,8 @@ from services.contract.model import (
     Tagged,
     model,
 )
+from services.contract.refs import REF, Schema, ref
 from shared_rules.commands import COMMAND_TYPES
-
-REF = "#/components/schemas/"
-Schema = dict[str, Any]
-
-
-def ref(name: str) -> Schema:
-    return {"$ref": REF + name}
 
 
 def _runs(values: tuple[int, ...]) -> list[tuple[int, int]]:

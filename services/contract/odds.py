@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.contract.envelopes import MAX_POSSE, MAX_SEED, SESSION_ID_PATTERN
-from services.contract.json_schema import REF
+from services.contract.refs import REF
 
 MAX_ODDS_TRIALS = 50_000  # trials per option a request may ask for (a server may be configured to run fewer)
 JOB_FIELDS = ("job_id", "status", "progress", "question", "options", "trials", "seed", "session_id", "chunks",

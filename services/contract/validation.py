@@ -14,8 +14,7 @@ from typing import Any
 
 import jsonschema_rs
 
-from services.contract.json_schema import REF
-from shared_rules.commands import COMMAND_TYPES
+from services.contract.refs import REF
 from shared_rules.errors import InvalidCommand
 
 
@@ -162,6 +161,8 @@ def _rule_on_path(schema_path: list[str | int]) -> str:
 
 def check_command(data: Any) -> Any:
     """A command body checked against the input schema of its `type` (an unknown type names `type`)."""
+    from shared_rules.commands import COMMAND_TYPES  # the engine's values: loaded with the first command
+
     if not isinstance(data, dict):
         raise InvalidCommand("body: a command is a JSON object with a 'type'", field="body")
     kind = data.get("type")
@@ -173,6 +174,7 @@ def check_command(data: Any) -> Any:
 @cache
 def _command_component(kind: str) -> str:
     from services.contract.model import model
+    from shared_rules.commands import COMMAND_TYPES
 
     return model().object(COMMAND_TYPES[kind]).name
 

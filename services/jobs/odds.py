@@ -15,13 +15,15 @@ import time
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+import shared_rules  # the odds engine is read on use: a server imports this module at start, runs a job later
 from services.jobs import tasks
 from services.jobs.runner import LocalRunner, RqRunner, SimulationRunner, new_job_id
 from services.settings import Settings
-from shared_rules import odds
-from shared_rules.odds import Plan, Sample
+
+if TYPE_CHECKING:
+    from shared_rules.odds import Plan, Sample
 
 log = logging.getLogger("brimstone.jobs")
 JSON = dict[str, Any]
@@ -107,7 +109,8 @@ class LocalOddsRunner:
     async def start(self, spec: JSON) -> JSON:
         plan = tasks.odds_plan(spec)
         pieces = plan_pieces(spec, self.settings.odds_chunk_trials)
-        job = _Job(new_job_id(), spec, plan, pieces, {key: Sample() for key in spec["options"]}, [0] * len(pieces))
+        samples = {key: shared_rules.odds.Sample() for key in spec["options"]}
+        job = _Job(new_job_id(), spec, plan, pieces, samples, [0] * len(pieces))
         self._forget_old()
         self._jobs[job.job_id] = job
         job.task = asyncio.get_running_loop().create_task(self._run(job))
@@ -128,7 +131,7 @@ class LocalOddsRunner:
                 result = await loop.run_in_executor(pool, tasks.odds_chunk, job.spec, option, start, count)
             if job.status in TERMINAL:
                 return
-            job.samples[option].merge(Sample.from_json(result))
+            job.samples[option].merge(shared_rules.odds.Sample.from_json(result))
             job.done[index] = count
             job.chunks_done += 1
 
@@ -151,7 +154,7 @@ class LocalOddsRunner:
 
     def _view(self, job: _Job) -> JSON:
         if job.answered_at != job.chunks_done or job.answer is None:
-            job.answer = odds.answer(job.plan, job.samples, trials=job.spec["trials"])
+            job.answer = shared_rules.odds.answer(job.plan, job.samples, trials=job.spec["trials"])
             job.answered_at = job.chunks_done
         return _view(job.job_id, job.spec, self.backend, status=job.status, done=sum(job.done),
                      chunks=len(job.pieces), chunks_done=job.chunks_done, answer=job.answer, error=job.error)
@@ -213,7 +216,7 @@ class RqOddsRunner:
         record = {"spec": spec, "pieces": pieces, "chunks": ids, "status": "queued", "created_at": time.time()}
         self.redis.set(self._key(job_id), json.dumps(record), ex=ttl)
         return _view(job_id, spec, self.backend, status="queued", done=0, chunks=len(ids), chunks_done=0,
-                     answer=odds.answer(tasks.odds_plan(spec), {}, trials=spec["trials"]), error=None)
+                     answer=shared_rules.odds.answer(tasks.odds_plan(spec), {}, trials=spec["trials"]), error=None)
 
     async def start(self, spec: JSON) -> JSON:
         return await asyncio.to_thread(self._start, spec)
@@ -237,11 +240,11 @@ class RqOddsRunner:
                 continue
             state = job.get_status(refresh=False)
             if state == JobStatus.FINISHED:
-                seen[chunk_id] = Sample.from_json(job.return_value())
+                seen[chunk_id] = shared_rules.odds.Sample.from_json(job.return_value())
             elif state == JobStatus.FAILED and status not in TERMINAL:
                 status, error = "failed", (job.exc_info or "a chunk failed").strip().splitlines()[-1]
             started = started or state == JobStatus.STARTED
-        samples = {key: Sample() for key in spec["options"]}
+        samples = {key: shared_rules.odds.Sample() for key in spec["options"]}
         done = 0
         for (option, _, count), chunk_id in zip(pieces, ids, strict=True):
             if chunk_id in seen:
@@ -251,7 +254,7 @@ class RqOddsRunner:
             status = "finished" if len(seen) == len(ids) else "running" if seen or started else "queued"
         if status in TERMINAL and len(self._samples) > MAX_LOCAL_JOBS:
             self._samples.pop(next(iter(self._samples)))
-        answer = odds.answer(tasks.odds_plan(spec), samples, trials=spec["trials"])
+        answer = shared_rules.odds.answer(tasks.odds_plan(spec), samples, trials=spec["trials"])
         return _view(job_id, spec, self.backend, status=status, done=done, chunks=len(ids), chunks_done=len(seen),
                      answer=answer, error=error)
 

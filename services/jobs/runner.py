@@ -20,7 +20,6 @@ from typing import Any, Protocol
 
 from services.jobs import tasks
 from services.settings import Settings
-from shared_rules import simulate
 
 log = logging.getLogger("brimstone.jobs")
 JSON = dict[str, Any]
@@ -66,7 +65,9 @@ def check_caps(settings: Settings, unfinished: list[str], client: str) -> None:
 def plan_chunks(settings: Settings, trials: int) -> list[tuple[int, int]]:
     """At most `simulation_chunks` pieces, none smaller than `min_chunk_trials` (unless the job is)."""
     chunks = max(1, min(settings.simulation_chunks, math.ceil(trials / settings.min_chunk_trials)))
-    return simulate.split(trials, chunks)
+    from shared_rules.simulate import split  # the engine: loaded with the first simulation, not at start
+
+    return split(trials, chunks)
 
 
 def new_job_id() -> str:

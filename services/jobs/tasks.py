@@ -9,17 +9,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from shared_rules import codec as rules_codec
-from shared_rules import odds, simulate
-from shared_rules.codec import decode_hero, decode_state
-from shared_rules.state import RuleOptions
+import shared_rules  # the engine's names are read on use: a server imports this module at start, runs a job later
+
+if TYPE_CHECKING:
+    from shared_rules import odds
+    from shared_rules.state import RuleOptions
 
 
 def _inputs(spec: dict[str, Any]) -> tuple[tuple[Any, ...], RuleOptions]:
-    heroes = tuple(decode_hero(data, f"heroes[{i}]") for i, data in enumerate(spec["heroes"]))
-    options: RuleOptions = rules_codec.decode(RuleOptions, spec.get("options") or {}, "options")
+    heroes = tuple(shared_rules.decode_hero(data, f"heroes[{i}]") for i, data in enumerate(spec["heroes"]))
+    options: RuleOptions = shared_rules.codec.decode(shared_rules.RuleOptions, spec.get("options") or {}, "options")
     return heroes, options
 
 
@@ -32,8 +33,8 @@ def run_chunk(
     """
     heroes, options = _inputs(spec)
     report = progress if progress is not None else _rq_progress()
-    tally = simulate.run_trials(heroes, spec["size"], count, seed=spec["seed"], start=start, options=options,
-                                progress=report)
+    tally = shared_rules.simulate.run_trials(heroes, spec["size"], count, seed=spec["seed"], start=start,
+                                             options=options, progress=report)
     return tally.to_json()
 
 
@@ -55,8 +56,10 @@ def _rq_progress() -> Callable[[int], None] | None:
 
 def merge_chunks(tallies: list[dict[str, Any]]) -> dict[str, Any]:
     """The summary (shared_rules.simulate.summarize) of a simulation's chunk tallies."""
+    simulate = shared_rules.simulate
     merged = simulate.merge(simulate.Tally.from_json(t) for t in tallies)
-    return simulate.summarize(merged)
+    summary: dict[str, Any] = simulate.summarize(merged)
+    return summary
 
 
 def finalize(chunk_ids: list[str]) -> dict[str, Any]:
@@ -91,12 +94,12 @@ def odds_plan(spec: dict[str, Any]) -> odds.Plan:
 @lru_cache(maxsize=16)
 def _odds_plan(key: str) -> odds.Plan:
     spec = json.loads(key)
-    return odds.plan(decode_state(spec["state"]), spec["question"], spec["params"])
+    return shared_rules.odds.plan(shared_rules.decode_state(spec["state"]), spec["question"], spec["params"])
 
 
 def odds_chunk(
     spec: dict[str, Any], option: str, start: int, count: int, progress: Callable[[int], None] | None = None
 ) -> dict[str, Any]:
     """Trials start..start+count-1 of one option of an odds job; returns the chunk's Sample as JSON data."""
-    sample = odds.run_chunk(odds_plan(spec), option, start, count, seed=spec["seed"], progress=progress)
+    sample = shared_rules.odds.run_chunk(odds_plan(spec), option, start, count, seed=spec["seed"], progress=progress)
     return sample.to_json()

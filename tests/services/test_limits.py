@@ -186,6 +186,25 @@ def test_two_rules_of_the_same_rate_count_apart() -> None:
     asyncio.run(evening())
 
 
+@pytest.mark.parametrize("text", ["60/minute", "10 per 2 seconds", "1/second; 100/hour", "5/Day,7/month|1 per year",
+                                  " 3 / minute ", "2/minutes", "60/fortnight", "60/", "minute", "60/minute;",
+                                  "1/secondss", "-1/minute", "1.5/minute", "1 minute"])
+def test_a_rate_setting_is_checked_as_the_limits_library_reads_it(text: str) -> None:
+    """Settings checks a rate without importing `limits` (the start does not load it): both agree on what is one."""
+    from limits import parse_many
+
+    try:
+        parse_many(text)
+        readable = True
+    except ValueError:
+        readable = False
+    if readable:
+        assert Settings.from_env({"BRIMSTONE_RATE_LIMIT_CREATE": text}).rate_limit_create == text.strip()
+    else:
+        with pytest.raises(ValueError, match="rate_limit_create"):
+            Settings.from_env({"BRIMSTONE_RATE_LIMIT_CREATE": text})
+
+
 def test_an_empty_rate_setting_switches_that_limit_off() -> None:
     settings = Settings.from_env({"BRIMSTONE_RATE_LIMIT_ADDRESS": "", "BRIMSTONE_RATE_LIMIT_TOKEN": "5/minute"})
     assert settings.rate_limit_address == "" and settings.rate_limit_token == "5/minute"

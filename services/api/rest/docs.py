@@ -28,21 +28,8 @@ from litestar.openapi.spec import (
 )
 
 from services.api.errors import PROBLEM_JSON
-from services.contract.json_schema import REF
 from services.contract.problems import BY_SLUG
-from shared_rules.codec import encode
-from shared_rules.commands import (
-    Activate,
-    Attack,
-    CastSpell,
-    HeroHit,
-    HoldBackTheDarkness,
-    RollHazard,
-    SheetEntry,
-    SpellCard,
-    StartAdventure,
-)
-from shared_rules.state import Hero, Skills, SpaceMark, TrackSpace
+from services.contract.refs import REF
 
 JSON = "application/json"
 EVENT_STREAM = "text/event-stream"
@@ -231,11 +218,15 @@ def _without_null(schema: Schema) -> Schema:
     return schema
 
 
-# ---- examples (built from the engine's values, so they always fit the generated schemas) --------------------
+# ---- examples (built from the engine's values, so they always fit the generated schemas; with the document, on
+# its first request: the engine is not imported at start) ------------------------------------------------------
 
 
 @cache
 def example_hero() -> dict[str, Any]:
+    from shared_rules.codec import encode
+    from shared_rules.state import Hero, Skills
+
     hero = Hero("hanzo", "Hanzo", "Samurai Warrior", skills=Skills(3, 2, 3, 4, 2, 3), gold=150)
     data: dict[str, Any] = encode(hero)
     keep = ("id", "name", "hero_class", "skills", "gold")
@@ -247,6 +238,7 @@ def example_state() -> dict[str, Any]:
     from services.contract.public import public_state
     from shared_rules.codec import encode_state
     from shared_rules.engine import new_session
+    from shared_rules.state import Hero, Skills
 
     hero = Hero("hanzo", "Hanzo", "Samurai Warrior", skills=Skills(3, 2, 3, 4, 2, 3), gold=150)
     return public_state(encode_state(new_session([hero], seed=7)))
@@ -266,6 +258,20 @@ EXAMPLE_LEGAL = [
 @cache
 def example_commands() -> dict[str, Any]:
     """One request per kind of table move, built from the engine's command values (they fit the schema)."""
+    from shared_rules.codec import encode
+    from shared_rules.commands import (
+        Activate,
+        Attack,
+        CastSpell,
+        HeroHit,
+        HoldBackTheDarkness,
+        RollHazard,
+        SheetEntry,
+        SpellCard,
+        StartAdventure,
+    )
+    from shared_rules.state import SpaceMark, TrackSpace
+
     layout = tuple(TrackSpace(n, 3 if n < 3 else 2 if n < 5 else 1, SpaceMark.BLOOD_SPATTER if n == 2 else
                               SpaceMark.NONE) for n in range(8))  # fmt: skip
     commands = {

@@ -243,7 +243,7 @@ class EventsController(Controller):
             description="`count` tables at once, numbered after the event's last, each with the posse given. The "
                         "answer holds each table's player token (shown once) and join link: print the join cards "
                         "from it (or from the dashboard, /host/{event_id}).",
-            request_example={"count": 40, "heroes": [example_hero()]},
+            request_example=lambda: {"count": 40, "heroes": [example_hero()]},
             example={"event_id": "EV7QX2MK4A", "tables": [{"session_id": "K7QX2M", "number": 1, "token": "t0k3n",
                                                            "join_link": EXAMPLE_LINK}]}),
     )

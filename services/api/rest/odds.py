@@ -38,7 +38,7 @@ class OddsController(Controller):
                         "`oddsProgress` subscription; DELETE it to cancel. Each takes the token that asked (the "
                         "table's, for a table's question): a posse's question asked without a token gets one of "
                         "its own, in `token` (shown once).",
-            request_example={"question": "town_size", "heroes": [example_hero()], "trials": 20000, "seed": 7},
+            request_example=lambda: {"question": "town_size", "heroes": [example_hero()], "trials": 20000, "seed": 7},
             example=_JOB_EXAMPLE | {"status": "queued", "progress": 0.0, "chunks_done": 0, "session_id": None},
             headers=("Location",), errors=(401, 403, 404, 409),
         ),

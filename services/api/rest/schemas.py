@@ -4,6 +4,6 @@ OpenAPI document and the GraphQL schema are built from); kept here for the REST 
 from __future__ import annotations
 
 from services.contract.envelopes import all_components
-from services.contract.json_schema import REF, Schema, ref
+from services.contract.refs import REF, Schema, ref
 
 __all__ = ["REF", "Schema", "all_components", "ref"]

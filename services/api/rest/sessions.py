@@ -92,7 +92,8 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
         operation_class=documented(public=True,
             status=201, response="SessionCreated", request="CreateSessionRequest",
             description="The table's join code (`session_id`), its table token (shown once) and its first state.",
-            request_example={"heroes": [example_hero()], "options": {"dice": "server"}, "seed": 7}, errors=(409,),
+            request_example=lambda: {"heroes": [example_hero()], "options": {"dice": "server"}, "seed": 7},
+            errors=(409,),
             example=lambda: example_view(token="t0k3n-shown-once"), headers=("Location", "ETag"),
         ),
     )

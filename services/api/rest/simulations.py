@@ -30,7 +30,7 @@ class SimulationsController(Controller):
         operation_class=documented(public=True,
             status=202, response="SimulationJob", request="SimulationRequest",
             description="Accepted: poll the job at `Location` for progress and, when finished, the distribution.",
-            request_example={"heroes": [example_hero()], "size": "large", "trials": 20000, "seed": 7},
+            request_example=lambda: {"heroes": [example_hero()], "size": "large", "trials": 20000, "seed": 7},
             example=_JOB_EXAMPLE, headers=("Location",), errors=(409,),
         ),
     )

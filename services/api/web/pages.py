@@ -24,13 +24,12 @@ from litestar.datastructures import Cookie, State
 from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage
 from markupsafe import escape
 
+import shared_rules  # the engine's names are read on use (a posse is read when a host opens tables)
 from services import hosting
 from services.api.errors import problem_for
 from services.api.rest.common import paced, services
 from services.store import StoreUnavailable
 from services.use_cases import Forbidden, ServiceError, Services, Unauthenticated
-from shared_rules.codec import decode_hero, encode
-from shared_rules.content import hero_from_class
 from shared_rules.errors import RulesError
 
 HERE = Path(__file__).resolve().parent
@@ -224,14 +223,15 @@ def read_posse(text: str) -> list[dict[str, Any]]:
     if not isinstance(data, list) or not data:
         raise ValueError("that is neither a posse link nor an exported posse")
     try:
-        return [encode(decode_hero(item, f"heroes[{i}]")) for i, item in enumerate(data)]
+        return [shared_rules.encode(shared_rules.decode_hero(item, f"heroes[{i}]")) for i, item in enumerate(data)]
     except RulesError as error:
         raise ValueError(f"that posse cannot be read: {error.message}") from error
 
 
 def preset_posse(key: str) -> list[dict[str, Any]]:
     chosen = PRESET_HEROES.get(key, PRESET_HEROES["forbidden-fortress"])
-    return [encode(hero_from_class(hero_id, name, hero_class)) for hero_id, name, hero_class in chosen]
+    hero_from_class = shared_rules.content.hero_from_class
+    return [shared_rules.encode(hero_from_class(hero_id, name, hero_class)) for hero_id, name, hero_class in chosen]
 
 
 # ---- the controller ---------------------------------------------------------------------------------------------
