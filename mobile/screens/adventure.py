@@ -199,5 +199,15 @@ class AdventureScreen(Screen):
             if self.open_board is not None:
                 self.open_board()
             return
-        if self.presenter is not None:
-            self.presenter.do(action)
+        if self.presenter is None:
+            return
+        from .more import ChoicePopup, FormPopup
+
+        if self.presenter.choices(action) is not None:
+            ChoicePopup(presenter=self.presenter, action=action).open()
+            return
+        form = self.presenter.form(action)
+        if form is not None:
+            FormPopup(presenter=self.presenter, form=form).open()
+            return
+        self.presenter.do(action)
