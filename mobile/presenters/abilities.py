@@ -171,7 +171,7 @@ class Abilities:
 
     # ---- the table's other commands ---------------------------------------------------------------------------
     def table_buttons(self, free: bool) -> tuple[Button, ...]:
-        """The Depth Track's markers as a card moves them, and the missions' own commands."""
+        """The missions' own steps of the turn (the Bandits' activation, the captive, the Townsfolk)."""
         state = self._state()
         legal = self._legal()
         out: list[Button] = []
@@ -191,12 +191,19 @@ class Abilities:
                                f"{e}|{t.id}", free) for t in townsfolk]
         if "move_townsfolk" in legal:
             out.append(Button("board", _("Move the Townsfolk on the board")))
+        return tuple(out)
+
+    def card_buttons(self, free: bool) -> tuple[Button, ...]:
+        """What a card read at the table does: the Depth Track's markers moved, an Infamous Bandit Gang in play."""
+        legal = self._legal()
+        out: list[Button] = []
+        if "move_marker" in legal:
+            out += [Button("marker", _("Darkness +1 space"), "darkness|1", free),
+                    Button("marker", _("Darkness -1 space"), "darkness|-1", free),
+                    Button("marker", _("Hero Party +1 space"), "party|1", free),
+                    Button("marker", _("Hero Party -1 space"), "party|-1", free)]
         if "play_gang" in legal:
             out.append(Button("gang_form", _("A Bandit Gang card…"), enabled=free))
-        if "move_marker" in legal:
-            out += [Button("marker", _("Darkness +1 (a card)"), "darkness|1", free),
-                    Button("marker", _("Darkness -1 (a card)"), "darkness|-1", free),
-                    Button("marker", _("Hero Party +1 (a card)"), "party|1", free)]
         return tuple(out)
 
     def between_buttons(self, free: bool) -> tuple[Button, ...]:

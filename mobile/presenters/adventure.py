@@ -135,6 +135,7 @@ class AdventureView:
     token: tuple[SetupNumber, ...] = ()  # Room Exploration with no tokens in the pack: what the token shows
     token_flags: tuple[AdventureAction, ...] = ()
     wound: tuple[AdventureAction, ...] = ()  # one per enemy, beside its line: +1 Wound done at the table
+    cards: tuple[AdventureAction, ...] = ()  # what a card read at the table does (the markers, a Gang card)
 
 
 def _action(button: Button) -> AdventureAction:
@@ -311,7 +312,8 @@ class AdventurePresenter:
         turn = _("Turn {n}").format(n=adv.turn) + " · " + _(STEP_WORDS[adv.step])
         return AdventureView(True, title, turn, track, track_text, hbtd, tuple(name(f) for f in upcoming),
                              tuple(heroes), enemies, main, tuple(others), waiting, board, dice, token=token,
-                             token_flags=flags, wound=wound)
+                             token_flags=flags, wound=wound,
+                             cards=tuple(_action(b) for b in self.more.card_buttons(free)))
 
     def _not_started(self) -> AdventureView:
         read = self.table.read

@@ -59,11 +59,15 @@ class AdventureScreen(Screen):
             return
         self.vm = vm = p.view()
         ids = self.ids
-        for box in (ids.setup, ids.track, ids.heroes, ids.enemies, ids.actions):
+        for box in (ids.setup, ids.track, ids.heroes, ids.enemies, ids.actions, ids.cards):
             box.clear_widgets()
         for card in (ids.track_card, ids.heroes_card):
             card.opacity = 1 if vm.active else 0
         ids.enemies_card.opacity = 1 if vm.enemies else 0
+        ids.cards_card.opacity = 1 if vm.cards else 0
+        for action in vm.cards:
+            ids.cards.add_widget(Factory.DarkButton(text=action.label, disabled=not action.enabled,
+                                                    on_release=lambda *_a, a=action: self._do(a)))
         if vm.setup is not None:
             self._setup(vm.setup)
         if vm.token:

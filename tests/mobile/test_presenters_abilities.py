@@ -127,7 +127,7 @@ def test_a_card_moves_the_darkness_and_the_log_redoes_what_undo_took_back_A5(tmp
     table, adventure = fight(tmp_path)
     log = LogPresenter(table)
     before = table.snapshot.state
-    adventure.do(next(a for a in adventure.view().others if a.label == "Darkness +1 (a card)"))
+    adventure.do(next(a for a in adventure.view().cards if a.label == "Darkness +1 space"))
     while (prompt := table.snapshot.pending) is not None:
         table.submit(__import__("shared_rules").EnterCard(prompt=prompt.id))
     moved = table.snapshot.state

@@ -2,9 +2,9 @@
 (issue 18), or is listed here with the reason a player would accept.
 
 The Adventure's and the missions' commands are proved on real tables: each state's buttons (what the Adventure
-screen draws: the main button, the row under it, each hero card's buttons, and the choices a tap opens) are turned
-into the commands they send, and those commands' types are collected. The other screens' commands are proved by
-the presenter behind a screen building that command (their own tests tap them); the touch scenarios
+screen draws: the main button, the row under it, each hero card's, the card effects', and the choices a tap opens)
+are turned into the commands they send, and those commands' types are collected. The other screens' commands are
+proved by the presenter behind a screen building that command (their own tests tap them); the touch scenarios
 (tests/mobile/test_touch_adventure.py) press the Adventure's through the real widgets.
 """
 
@@ -61,7 +61,7 @@ def _sent(presenter: AdventurePresenter, action: AdventureAction) -> set[str]:
 
 def _buttons(presenter: AdventurePresenter) -> list[AdventureAction]:
     view = presenter.view()
-    out = [*view.others, *view.wound, *(a for h in view.heroes for a in h.actions)]
+    out = [*view.others, *view.wound, *view.cards, *(a for h in view.heroes for a in h.actions)]
     if view.main is not None:
         out.append(view.main)
     if view.setup is not None and view.setup.start is not None:
