@@ -225,11 +225,11 @@ class Abilities:
                            (adv.activation.figure if adv.activation else "", arg))
             hits = self.numbers["hits"]
             what = _("Shuriken") if key == "shuriken" else _("Attack")
-            options = (Button("hit", _("Missed"), f"{key}|{hero}|{enemy}|0"),
+            damages = (Button("hit", _("Missed"), f"{key}|{hero}|{enemy}|0"),
                        *(Button("hit", _("Damage {n}").format(n=d), f"{key}|{hero}|{enemy}|{d}") for d in DAMAGES))
             return Choices(_("{what} on {who}").format(what=what, who=self.name(enemy)),
                            _("How many Hits, then each Hit's damage (the die plus the weapon's bonus)."),
-                           (("hits", _("Hits"), hits),), options)
+                           (("hits", _("Hits"), hits),), damages)
         if key == "activate_enemy" and adv is not None:
             figure = adv.figure(arg)
             numbers: tuple[tuple[str, str, int], ...] = ()
@@ -308,18 +308,18 @@ class Abilities:
             return Attack(adv.activation.figure if adv is not None and adv.activation else "", target=arg)
         if key == "hit":
             kind, hero, enemy, damage = parts
-            hits = () if damage == "0" else tuple(HeroHit(enemy, int(damage)) for _n in range(self.numbers["hits"]))
+            landed = () if damage == "0" else tuple(HeroHit(enemy, int(damage)) for _n in range(self.numbers["hits"]))
             self.numbers["hits"] = 1
             if kind == "shuriken":
-                return ThrowShuriken(hero, target=enemy, hits=hits)
-            return Attack(hero, target=enemy, hits=hits)
+                return ThrowShuriken(hero, target=enemy, hits=landed)
+            return Attack(hero, target=enemy, hits=landed)
         if key == "strike":
-            enemy, hero, hits = parts
-            if not hero:
+            enemy, struck, count = parts
+            if not struck:
                 return ActivateEnemy(enemy)
             figure = adv.figure(enemy) if adv is not None else None
-            damage = None if figure is None or figure.damage or not hits else self.numbers["damage"]
-            return ActivateEnemy(enemy, strikes=(EnemyStrike(hero, int(hits) if hits else None, damage),))
+            each = None if figure is None or figure.damage or not count else self.numbers["damage"]
+            return ActivateEnemy(enemy, strikes=(EnemyStrike(struck, int(count) if count else None, each),))
         if key == "reroll_move":
             return RerollWithGrit(parts[0], "move", (int(parts[1]),))
         if key == "desperation":
