@@ -33,7 +33,16 @@ from .presenters.dice import PromptPresenter
 from .presenters.log import LogPresenter
 from .presenters.odds import OddsPresenter
 from .presenters.posse import PossePresenter
-from .presenters.shell import LOCKOUT, SCREENS, ShellPresenter, StatusView, phase_screen, tabs
+from .presenters.shell import (
+    LOCKOUT,
+    SCREENS,
+    ShellPresenter,
+    StatusView,
+    host_call_label,
+    phase_screen,
+    press_host_call,
+    tabs,
+)
 from .presenters.start import StartPresenter, join_link
 from .presenters.stay import StayPresenter
 from .presenters.table import CallQueue, Post, TableSession, ThreadWorker, Worker
@@ -43,6 +52,7 @@ from .screens.adventure import AdventureScreen
 from .screens.board import BoardScreen
 from .screens.dice import DiceScreen
 from .screens.log import LogScreen
+from .screens.more import ChoicePopup, FormPopup  # noqa: F401  (more.kv's rules find them)
 from .screens.odds import OddsScreen
 from .screens.posse import PosseScreen
 from .screens.start import StartScreen
@@ -51,8 +61,8 @@ from .screens.town import TownScreen
 from .screens.travel import TravelScreen
 
 SCREENS_DIR = Path(__file__).parent / "screens"
-KV_FILES = ("widgets", "posse", "dice", "travel", "town", "log", "start", "stay", "adventure", "odds", "board",
-            "app")
+KV_FILES = ("widgets", "posse", "dice", "travel", "town", "log", "start", "stay", "adventure", "more", "odds",
+            "board", "app")
 SCREEN_CLASSES: dict[str, Any] = {"posse": PosseScreen, "travel": TravelScreen, "dice": DiceScreen,
                                   "town": TownScreen, "log": LogScreen, "stay": StayScreen,
                                   "adventure": AdventureScreen, "odds": OddsScreen}  # fmt: skip
@@ -361,6 +371,11 @@ class BrimstoneApp(App):
 
         table = self.table
         assert table is not None
+        if host_call_label(table):  # a live table: its event's host can be called over
+            button = Factory.DarkButton(text=host_call_label(table), on_release=lambda _b: press_host_call(table))
+            stop = table.listen(lambda: setattr(button, "text", host_call_label(table)))  # the answer's words
+            button.bind(parent=lambda b, parent: stop() if parent is None else None)
+            box.add_widget(button)
         box.add_widget(Factory.Section(text=_("This phone plays")))
         for hero in table.heroes():
             on = hero.id in table.claimed

@@ -26,8 +26,8 @@ import threading
 import time
 import types
 import typing
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol, Union
 
@@ -68,6 +68,8 @@ class LogStep:
     events: tuple[Event, ...] = ()
     at: float = 0.0
     undo_to: int | None = None  # an undo: the version whose state it wrote again
+    command_data: Mapping[str, Any] | None = None  # the command as the codec writes it, when this phone knows it
+    # (offline: every step; live: the steps this phone sent): what redo applies again
 
 
 def history(log: Sequence[LogStep], version: int) -> list[int]:
@@ -478,7 +480,8 @@ class OfflineBackend:
     def _snapshot(self) -> Snapshot:
         if self._table is None:
             raise TableNotFound("no table is open: create one or open a saved one")
-        log = tuple(LogStep(e.version, e.command, e.events, e.at, e.command_data.get("to_version"))
+        log = tuple(LogStep(e.version, e.command, e.events, e.at, e.command_data.get("to_version"),
+                            None if e.command in ("undo", "create") else e.command_data)
                     for e in self._entries[-LOG_LIMIT:])
         return Snapshot(self._table, self._entries[-1].version, self._head_state(), log)
 
@@ -699,6 +702,9 @@ def _queries() -> dict[str, str]:
 
 
 QUERIES = _queries()
+HOST_CALL = ("mutation($id: String!, $reason: String!) { callHost(sessionId: $id, reason: $reason) "
+             "{ hostCall { at reason } } }")
+HOST_CLEAR = "mutation($id: String!) { clearHostCall(sessionId: $id) { hostCall { at reason } } }"
 EVENTS_PAGE = 500
 
 
@@ -860,8 +866,10 @@ class GraphQLBackend:
             page = data["events"]
             with self._lock:
                 for entry in page["entries"]:
-                    self._steps[entry["version"]] = self._step(entry["version"], _applied(entry["applied"]),
-                                                               entry["events"], entry["at"])
+                    known = self._steps.get(entry["version"])
+                    self._steps[entry["version"]] = replace(
+                        self._step(entry["version"], _applied(entry["applied"]), entry["events"], entry["at"]),
+                        command_data=known.command_data if known is not None else None)
             if page["nextAfter"] is None:
                 break
             after = page["nextAfter"]
@@ -871,13 +879,25 @@ class GraphQLBackend:
         table = self._need_table()
         data = self._execute(QUERIES["send"], {"id": table.session_id, "command": command_input(command),
                                                "expected": expected_version, "key": idempotency_key})["sendCommand"]
-        return self._written(data, (command.type, None))
+        return self._written(data, (command.type, None), encode(command))
 
     def undo(self, steps: int, idempotency_key: str, expected_version: int | None = None) -> Snapshot:
         table = self._need_table()
         data = self._execute(QUERIES["undo"], {"id": table.session_id, "steps": steps, "expected": expected_version,
                                                "key": idempotency_key})["undo"]
         return self._written(data, ("undo", data["basedOn"] - steps))
+
+    def call_host(self, reason: str = "") -> bool:
+        """Call the event's host over to this table (the host's dashboard shows it until cleared); True: called."""
+        table = self._need_table()
+        data = self._execute(HOST_CALL, {"id": table.session_id, "reason": reason})["callHost"]
+        return data["hostCall"] is not None
+
+    def clear_host_call(self) -> bool:
+        """The host came (or is no longer needed): the call is cleared; False: no call stands."""
+        table = self._need_table()
+        data = self._execute(HOST_CLEAR, {"id": table.session_id})["clearHostCall"]
+        return data["hostCall"] is not None
 
     def subscribe(self, on_update: UpdateCallback, on_status: StatusCallback | None = None) -> Closeable:
         feed = _LiveFeed(self, on_update, on_status or (lambda status, detail: None))
@@ -919,18 +939,22 @@ class GraphQLBackend:
                 top += 1
             return top
 
-    def _written(self, data: dict[str, Any], made_by: tuple[str, int | None]) -> Snapshot:
+    def _written(self, data: dict[str, Any], made_by: tuple[str, int | None],
+                 command: Mapping[str, Any] | None = None) -> Snapshot:
         if data["replayed"]:
             return self.load()  # answered from the first request: the table may have moved on since
         with self._lock:
-            self._steps[data["version"]] = self._step(data["version"], made_by, data["events"])
+            self._steps[data["version"]] = replace(self._step(data["version"], made_by, data["events"]),
+                                                   command_data=command)
         return self._snapshot(data)
 
     def absorb(self, change: dict[str, Any]) -> Snapshot:
         """A `sessionChanges` message as a snapshot (the subscription thread calls this)."""
         with self._lock:
-            self._steps[change["version"]] = self._step(change["version"], _applied(change["applied"]),
-                                                        change["events"])
+            known = self._steps.get(change["version"])  # sent from this phone: keep the command (redo needs it)
+            self._steps[change["version"]] = replace(
+                self._step(change["version"], _applied(change["applied"]), change["events"]),
+                command_data=known.command_data if known is not None else None)
         return self._snapshot(change)
 
     def last_version(self) -> int:

@@ -36,6 +36,7 @@ from shared_rules.rules.adventure import MISSIONS, order
 from shared_rules.state import STAGE_TARGETS, ExplorationToken, Figure, Phase, Side, SpaceMark, TrackSpace, TurnStep
 
 from ..i18n import _
+from .abilities import Abilities, Button, Choices, Form
 from .table import TableSession
 from .words import plain
 
@@ -134,6 +135,11 @@ class AdventureView:
     token: tuple[SetupNumber, ...] = ()  # Room Exploration with no tokens in the pack: what the token shows
     token_flags: tuple[AdventureAction, ...] = ()
     wound: tuple[AdventureAction, ...] = ()  # one per enemy, beside its line: +1 Wound done at the table
+    cards: tuple[AdventureAction, ...] = ()  # what a card read at the table does (the markers, a Gang card)
+
+
+def _action(button: Button) -> AdventureAction:
+    return AdventureAction(button.key, button.label, button.arg, button.enabled)
 
 
 def numbered(figures: tuple[Figure, ...]) -> dict[str, str]:
@@ -160,6 +166,12 @@ class AdventurePresenter:
         self.numbers: dict[str, int] = {"length": 12, "stage1": 4, "stage3": 4}
         self.marks: dict[int, SpaceMark] = {}
         self.token: dict[str, int] = dict(TOKEN_START)  # the Exploration Token typed in (FF-EXPL-02..05)
+        self.more = Abilities(lambda: self.table.read, self._name)  # class abilities, Hits, the missions' commands
+
+    def _name(self, fid: str) -> str:
+        read = self.table.read
+        figures = numbered(read.adventure.figures) if read.adventure is not None else {}
+        return read.names.get(fid) or figures.get(fid, fid)
 
     def view(self) -> AdventureView:
         read = self.table.read
@@ -225,6 +237,7 @@ class AdventurePresenter:
                 elif c.type == "use_token":
                     spends += [AdventureAction("token_use", _("Use {token}").format(token=t), f"{member.id}|{t}", free)
                                for t in c.options]
+            spends += [_action(b) for b in self.more.hero_buttons(member.id, free)]
             heroes.append(HeroRow(member.id, hero.name, figures_line, " · ".join(parts), state,
                                   member.id == adv.lantern, tuple(spends)))
         foes = [f for f in adv.figures if f.side is Side.ENEMY]
@@ -245,7 +258,7 @@ class AdventurePresenter:
             main = AdventureAction("activate", _("Activate {who}: roll Move").format(who=name(who)), who, free)
         if "activate_enemy" in legal:
             enemy = legal["activate_enemy"].options[0] if legal["activate_enemy"].options else ""
-            action = AdventureAction("activate_enemy", _("{who} activated (played at the table)").format(
+            action = AdventureAction("activate_enemy", _("{who} activates: its attack…").format(
                 who=name(enemy)), enemy, free)
             main = main or action
             if main is not action:
@@ -291,6 +304,7 @@ class AdventurePresenter:
         if "add_enemies" in legal:
             others.append(AdventureAction("enemies", _("Enemies arrive…"), enabled=free))
         wound = tuple(AdventureAction("wound", _("+1 Wound"), f.id, free and "wound_enemy" in legal) for f in foes)
+        others += [_action(b) for b in self.more.table_buttons(free) if b.key != "board"]
         board = mission is not None and mission.board == "town"
         if board:
             others.append(AdventureAction("board", _("Board")))
@@ -298,7 +312,8 @@ class AdventurePresenter:
         turn = _("Turn {n}").format(n=adv.turn) + " · " + _(STEP_WORDS[adv.step])
         return AdventureView(True, title, turn, track, track_text, hbtd, tuple(name(f) for f in upcoming),
                              tuple(heroes), enemies, main, tuple(others), waiting, board, dice, token=token,
-                             token_flags=flags, wound=wound)
+                             token_flags=flags, wound=wound,
+                             cards=tuple(_action(b) for b in self.more.card_buttons(free)))
 
     def _not_started(self) -> AdventureView:
         read = self.table.read
@@ -342,8 +357,9 @@ class AdventurePresenter:
                 who=read.name(lantern)), lantern))  # fmt: skip
         text = _("Set up the Adventure: who holds the Old Lantern, the Depth Track as your board shows it (tap a "
                  "space to mark Blood Spatter or Growing Dread), and the sheet numbers the content pack lacks.")
-        return AdventureView(False, _("A new Adventure"), "", (), "", "", (), (), (), None, (), "", False, None, text,
-                             setup)
+        others = tuple(_action(b) for b in self.more.between_buttons(read.prompt is None))
+        return AdventureView(False, _("A new Adventure"), "", (), "", "", (), (), (), None, others, "", False, None,
+                             text, setup)
 
     def layout(self) -> tuple[TrackSpace, ...]:
         """The typed Depth Track: space 0 Darkness Start ... the Entrance; Stages as counted from each end."""
@@ -355,6 +371,10 @@ class AdventurePresenter:
 
     def step(self, key: str, direction: int) -> None:
         """-/+ on a set-up number (or the typed token's exits), kept within what a board or a sheet can show."""
+        if key.startswith("more."):  # the Hits of an Attack, the Damage of an enemy's
+            self.more.step(key[5:], direction)
+            self.table.changed()
+            return
         if key.startswith("token."):
             low, high = LIMITS[key[6:]]
             self.token[key[6:]] = max(low, min(high, self.token[key[6:]] + direction))
@@ -452,7 +472,27 @@ class AdventurePresenter:
             return Flee(tuple(h.id for h in self.table.read.active_heroes if not h.knocked_out))
         if action.key == "start":
             return self._start(a)
-        return None
+        return self.more.command(action.key, a)
+
+    def choices(self, action: AdventureAction) -> Choices | None:
+        """A tap that asks one more (the Hits an Attack landed, whom an enemy struck): the screen shows the choice
+        and sends the button picked through `do`."""
+        return self.more.choices(action.key, action.arg)
+
+    def form(self, action: AdventureAction) -> Form | None:
+        """A card the content pack lacks, typed in (a Spell, a Battle Tactic, a Gang card)."""
+        return self.more.form(action.key, action.arg)
+
+    def send_form(self, form: Form, values: dict[str, str]) -> bool:
+        from .table import Notice
+
+        command = self.more.form_command(form, values)
+        if isinstance(command, str):
+            self.table.notice = Notice(command)
+            self.table.changed()
+            return False
+        self.table.submit(command, label=form.title)
+        return True
 
     def add_enemies(self, name: str, count: str, health: str, initiative: str) -> bool:
         """Enemies onto the board from a Threat card, a Darkness card or an Encounter the table read (FF-TURN-05: a

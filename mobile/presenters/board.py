@@ -429,9 +429,11 @@ class BoardPresenter:
     """
 
     def __init__(self, source: BoardInput | Callable[[], BoardInput | None] | None,
-                 send: Callable[[dict[str, Any]], Any] | None = None) -> None:
+                 send: Callable[[dict[str, Any]], Any] | None = None,
+                 townsfolk: Callable[[], tuple[str, ...]] = tuple) -> None:
         self._source = source
         self.send = send
+        self.townsfolk = townsfolk  # the Townsfolk markers the table may move now (Town Overrun, FT-M5-02)
         self.selected = ""
         self.overlay = True
         self.whole = False
@@ -454,9 +456,14 @@ class BoardPresenter:
         def send(command: dict[str, Any]) -> None:
             from shared_rules.codec import decode_command
 
-            table.submit(decode_command(command), label=_("Place a model"))
+            table.submit(decode_command(command), label=_("Move the Townsfolk") if command["type"] ==
+                         "move_townsfolk" else _("Place a model"))
 
-        return cls(read, send)
+        def townsfolk() -> tuple[str, ...]:
+            legal = table.read.legal_of("move_townsfolk")
+            return legal.options if legal is not None else ()
+
+        return cls(read, send, townsfolk)
 
     def input(self) -> BoardInput | None:
         source = self._source
@@ -651,6 +658,16 @@ class BoardPresenter:
         if model.pos.space == space and model.pos.lean is None:
             return Correction(model_id, space, _("{name} already stands there.").format(name=model.label), None)
         where = _where(board, Pos(space))
+        if model_id in self.townsfolk():  # Town Overrun: the Townsfolk move with the turn's shared points
+            from shared_rules.rules.board import shortest_path
+
+            path = shortest_path(board, model.pos, [space],
+                                 blocked=[s for m in data.models if m.id != model_id for s in m.pos.spaces])
+            if path is not None:
+                command = {"type": "move_townsfolk", "townsfolk": model_id, "to": encode(ground(board, space)),
+                           "spaces": len(path) - 1}
+                return Correction(model_id, space, _("Move {name} here ({where}, {n} space(s))?").format(
+                    name=model.label, where=where, n=len(path) - 1), command)
         return Correction(model_id, space, _("Move {name} here ({where})?").format(name=model.label, where=where),
                           place_model_command(board, model_id, space))
 

@@ -72,6 +72,7 @@ class LogView:
     older: int  # steps not shown yet (the phone shows the newest first, more on request)
     steps: tuple[StepView, ...] = ()
     why: bool = False  # rule ids shown
+    redo_label: str = ""  # "Redo: <the step>" right after an undo whose steps this phone can apply again; "" none
 
 
 class LogPresenter:
@@ -120,7 +121,42 @@ class LogPresenter:
         self.undo_steps = n
         last = steps[0] if steps else ""
         return LogView(tuple(rows), len(steps), n, f"Undo: {last}" if steps else "Nothing to undo",
-                       f"Undo {n} steps...", self.confirm, len(snapshot.log) - len(newest), tuple(blocks), self.why)
+                       f"Undo {n} steps...", self.confirm, len(snapshot.log) - len(newest), tuple(blocks), self.why,
+                       self.redo_label())
+
+    def redoable(self) -> list[LogStep]:
+        """The steps the last undo took back, oldest first, when nothing was done since and this phone knows each
+        step's command (offline every step; live the ones it sent): redo applies them again to the very state they
+        were first applied to, so the rules (and the dice, drawn from the state's own generator) do the same."""
+        snapshot = self.table.snapshot
+        log = snapshot.log
+        head = log[-1] if log else None
+        if head is None or head.version != snapshot.version or head.command != "undo" or head.undo_to is None:
+            return []
+        kept = set(history(log, head.undo_to))
+        by_version = {s.version: s for s in log}
+        steps = [by_version[v] for v in history(log, head.version - 1) if v not in kept and v in by_version]
+        if not steps or any(s.command_data is None for s in steps):
+            return []
+        return steps
+
+    def redo_label(self) -> str:
+        steps = self.redoable()
+        if not steps:
+            return ""
+        names = self.table.read.names
+        if len(steps) == 1:
+            return f"Redo: {step_label(steps[0], names)}"
+        return f"Redo {len(steps)} steps: {step_label(steps[0], names)}..."
+
+    def redo(self) -> None:
+        """Apply again what the last undo took back, step by step in their order (each sent after the one before)."""
+        from shared_rules.codec import decode_command
+
+        names = self.table.read.names
+        for step in self.redoable():
+            assert step.command_data is not None
+            self.table.submit(decode_command(dict(step.command_data)), label=f"redo {step_label(step, names)}")
 
     def taken_back(self, step: LogStep) -> list[str]:
         """What an undo took back, step by step, in the words of each step."""

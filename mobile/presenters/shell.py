@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import _
 from .table import CONNECTING, LIVE, LOCAL, RECONNECTING, TableSession
 from .words import plain
 
@@ -152,3 +153,17 @@ class ShellPresenter:
         if current in ("start",):
             return None
         return "home"
+
+
+def host_call_label(table: TableSession) -> str:
+    """The Table popup's button to call the event's host over: "" on a table kept on this phone (no host)."""
+    if not table.can_call_host():
+        return ""
+    return _("The host is called: tap when they came") if table.host_called else _("Call the host")
+
+
+def press_host_call(table: TableSession) -> None:
+    if table.host_called:
+        table.clear_host_call()
+    else:
+        table.call_host()

@@ -151,6 +151,7 @@ class TableSession:
     claimed: frozenset[str] = frozenset()  # the heroes this phone plays; empty: all of them
     mine: set[int] = field(default_factory=set)  # versions this phone made
     ask_again: Outgoing | None = None  # an adjustment another phone just made too: apply it again?
+    host_called: bool = False  # this phone called the event's host and the call stands
     _listeners: list[Listener] = field(default_factory=list)
     _sending: bool = False
     _subscription: Closeable | None = None
@@ -222,6 +223,29 @@ class TableSession:
         return found
 
     # ---- sending -----------------------------------------------------------------------------------------------
+    # ---- calling the event's host (a live table only) -----------------------------------------------------------
+    def can_call_host(self) -> bool:
+        return bool(getattr(self.backend, "online", False)) and hasattr(self.backend, "call_host")
+
+    def call_host(self, reason: str = "") -> None:
+        """Raise the table's hand: the host's dashboard shows the call until the host (or this phone) clears it."""
+        if self.can_call_host():
+            backend: Any = self.backend
+            self.worker.run(lambda: backend.call_host(reason), self._host_answer)
+
+    def clear_host_call(self) -> None:
+        if self.can_call_host():
+            backend: Any = self.backend
+            self.worker.run(lambda: backend.clear_host_call(), self._host_answer)
+
+    def _host_answer(self, called: bool | None, error: BaseException | None) -> None:
+        if error is not None:
+            self.notice = Notice(plain(error.message) if isinstance(error, BackendError)
+                                 else "The host could not be called. Try again.")
+        else:
+            self.host_called = bool(called)
+        self.changed()
+
     def submit(self, command: Command, label: str = "") -> None:
         """Queue a command with a fresh idempotency key and send it (in order, after any still waiting)."""
         self.notice = None

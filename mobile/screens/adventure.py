@@ -59,11 +59,15 @@ class AdventureScreen(Screen):
             return
         self.vm = vm = p.view()
         ids = self.ids
-        for box in (ids.setup, ids.track, ids.heroes, ids.enemies, ids.actions):
+        for box in (ids.setup, ids.track, ids.heroes, ids.enemies, ids.actions, ids.cards):
             box.clear_widgets()
         for card in (ids.track_card, ids.heroes_card):
             card.opacity = 1 if vm.active else 0
         ids.enemies_card.opacity = 1 if vm.enemies else 0
+        ids.cards_card.opacity = 1 if vm.cards else 0
+        for action in vm.cards:
+            ids.cards.add_widget(Factory.DarkButton(text=action.label, disabled=not action.enabled,
+                                                    on_release=lambda *_a, a=action: self._do(a)))
         if vm.setup is not None:
             self._setup(vm.setup)
         if vm.token:
@@ -199,5 +203,15 @@ class AdventureScreen(Screen):
             if self.open_board is not None:
                 self.open_board()
             return
-        if self.presenter is not None:
-            self.presenter.do(action)
+        if self.presenter is None:
+            return
+        from .more import ChoicePopup, FormPopup
+
+        if self.presenter.choices(action) is not None:
+            ChoicePopup(presenter=self.presenter, action=action).open()
+            return
+        form = self.presenter.form(action)
+        if form is not None:
+            FormPopup(presenter=self.presenter, form=form).open()
+            return
+        self.presenter.do(action)
