@@ -38,6 +38,10 @@ def settings_from(argv: list[str]) -> Settings:
                              simulation_executor=args.simulation_executor, log_level=args.log_level)
 
 
+KEEP_ALIVE_SECONDS = 75
+"""How long an idle HTTP connection stays open (uvicorn's default is 5 s)."""
+
+
 def main(argv: list[str] | None = None) -> None:
     """Parse the command line, build the app and serve it until interrupted."""
     # No collector passes while the app is imported and built (everything made now lives as long as the process:
@@ -57,8 +61,12 @@ def main(argv: list[str] | None = None) -> None:
         serve_metrics(settings.metrics_port, settings.metrics_host or settings.host)
     # the client address: X-Forwarded-For only from the trusted proxies (uvicorn reads it right to left and stops at
     # the first address it does not trust), never from anyone (FORWARDED_ALLOW_IPS is not read)
+    # An idle keep-alive connection is kept 75 s, longer than the proxy's upstream keepalive_timeout (60 s,
+    # deploy/nginx.conf) and a phone's pause between two commands: with uvicorn's 5 s the server closed connections a
+    # busy client was about to reuse, and the request sent in that instant got no answer at all.
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level=settings.log_level,
                 ws="websockets-sansio", lifespan="on", timeout_graceful_shutdown=5, log_config=config,
+                timeout_keep_alive=KEEP_ALIVE_SECONDS,
                 proxy_headers=bool(settings.trusted_proxies), forwarded_allow_ips=list(settings.trusted_proxies))
 
 

@@ -159,3 +159,19 @@ def test_every_problem_type_resolves_to_its_explanation(server: ServerProcess) -
             assert entry["description"] and entry["action"] and entry["sample"]["type"] == problem["type"]
         assert {entry["status"] for entry in catalogue} >= {401, 403, 404, 405, 409, 412, 413, 415, 422, 429, 500, 503}
         assert anon.get("/problems/no-such-thing").status_code == 404
+
+
+def test_an_idle_keep_alive_connection_is_still_open_for_the_next_command(server: ServerProcess) -> None:
+    """A phone pauses between commands on one connection: the server keeps it open longer than uvicorn's 5 s (a busy
+    client's request sent as the server closed the connection got "Server disconnected without a response")."""
+    import socket
+    import time
+
+    host, port = server.url.removeprefix("http://").split(":")
+    request = f"GET /v1/health HTTP/1.1\r\nHost: {host}\r\n\r\n".encode()
+    with socket.create_connection((host, int(port)), timeout=30) as conn:
+        conn.sendall(request)
+        assert conn.recv(65536).startswith(b"HTTP/1.1 200")
+        time.sleep(6)  # the idle time itself is what is tested: past uvicorn's default keep-alive of 5 s
+        conn.sendall(request)
+        assert conn.recv(65536).startswith(b"HTTP/1.1 200"), "the server closed an idle connection after 5 s"
