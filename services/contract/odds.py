@@ -120,12 +120,12 @@ def _param_schemas() -> dict[str, Any]:
         "missions": {"type": "array", "items": {"type": "string", "enum": sorted(TOWN_MISSIONS)},
                      "description": "town_mission: the Town Missions compared (default [\"bank_robbery\"])"},
         "layout": {"type": "array", "items": ref_to("TrackSpaceInput"),
-                   "description": "town_mission: the Depth Track's spaces, unless the pack has a `track`"},
-        "track": {"type": "string", "maxLength": 100, "description": "town_mission: a content pack's Depth Track"},
+                   "description": "town_mission, darkness_escapes: the Depth Track's spaces, unless the pack has a `track`"},
+        "track": {"type": "string", "maxLength": 100, "description": "town_mission, darkness_escapes: a content pack's Depth Track"},
         "sheets": {"type": "array", "items": ref_to("SheetEntryInput"),
-                   "description": "town_mission: the heroes' sheet numbers the pack lacks (Initiative, combat ...)"},
+                   "description": "town_mission, darkness_escapes: the heroes' sheet numbers the pack lacks (Initiative, combat ...)"},
         "turns": {"type": "integer", "minimum": 1, "maximum": 60,
-                  "description": "town_mission: turns at most per trial (default 20)"},
+                  "description": "town_mission, darkness_escapes: turns at most per trial (default 20)"},
     }
 
 
@@ -137,7 +137,7 @@ def _params() -> dict[str, Any]:
     names = sorted({name for question in odds.QUESTIONS.values() for name in question.params})
     return {"type": "object", "additionalProperties": False,
             "description": "What a question takes besides trials and seed: `town_size` takes `sizes`; `choice` "
-                           "`prompt` and `options`; `town_mission` `missions`, `layout`, `track`, `sheets`, `turns`.",
+                           "`prompt` and `options`; `town_mission` `missions`, `layout`, `track`, `sheets`, `turns`; `darkness_escapes` `layout`, `track`, `sheets`, `turns`.",
             "properties": {name: known.get(name, {"description": "a param of a question"}) for name in names}}
 
 

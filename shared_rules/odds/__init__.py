@@ -49,13 +49,14 @@ HEADLINE = ("xp", "gold", "wounds", "sanity_damage", "corruption", "sanity_perma
             "items_lost")  # compared option against option for the posse
 HISTOGRAMS = ("xp", "gold", "wounds", "sanity_damage", "corruption")  # per-trial distributions for the screen
 POSSE_CHANCES = {"anyone_killed": "posse.removed", "buildings_destroyed": "journey.buildings_destroyed",
-                 "turned_back": "journey.turned_back", "mission_won": "mission.won"}
+                 "turned_back": "journey.turned_back", "mission_won": "mission.won",
+                 "darkness_escaped": "adventure.escaped"}
 HERO_CHANCES = {"killed": "removed", "knocked_out": "knocked_out", "loses_transport": "transports_lost",
                 "gains_mutation": "mutations_gained"}
 CHANCE_WORDS = {"killed": "Killed", "knocked_out": "KO'd", "loses_transport": "Loses a Transport",
                 "gains_mutation": "Gains a Mutation", "buildings_destroyed": "Buildings destroyed on arrival",
                 "turned_back": "Turned back to a Small Town", "anyone_killed": "A hero is killed",
-                "mission_won": "The Mission is won"}
+                "mission_won": "The Mission is won", "darkness_escaped": "The Darkness escapes"}
 
 
 def run_chunk(plan: Plan, option: str, start: int, count: int, *, seed: int,

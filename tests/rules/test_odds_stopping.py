@@ -119,3 +119,40 @@ def test_a_chance_never_seen_is_within_the_target_only_once_enough_trials_say_so
     """0 of n: Wilson's interval is [0, ~3.84/n]; +-1 point takes about 190 trials, not one."""
     assert (chance_figure(0, 100)["ci"][1]) / 2 > 0.01
     assert (chance_figure(0, 200)["ci"][1]) / 2 <= 0.01
+
+
+SHEETS = [{"hero": "h1", "initiative": 4, "max_fury": 3}, {"hero": "h2", "initiative": 6, "deadly_bonus": 2},
+          {"hero": "h3", "initiative": 5, "max_ki": 3}, {"hero": "h4", "initiative": 3, "mana": 3, "blast_cost": 1}]
+
+
+def _track(length: int = 12) -> list[dict[str, Any]]:
+    return [{"number": n, "stage": 3 if n < length // 3 else 2 if n < 2 * length // 3 else 1, "mark": "none"}
+            for n in range(length)]
+
+
+def test_will_the_darkness_escape_is_a_question_with_its_chance_FF_DEPTH_09() -> None:
+    """darkness_escapes: Lost Contact played N turns from the posse as it is; the chance the Darkness escaped is a
+    reported chance, so sequential stopping holds the answer to it too."""
+    asked = plan(new_session(sample_heroes(4)), "darkness_escapes", {"layout": _track(), "sheets": SHEETS, "turns": 3})
+    assert [c.key for c in asked.options] == ["as_we_play"]
+    result = ask(asked, 12, seed=1)
+    option = result["options"][0]
+    assert option["chances"]["darkness_escaped"]["trials"] == 12
+    assert option["expected"]["adventure.turns"]["max"] <= 4  # at most the turns asked, the last one begun
+    assert option["precision"]["figure"] is not None and result["complete"]
+    assert result == ask(asked, 12, seed=1)
+
+
+@pytest.mark.parametrize(("params", "field"), [
+    ({"layout": _track(), "turns": 0}, "params.turns"),
+    ({"layout": _track(), "turns": True}, "params.turns"),
+    ({"layout": _track()[:2], "sheets": SHEETS}, "params.layout"),  # a Depth Track of two spaces
+    ({"layout": _track()}, "params.sheets[hero=h1].initiative"),  # the pack lacks the Initiative: type it in
+    ({"track": 7}, "params.track"),
+])
+def test_a_darkness_question_the_state_cannot_ask_names_the_field(params: dict[str, Any], field: str) -> None:
+    from shared_rules.errors import InvalidCommand
+
+    with pytest.raises(InvalidCommand) as refused:
+        plan(new_session(sample_heroes(4)), "darkness_escapes", params)
+    assert refused.value.field == field and refused.value.message.startswith(field)

@@ -192,7 +192,7 @@ class OddsJob:
 @dataclass(frozen=True)
 class OddsParams:
     """What a question takes besides trials and seed: `town_size` `sizes`; `choice` `prompt` and `options`;
-    `town_mission` `missions`, `layout`, `track`, `sheets`, `turns`."""
+    `town_mission` `missions`, `layout`, `track`, `sheets`, `turns`; `darkness_escapes` `layout`, `track`, `sheets`, `turns`."""
 
     sizes: tuple[TownSize, ...] | None = None  # town_size: the sizes compared
     prompt: str | None = field(default=None, metadata=meta(max_length=100,
@@ -204,7 +204,7 @@ class OddsParams:
     track: str | None = None  # town_mission: a content pack's Depth Track
     sheets: tuple[SheetEntry, ...] | None = None  # town_mission: the heroes' sheet numbers the pack lacks
     turns: int | None = field(default=None, metadata=meta(minimum=1, maximum=60,
-                                                          description="town_mission: turns at most per trial"))
+                                                          description="town_mission, darkness_escapes: turns at most per trial"))
 
 
 OddsJobType = typed(OddsJob)
