@@ -2,6 +2,7 @@
 half-width), by sequential stopping, against today's fixed-trial path, in the same run.
 
     .venv/bin/python bench/odds.py [--heroes 4] [--precision 1] [--fixed 5000] [--workers 2] [--no-rq]
+    .venv/bin/python bench/odds.py --darkness [--turns 15]    (will the Darkness escape, to +-2 points)
 
 Prints, per way of asking: wall and CPU seconds, the first partial answer's wall time, the trials used per option,
 the widest half-width reached, and the CPU ratio to the fixed path. Offline on one core (in this process), on N
@@ -173,6 +174,33 @@ def through_rq(plan: odds.Plan, precision: float, fixed: int, workers: int, base
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+DARK_SHEETS = [{"hero": "h1", "initiative": 4, "max_fury": 3}, {"hero": "h2", "initiative": 6, "deadly_bonus": 2},
+               {"hero": "h3", "initiative": 5, "max_ki": 3},
+               {"hero": "h4", "initiative": 3, "mana": 3, "blast_cost": 1}]  # fmt: skip
+
+
+def darkness(turns: int, precision: float, fixed: int) -> None:
+    """darkness_escapes on a 12-space Depth Track (bench/adventure.py's) to `precision`, one core; the fixed
+    path's time is this run's CPU per trial times `fixed` (a projection: 20,000 Adventures take minutes)."""
+    from bench.adventure import layout
+
+    track = [{"number": s.number, "stage": s.stage, "mark": s.mark.value} for s in layout(12)]
+    plan = odds.plan(new_session(sample_heroes(4)), "darkness_escapes",
+                     {"layout": track, "sheets": DARK_SHEETS, "turns": turns})  # fmt: skip
+    print(f"will the Darkness escape within {turns} turns, ±{precision:.0%} (95%), one core:")
+    first: list[float] = []
+    start, cpu = time.perf_counter(), time.process_time()
+    answer = odds.ask(plan, fixed, seed=1, precision=precision, chunk=100,
+                      partial=lambda _: first.append(time.perf_counter()))  # fmt: skip
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    chance = answer["options"][0]["chances"]["darkness_escaped"]
+    _line(f"±{precision:.0%} by sequential stopping", answer, wall, cpu, first[0] - start, None)
+    per_trial = cpu / answer["done"]["as_we_play"]
+    print(f"  escaped {chance['p']:.1%} ({chance['ci'][0]:.1%}-{chance['ci'][1]:.1%}); fixed {fixed} would take "
+          f"~{per_trial * fixed:.0f} CPU-s at this run's {1 / per_trial:.1f} Adventures per CPU-s (x"
+          f"{cpu / (per_trial * fixed):.3f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--heroes", type=int, default=4)
@@ -180,7 +208,12 @@ def main() -> None:
     parser.add_argument("--fixed", type=int, default=5000, help="today's trials per option (default 5000)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--no-rq", action="store_true")
+    parser.add_argument("--darkness", action="store_true", help="the Darkness question instead, to ±2 points")
+    parser.add_argument("--turns", type=int, default=15)
     args = parser.parse_args()
+    if args.darkness:
+        darkness(args.turns, 0.02, 20_000)
+        return
     state = new_session(sample_heroes(args.heroes))
     legal_commands(state)  # the engine's rule areas loaded before any clock starts
     plan = odds.plan(state, "town_size")

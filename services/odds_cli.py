@@ -85,7 +85,7 @@ def ask_here(plan: Plan, trials: int, seed: int, workers: int, precision: float 
     however many processes played it."""
     if workers <= 1:
         return odds.ask(plan, trials, seed=seed, precision=precision, chunk=CHUNK)
-    cut = odds.pieces(trials, CHUNK)
+    cut = odds.option_pieces(plan.question, trials, CHUNK)
     pieces = [(key, start, count) for start, count in cut for key in (c.key for c in plan.options)]
     results: dict[int, Sample] = {}
     samples: dict[str, Sample] = {}

@@ -1,7 +1,7 @@
 """Odds jobs: a question's trials in chunks (option by option, interleaved) on the simulation workers, with a partial
 answer that sharpens as chunks arrive, progress, and cancel.
 
-Each option's chunks are `odds.pieces` (a small first one, so the first figures come in a few hundred ms). With a
+Each option's chunks are `odds.option_pieces` (a small first one, so the first figures come in a few hundred ms). With a
 `precision` in the spec, an option stops at the first chunk boundary where its chances are within it
 (`odds.settle`): its later chunks are cancelled, and the answer is the one `odds.ask` gives in one process.
 
@@ -35,9 +35,9 @@ WATCH_INTERVAL = 0.1  # seconds between looks at a job for its watchers
 
 
 def plan_pieces(spec: JSON, chunk: int) -> list[tuple[str, int, int]]:
-    """(option, start, count) pieces (`odds.pieces`: the first small, none over `chunk` trials), interleaved across
+    """(option, start, count) pieces (`odds.option_pieces`: the first small, none over `chunk` trials), interleaved across
     the options so every option's estimate sharpens together as pieces finish."""
-    cut = odds.pieces(spec["trials"], chunk)
+    cut = odds.option_pieces(spec["question"], spec["trials"], chunk)
     return [(key, start, count) for start, count in cut for key in spec["options"]]
 
 

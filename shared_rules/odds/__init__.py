@@ -29,7 +29,8 @@ from .questions import CARRY_ON, QUESTIONS, Choice, Plan, Question, measure, pla
 from .sample import Sample, chance_above, chance_figure, histogram_bars, mean_figure, merged
 
 __all__ = [
-    "CARRY_ON", "QUESTIONS", "Choice", "Plan", "Question", "Sample", "answer", "ask", "measure", "merged", "pieces",
+    "CARRY_ON", "QUESTIONS", "Choice", "Plan", "Question", "Sample", "answer", "ask", "measure", "merged",
+    "option_pieces", "pieces",
     "plan", "reached", "register", "run_chunk", "settle", "travel_metrics",
 ]  # fmt: skip
 
@@ -90,7 +91,7 @@ def ask(plan: Plan, trials: int, *, seed: int = 0, precision: float | None = Non
                       trials=trials)
     samples = {c.key: Sample() for c in plan.options}
     open_ = [c.key for c in plan.options]
-    for start, count in pieces(trials, chunk):
+    for start, count in option_pieces(plan.question, trials, chunk):
         for key in list(open_):
             samples[key].merge(run_chunk(plan, key, start, count, seed=seed))
             if precision is not None and reached(plan, samples[key])[0] <= precision:
@@ -102,10 +103,14 @@ def ask(plan: Plan, trials: int, *, seed: int = 0, precision: float | None = Non
     return answer(plan, samples, trials=trials, precision=precision)
 
 
-FIRST_PIECE = 100  # trials in an option's first piece: a first estimate in a few hundred milliseconds
+def option_pieces(question: str, trials: int, chunk: int) -> list[tuple[int, int]]:
+    """`pieces` of an option of `question`: its own first piece and largest piece (an Adventure is ~50 times a
+    journey's cost, so its pieces are smaller), `chunk` at most."""
+    asked = QUESTIONS[question]
+    return pieces(trials, min(chunk, asked.largest_piece or chunk), first=asked.first_piece)
 
 
-def pieces(trials: int, chunk: int, *, first: int = FIRST_PIECE) -> list[tuple[int, int]]:
+def pieces(trials: int, chunk: int, *, first: int = 100) -> list[tuple[int, int]]:
     """An option's trials 0..trials-1 as (start, count) pieces, in order: `first`, then doubling up to `chunk`,
     then `chunk` each. The boundaries depend on (trials, chunk) alone: where sequential stopping looks."""
     if trials < 0 or chunk < 1:

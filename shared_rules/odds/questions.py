@@ -63,6 +63,8 @@ class Question:
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""  # in the game's words, for the screen
     params: ClassVar[frozenset[str]] = frozenset()  # what a request may add (beyond trials and seed)
+    first_piece: ClassVar[int] = 100  # trials in an option's first piece (a first estimate in a few hundred ms)
+    largest_piece: ClassVar[int | None] = None  # at most this many trials a piece (None: the service's chunk)
 
     def options(self, state: Session, params: Mapping[str, Any]) -> tuple[Choice, ...]:
         """The options compared; raises InvalidCommand/IllegalCommand naming the field when the question does
@@ -246,6 +248,7 @@ class TownMission(Question):
     name = "town_mission"
     title = "What are the odds of winning this Town Mission?"
     params = frozenset({"missions", "layout", "track", "sheets", "turns"})
+    first_piece, largest_piece = 10, 50  # an Adventure costs ~30 ms: small pieces, a first estimate soon
 
     def options(self, state: Session, params: Mapping[str, Any]) -> tuple[Choice, ...]:
         from ..rules.adventure import MISSIONS
@@ -331,6 +334,7 @@ class DarknessEscapes(Question):
     name = "darkness_escapes"
     title = "Will the Darkness escape?"
     params = frozenset({"layout", "track", "sheets", "turns"})
+    first_piece, largest_piece = 10, 50  # an Adventure costs ~30 ms: small pieces, a first estimate soon
     mission = "lost_contact"
 
     def options(self, state: Session, params: Mapping[str, Any]) -> tuple[Choice, ...]:
