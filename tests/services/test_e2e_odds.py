@@ -169,6 +169,32 @@ def test_with_a_precision_each_option_stops_at_it_and_partial_answers_come_first
         assert answer == json.loads(json.dumps(expected))
 
 
+def test_graphql_run_odds_with_a_precision_types_how_sharp_the_answer_is(server: ServerProcess) -> None:
+    """runOdds(precision:) and the typed `figures`: the target, the widest half-width reached, precisionMet."""
+    fields = ("jobId status figures { complete precisionMet precision { target reached figure } "
+              "options { key trials precision { reached figure met } } }")
+    with server.client() as client:
+        table = create_session(client, HEROES[:2], seed=3)
+        auth = bearer(table["token"])
+        asked = client.post("/graphql", json={"query": (
+            "mutation($s: String!) { runOdds(question: town_size, sessionId: $s, trials: 2000, seed: 3, "
+            f"precision: 0.05, params: {{sizes: [small]}}) {{ {fields} }} }}"),
+            "variables": {"s": table["session_id"]}}, headers=auth).json()
+        assert "errors" not in asked, asked
+        job = asked["data"]["runOdds"]
+        deadline = time.monotonic() + 180
+        while job["status"] != "finished":
+            assert time.monotonic() < deadline and job["status"] in ("queued", "running"), job
+            time.sleep(0.1)
+            job = client.post("/graphql", json={"query": f"query($j: String!) {{ odds(jobId: $j) {{ {fields} }} }}",
+                                                "variables": {"j": job["jobId"]}}, headers=auth).json()["data"]["odds"]
+        figures = job["figures"]
+        assert figures["complete"] and figures["precisionMet"] and figures["precision"]["target"] == 0.05
+        small = figures["options"][0]
+        assert small["precision"]["met"] and small["precision"]["reached"] <= 0.05 and small["trials"] < 2000
+        assert figures["precision"]["reached"] == small["precision"]["reached"]
+
+
 def test_a_choice_that_is_not_pending_and_an_unknown_job(server: ServerProcess) -> None:
     with server.client() as client:
         code, token, view = plague_church_table(client)
