@@ -842,9 +842,10 @@ class GraphQLBackend:
         return self.load()
 
     def ask_odds(self, question: str, params: dict[str, Any], trials: int, *, poll: float = 0.4,
-                 timeout: float = 60.0) -> dict[str, Any]:
+                 timeout: float = 60.0, partial: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
         """Ask the service an odds question of this table (`askOdds`) and poll it until answered: the answer
-        document of `shared_rules.odds.answer`. Raises BackendError when the job fails or takes too long."""
+        document of `shared_rules.odds.answer`; `partial(answer)` sees each answer so far while it runs. Raises
+        BackendError when the job fails or takes too long."""
         table = self._need_table()
         job = self._execute(ODDS_ASK, {"q": question, "s": table.session_id, "p": params, "t": trials})["askOdds"]
         deadline = time.monotonic() + timeout
@@ -853,6 +854,8 @@ class GraphQLBackend:
                 raise BackendError("The odds took too long to come back")
             time.sleep(poll)
             job = self._execute(ODDS_POLL, {"j": job["jobId"]})["odds"]
+            if partial is not None and job["status"] == "running" and job.get("answer"):
+                partial(job["answer"])
         if job["status"] != "finished" or not job.get("answer"):
             raise BackendError(job.get("error") or f"The odds job was {job['status']}")
         answer: dict[str, Any] = job["answer"]

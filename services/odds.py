@@ -12,6 +12,7 @@ import secrets
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
+from services.contract.odds import MIN_PRECISION, PRECISION_TRIALS
 from services.contract.validation import check
 from services.use_cases import (
     JSON,
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from services.jobs.odds import OddsRunner
 
 DEFAULT_TRIALS = 5000
-FIELDS = {"question", "session_id", "heroes", "options", "params", "trials", "seed"}
+FIELDS = {"question", "session_id", "heroes", "options", "params", "trials", "seed", "precision"}
 
 
 async def parse_odds(services: Services, body: Any, token: str | None) -> JSON:
@@ -79,12 +80,24 @@ async def parse_odds(services: Services, body: Any, token: str | None) -> JSON:
     if not isinstance(params, dict):
         raise InvalidCommand("params: expected a JSON object", field="params")
     cap = services.settings.max_odds_trials
-    trials = min(_int(data.get("trials", DEFAULT_TRIALS), "trials", 1, MAX_SEED), cap)  # capped, as documented
+    precision = _precision(data.get("precision"))
+    default = DEFAULT_TRIALS if precision is None else PRECISION_TRIALS
+    trials = min(_int(data.get("trials", default), "trials", 1, MAX_SEED), cap)  # capped, as documented
     seed = _int(data["seed"], "seed", 0, MAX_SEED) if data.get("seed") is not None else secrets.randbelow(MAX_SEED)
     plan = by_the_rules(odds.plan, state, question, params)  # refuses a question that does not fit the table now
     return {"question": question, "session_id": session_id, "state": encode_state(state), "params": params,
             "options": [choice.key for choice in plan.options], "trials": trials, "seed": seed,
-            "owner": token_hash(token) if token else None}
+            "precision": precision, "owner": token_hash(token) if token else None}
+
+
+def _precision(value: Any) -> float | None:
+    """The 95% half-width every chance must reach (sequential stopping), or None for a fixed number of trials."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not MIN_PRECISION <= value <= 0.5:
+        raise InvalidCommand(f"precision: a 95% half-width from {MIN_PRECISION} to 0.5 (0.01 is +-1 point), got "
+                             f"{value!r}", field="precision")
+    return float(value)
 
 
 def _runner(services: Services) -> OddsRunner:

@@ -2,6 +2,7 @@
 print the options side by side, and with `--plot FILE.png` draw the histograms (matplotlib, the `plot` extra).
 
     brimstone odds --heroes 4 [--trials 5000] [--seed 7] [--sizes small large] [--plot odds.png]
+    brimstone odds --heroes 4 --precision 1 [--trials 20000]   (each option stops once its chances are +-1 point)
     brimstone odds --session K7QX2M --token TOKEN [--url http://127.0.0.1:8000] [--question choice]
 
 Here the engine alone is needed; `--session` speaks to the service over HTTP with the standard library.
@@ -17,7 +18,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, TextIO
 
 from shared_rules import odds
@@ -26,6 +27,8 @@ from shared_rules.odds import Plan, Sample
 from shared_rules.simulate import sample_heroes
 
 CHUNK = 500
+TRIALS = 5000
+PRECISION_TRIALS = 20_000
 HISTOGRAMS = (("posse.xp", "XP"), ("posse.gold", "Gold"), ("posse.wounds", "Wounds"),
               ("posse.sanity_damage", "Sanity Damage"), ("posse.corruption", "Corruption Points"))
 
@@ -40,7 +43,11 @@ def add_parser(commands: Any) -> None:
     who.add_argument("--session", metavar="CODE", help="ask a running service about this table's state")
     ask.add_argument("--question", default=None, help="town_size (default) or choice (at a choice prompt)")
     ask.add_argument("--sizes", nargs="+", choices=("small", "medium", "large"), help="compare only these sizes")
-    ask.add_argument("--trials", type=int, default=5000, help="trials per option (default 5000)")
+    ask.add_argument("--trials", type=int, default=None,
+                     help=f"trials per option (default {TRIALS}; with --precision the most per option, default "
+                          f"{PRECISION_TRIALS})")
+    ask.add_argument("--precision", type=float, default=None, metavar="POINTS",
+                     help="stop each option once every chance it reports is within +-POINTS percentage points (95%%)")
     ask.add_argument("--seed", type=int, default=0, help="the seed of the trials (same seed, same answer)")
     ask.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes to play on (default: all)")
     ask.add_argument("--url", default="http://127.0.0.1:8000", help="the service, with --session")
@@ -55,12 +62,16 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     question = args.question or "town_size"
     params: dict[str, Any] = {"sizes": list(args.sizes)} if args.sizes else {}
+    precision = None if args.precision is None else args.precision / 100
+    if precision is not None and not 0.001 <= precision <= 0.5:
+        raise ValueError(f"--precision: from 0.1 to 50 percentage points, got {args.precision}")
+    trials = args.trials or (TRIALS if precision is None else PRECISION_TRIALS)
     if args.session:
-        answer = ask_service(args.url, args.session, args.token, question, params, args.trials, args.seed)
+        answer = ask_service(args.url, args.session, args.token, question, params, trials, args.seed, precision)
     else:
         heroes = load_posse(args.posse) if args.posse else sample_heroes(args.heroes)
         plan = odds.plan(new_session(heroes), question, params)
-        answer = ask_here(plan, args.trials, args.seed, args.workers)
+        answer = ask_here(plan, trials, args.seed, args.workers, precision)
     out.write(table(answer))
     if args.plot:
         plot(answer, args.plot)
@@ -68,18 +79,32 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def ask_here(plan: Plan, trials: int, seed: int, workers: int) -> dict[str, Any]:
-    """Every option's trials in chunks on `workers` processes (one process: in this one)."""
-    pieces = [(c.key, start, min(CHUNK, trials - start)) for c in plan.options for start in range(0, trials, CHUNK)]
-    if workers <= 1 or len(pieces) == 1:
-        samples = [odds.run_chunk(plan, key, start, count, seed=seed) for key, start, count in pieces]
-    else:
-        with ProcessPoolExecutor(min(workers, len(pieces))) as pool:
-            samples = list(pool.map(_chunk, [(plan, key, start, count, seed) for key, start, count in pieces]))
-    merged = {c.key: Sample() for c in plan.options}
-    for (key, _, _), sample in zip(pieces, samples, strict=True):
-        merged[key].merge(sample)
-    return odds.answer(plan, merged, trials=trials)
+def ask_here(plan: Plan, trials: int, seed: int, workers: int, precision: float | None = None) -> dict[str, Any]:
+    """Every option's trials in chunks on `workers` processes (one process: in this one). With `precision`, an
+    option stops at the first of its pieces where its chances are within it (`odds.settle`): the same answer
+    however many processes played it."""
+    if workers <= 1:
+        return odds.ask(plan, trials, seed=seed, precision=precision, chunk=CHUNK)
+    cut = odds.option_pieces(plan.question, trials, CHUNK)
+    pieces = [(key, start, count) for start, count in cut for key in (c.key for c in plan.options)]
+    results: dict[int, Sample] = {}
+    samples: dict[str, Sample] = {}
+    stopped: set[str] = set()
+    with ProcessPoolExecutor(min(workers, len(pieces))) as pool:
+        futures = {pool.submit(_chunk, (plan, *piece, seed)): index for index, piece in enumerate(pieces)}
+        for future in as_completed(futures):
+            if future.cancelled():
+                continue
+            results[futures[future]] = future.result()
+            for key in {c.key for c in plan.options} - stopped:
+                chunks = [results.get(i) for i, piece in enumerate(pieces) if piece[0] == key]
+                samples[key], met = odds.settle(plan, chunks, precision)
+                if met:
+                    stopped.add(key)
+                    for other, index in futures.items():
+                        if pieces[index][0] == key:
+                            other.cancel()
+    return odds.answer(plan, samples, trials=trials, precision=precision)
 
 
 def _chunk(job: tuple[Plan, str, int, int, int]) -> Sample:
@@ -88,11 +113,12 @@ def _chunk(job: tuple[Plan, str, int, int, int]) -> Sample:
 
 
 def ask_service(url: str, session: str, token: str | None, question: str, params: dict[str, Any], trials: int,
-                seed: int) -> dict[str, Any]:
+                seed: int, precision: float | None = None) -> dict[str, Any]:
     """Ask the service about a table and poll until the answer is complete (progress on stderr)."""
     if not token:
         raise ValueError("--token (or BRIMSTONE_TOKEN): the table token opens the table's state")
-    body = {"question": question, "session_id": session, "params": params, "trials": trials, "seed": seed}
+    body = {"question": question, "session_id": session, "params": params, "trials": trials, "seed": seed,
+            "precision": precision}
     job = _http("POST", f"{url.rstrip('/')}/v1/odds", token, body)
     while job["status"] in ("queued", "running"):
         print(f"\r  {job['progress']:6.1%} of {job['trials']} trials per option", end="", file=sys.stderr)
@@ -116,6 +142,18 @@ def _http(method: str, url: str, token: str, body: Any = None) -> dict[str, Any]
     except urllib.error.HTTPError as error:
         problem = json.loads(error.read() or b"{}")
         raise ValueError(f"{problem.get('detail') or error.reason} (field {problem.get('field') or '-'})") from None
+
+
+def _trials(answer: dict[str, Any]) -> str:
+    """How many trials the figures rest on, and with a precision asked whether it was reached."""
+    target = answer["precision"]["target"]
+    if target is None:
+        return f"{answer['trials']} trials per option"
+    reached = answer["precision"]["reached"]
+    if answer["precision_met"]:
+        return f"every chance within ±{target:.1%} (widest ±{reached:.2%}), at most {answer['trials']} trials per option"
+    return (f"NOT within ±{target:.1%}: the widest chance is ±{reached:.2%} after {answer['trials']} trials per "
+            "option (ask for more trials)")
 
 
 # ---- the comparison as text --------------------------------------------------------------------------------------
@@ -165,8 +203,7 @@ def table(answer: dict[str, Any]) -> str:
         rows.append([f"  {town}", *(_chance(o["town_types"][town]) if town in o["town_types"] else "-"
                                     for o in options)])
     widths = [max(len(r[i]) for r in rows if len(r) > i) for i in range(len(rows[0]))]
-    lines = [f"{answer['title']}  ({answer['trials']} trials per option; ± and ranges are 95% intervals; "
-             "* best for the table)"]
+    lines = [f"{answer['title']}  ({_trials(answer)}; ± and ranges are 95% intervals; * best for the table)"]
     for row in rows:
         if len(row) == 1:
             lines.append(row[0])

@@ -112,6 +112,7 @@ class OddsPresenter:
         self.runner = runner or self._thread
         self.status = "idle"
         self.answer: dict[str, Any] | None = None
+        self.partial: dict[str, Any] | None = None  # the answer so far while the question runs
         self.error = ""
         self._asked_at = -1  # the table version the answer is for
 
@@ -136,7 +137,15 @@ class OddsPresenter:
         title = (_("Which town size?") if asked[0] == "town_size"
                  else plain(self.table.read.prompt.question) if self.table.read.prompt else "")
         if self.status == "running":
-            return OddsView(title, _("Playing it out many times…"), "running", (), False)
+            so_far = self.partial
+            trials = min((so_far or {}).get("done", {}).values() or [0])
+            if so_far is None or not trials:
+                return OddsView(title, _("Playing it out many times…"), "running", (), False)
+            road = so_far.get("question") == "town_size"
+            cards = tuple(card_of(option, so_far.get("comparison", []), road=road)
+                          for option in so_far.get("options", []))
+            return OddsView(title, _("So far, each option played {n} times; the figures sharpen as more come "
+                                     "in…").format(n=trials), "running", cards, False)
         if self.status == "error":
             return OddsView(title, self.error, "error", (), True)
         if self.answer is None or not fresh:
@@ -160,10 +169,13 @@ class OddsPresenter:
         state = self.table.read.session
         version = self.table.snapshot.version
 
+        def so_far(answer: dict[str, Any]) -> None:  # on the job's thread: shown on the UI thread
+            self.table.post(lambda: self._so_far(answer, version))
+
         def job() -> dict[str, Any]:
             if backend.online and hasattr(backend, "ask_odds"):
-                return backend.ask_odds(name, params, ONLINE_TRIALS)  # type: ignore[no-any-return]
-            return odds.ask(odds.plan(state, name, params), OFFLINE_TRIALS, seed=version)
+                return backend.ask_odds(name, params, ONLINE_TRIALS, partial=so_far)  # type: ignore[no-any-return]
+            return odds.ask(odds.plan(state, name, params), OFFLINE_TRIALS, seed=version, partial=so_far)
 
         def done(result: Any, error: BaseException | None) -> None:
             if error is not None:
@@ -171,11 +183,18 @@ class OddsPresenter:
                     why=str(error).split(" (")[0])
             else:
                 self.status, self.answer, self._asked_at = "done", result, version
+            self.partial = None
             self.table.changed()
 
-        self.status = "running"
+        self.status, self.partial = "running", None
         self.table.changed()
         self.runner(job, done)
+
+    def _so_far(self, answer: dict[str, Any], version: int) -> None:
+        """A partial answer, shown while the question runs for the table as it was asked."""
+        if self.status == "running" and version == self.table.snapshot.version:
+            self.partial = answer
+            self.table.changed()
 
     def _thread(self, job: Callable[[], Any], done: Callable[[Any, BaseException | None], None]) -> None:
         """A thread of its own (the table's worker keeps sending commands meanwhile); the result comes back on the

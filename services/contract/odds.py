@@ -12,6 +12,8 @@ from typing import Any
 from services.contract.envelopes import MAX_POSSE, MAX_SEED, SESSION_ID_PATTERN
 from services.contract.refs import REF
 
+MIN_PRECISION = 0.001  # the sharpest target a request may ask for (+-0.1 point)
+PRECISION_TRIALS = 20_000  # trials per option at most when a precision is asked and trials are not
 MAX_ODDS_TRIALS = 50_000  # trials per option a request may ask for (a server may be configured to run fewer)
 JOB_FIELDS = ("job_id", "status", "progress", "question", "options", "trials", "seed", "session_id", "chunks",
               "chunks_done", "backend", "answer", "error")
@@ -51,6 +53,12 @@ def _answer_components() -> dict[str, Any]:
             "One hero's figures and chances for an option."),
         "OddsOption": _object({
             "key": {"type": "string"}, "label": {"type": "string"}, "trials": {"type": "integer", "minimum": 0},
+            "precision": _object({
+                "reached": {"type": "number", "description": "the widest 95% half-width of its chances (0.01 = "
+                                                             "+-1 point; 1 before any trial)"},
+                "figure": {"type": ["string", "null"], "description": "the chance that is widest"},
+                "met": {"type": "boolean", "description": "within the target asked for: its trials stopped there"}},
+                "How sharp the option's chances are (sequential stopping)."),
             "expected": _map(ref_to("OddsFigure"), "each posse figure (posse.xp, posse.gold ...) by name"),
             "chances": _map(ref_to("OddsChance"), "each posse chance (anyone_killed ...) by name"),
             "heroes": {"type": "array", "items": ref_to("OddsHeroFigures")},
@@ -75,7 +83,16 @@ def _answer_components() -> dict[str, Any]:
             "question": ref_to("OddsQuestion"), "title": {"type": "string"},
             "trials": {"type": "integer", "minimum": 0, "description": "trials per option asked for"},
             "done": _map({"type": "integer", "minimum": 0}, "trials in so far, per option key"),
-            "complete": {"type": "boolean", "description": "every trial is in"},
+            "complete": {"type": "boolean", "description": "every trial is in, or with a `precision` asked, every "
+                                                           "option within it"},
+            "precision": _object({
+                "target": _NUMBER_OR_NULL | {"description": "the half-width asked for (null: a fixed number of "
+                                                            "trials)"},
+                "reached": _NUMBER_OR_NULL | {"description": "the widest 95% half-width of any option's chances"},
+                "figure": {"type": ["string", "null"], "description": "the chance that is widest"}},
+                "The precision asked for and reached; the Town type reached and the means do not count."),
+            "precision_met": {"type": "boolean", "description": "every option's chances within the target (false "
+                                                                "with no target, or when the trials ran out first)"},
             "heroes": {"type": "array", "items": _object({"id": {"type": "string"}, "name": {"type": "string"}},
                                                          "a hero of the posse")},
             "options": {"type": "array", "items": ref_to("OddsOption")},
@@ -103,12 +120,12 @@ def _param_schemas() -> dict[str, Any]:
         "missions": {"type": "array", "items": {"type": "string", "enum": sorted(TOWN_MISSIONS)},
                      "description": "town_mission: the Town Missions compared (default [\"bank_robbery\"])"},
         "layout": {"type": "array", "items": ref_to("TrackSpaceInput"),
-                   "description": "town_mission: the Depth Track's spaces, unless the pack has a `track`"},
-        "track": {"type": "string", "maxLength": 100, "description": "town_mission: a content pack's Depth Track"},
+                   "description": "town_mission, darkness_escapes: the Depth Track's spaces, unless the pack has a `track`"},
+        "track": {"type": "string", "maxLength": 100, "description": "town_mission, darkness_escapes: a content pack's Depth Track"},
         "sheets": {"type": "array", "items": ref_to("SheetEntryInput"),
-                   "description": "town_mission: the heroes' sheet numbers the pack lacks (Initiative, combat ...)"},
+                   "description": "town_mission, darkness_escapes: the heroes' sheet numbers the pack lacks (Initiative, combat ...)"},
         "turns": {"type": "integer", "minimum": 1, "maximum": 60,
-                  "description": "town_mission: turns at most per trial (default 20)"},
+                  "description": "town_mission, darkness_escapes: turns at most per trial (default 20)"},
     }
 
 
@@ -120,7 +137,7 @@ def _params() -> dict[str, Any]:
     names = sorted({name for question in odds.QUESTIONS.values() for name in question.params})
     return {"type": "object", "additionalProperties": False,
             "description": "What a question takes besides trials and seed: `town_size` takes `sizes`; `choice` "
-                           "`prompt` and `options`; `town_mission` `missions`, `layout`, `track`, `sheets`, `turns`.",
+                           "`prompt` and `options`; `town_mission` `missions`, `layout`, `track`, `sheets`, `turns`; `darkness_escapes` `layout`, `track`, `sheets`, `turns`.",
             "properties": {name: known.get(name, {"description": "a param of a question"}) for name in names}}
 
 
@@ -177,6 +194,10 @@ def odds_components() -> dict[str, Any]:
                                           "`trials` says how many)"},
                 "seed": {"type": ["integer", "null"], "minimum": 0, "maximum": MAX_SEED,
                          "description": "random when null or absent"},
+                "precision": {"type": ["number", "null"], "minimum": MIN_PRECISION, "maximum": 0.5,
+                              "description": "stop each option once every chance it reports is within this 95% "
+                                             "half-width (0.01 = +-1 point); `trials` is then the most per option "
+                                             f"(default {PRECISION_TRIALS}). Null or absent: exactly `trials`"},
             },
             "allOf": [{"oneOf": _asked_of()}, {"anyOf": _per_question()}],
         },

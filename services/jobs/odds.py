@@ -1,6 +1,10 @@
 """Odds jobs: a question's trials in chunks (option by option, interleaved) on the simulation workers, with a partial
 answer that sharpens as chunks arrive, progress, and cancel.
 
+Each option's chunks are `odds.option_pieces` (a small first one, so the first figures come in a few hundred ms). With a
+`precision` in the spec, an option stops at the first chunk boundary where its chances are within it
+(`odds.settle`): its later chunks are cancelled, and the answer is the one `odds.ask` gives in one process.
+
 The embedded backend runs chunks in the API process's pool (the same pool as bulk simulations); the rq backend
 enqueues them for `brimstone worker`s. Both answer with the same view: status, progress 0..1, the chunks done and
 `answer` (shared_rules.odds.answer of what has arrived; `answer.complete` once every trial is in).
@@ -33,11 +37,23 @@ WATCH_INTERVAL = 0.1  # seconds between looks at a job for its watchers
 
 
 def plan_pieces(spec: JSON, chunk: int) -> list[tuple[str, int, int]]:
-    """(option, start, count) pieces of at most `chunk` trials, interleaved across the options so every option's
-    estimate sharpens together as pieces finish."""
-    per_option = [[(key, start, min(chunk, spec["trials"] - start)) for start in range(0, spec["trials"], chunk)]
-                  for key in spec["options"]]
-    return [piece for round_ in zip(*per_option, strict=True) for piece in round_]
+    """(option, start, count) pieces (`odds.option_pieces`: the first small, none over `chunk` trials), interleaved across
+    the options so every option's estimate sharpens together as pieces finish."""
+    cut = shared_rules.odds.option_pieces(spec["question"], spec["trials"], chunk)
+    return [(key, start, count) for start, count in cut for key in spec["options"]]
+
+
+def settled(plan: Plan, spec: JSON, pieces: list[tuple[str, int, int]],
+            results: dict[int, Sample]) -> tuple[dict[str, Sample], set[str]]:
+    """Each option's sample from the pieces in (by index), in order (`odds.settle`), and the options that met
+    the spec's precision (their later pieces are not needed)."""
+    samples, stopped = {}, set()
+    for key in spec["options"]:
+        chunks = [results.get(index) for index, piece in enumerate(pieces) if piece[0] == key]
+        samples[key], met = shared_rules.odds.settle(plan, chunks, spec.get("precision"))
+        if met:
+            stopped.add(key)
+    return samples, stopped
 
 
 def _view(job_id: str, spec: JSON, backend: str, *, status: str, done: int, chunks: int, chunks_done: int,
@@ -87,6 +103,8 @@ class _Job:
     pieces: list[tuple[str, int, int]]
     samples: dict[str, Sample]
     done: list[int]
+    results: dict[int, Sample] = field(default_factory=dict)
+    stopped: set[str] = field(default_factory=set)  # options within the precision: no more of their pieces
     chunks_done: int = 0
     status: str = "queued"
     error: str | None = None
@@ -109,8 +127,8 @@ class LocalOddsRunner:
     async def start(self, spec: JSON) -> JSON:
         plan = tasks.odds_plan(spec)
         pieces = plan_pieces(spec, self.settings.odds_chunk_trials)
-        samples = {key: shared_rules.odds.Sample() for key in spec["options"]}
-        job = _Job(new_job_id(), spec, plan, pieces, samples, [0] * len(pieces))
+        empty = {key: shared_rules.odds.Sample() for key in spec["options"]}
+        job = _Job(new_job_id(), spec, plan, pieces, empty, [0] * len(pieces))
         self._forget_old()
         self._jobs[job.job_id] = job
         job.task = asyncio.get_running_loop().create_task(self._run(job))
@@ -125,18 +143,32 @@ class LocalOddsRunner:
             def progress(done: int) -> None:
                 job.done[index] = done  # one writer per slot; readers tolerate a stale value
 
-            if threads:
-                result = await loop.run_in_executor(pool, tasks.odds_chunk, job.spec, option, start, count, progress)
-            else:
-                result = await loop.run_in_executor(pool, tasks.odds_chunk, job.spec, option, start, count)
-            if job.status in TERMINAL:
+            try:
+                if threads:
+                    result = await loop.run_in_executor(pool, tasks.odds_chunk, job.spec, option, start, count,
+                                                        progress)
+                else:
+                    result = await loop.run_in_executor(pool, tasks.odds_chunk, job.spec, option, start, count)
+            except asyncio.CancelledError:
+                if option in job.stopped and job.status not in TERMINAL:
+                    return  # its option is within the precision: this piece is not needed
+                raise
+            if job.status in TERMINAL or option in job.stopped:
                 return
-            job.samples[option].merge(shared_rules.odds.Sample.from_json(result))
+            job.results[index] = shared_rules.odds.Sample.from_json(result)
             job.done[index] = count
             job.chunks_done += 1
+            job.samples, stopped = settled(job.plan, job.spec, job.pieces, job.results)
+            for key in stopped - job.stopped:
+                job.stopped.add(key)
+                for later, piece in enumerate(job.pieces):
+                    if piece[0] == key and later not in job.results:
+                        job.done[later] = piece[2]  # not run: counted as done for the progress
+                        futures[later].cancel()
 
         job.status = "running"
-        futures = [asyncio.ensure_future(chunk(i, *piece)) for i, piece in enumerate(job.pieces)]
+        futures: list[asyncio.Future[None]] = []
+        futures += [asyncio.ensure_future(chunk(i, *piece)) for i, piece in enumerate(job.pieces)]
         try:
             await asyncio.gather(*futures)
             job.status = "finished"
@@ -154,7 +186,8 @@ class LocalOddsRunner:
 
     def _view(self, job: _Job) -> JSON:
         if job.answered_at != job.chunks_done or job.answer is None:
-            job.answer = shared_rules.odds.answer(job.plan, job.samples, trials=job.spec["trials"])
+            job.answer = shared_rules.odds.answer(job.plan, job.samples, trials=job.spec["trials"],
+                                     precision=job.spec.get("precision"))
             job.answered_at = job.chunks_done
         return _view(job.job_id, job.spec, self.backend, status=job.status, done=sum(job.done),
                      chunks=len(job.pieces), chunks_done=job.chunks_done, answer=job.answer, error=job.error)
@@ -216,7 +249,8 @@ class RqOddsRunner:
         record = {"spec": spec, "pieces": pieces, "chunks": ids, "status": "queued", "created_at": time.time()}
         self.redis.set(self._key(job_id), json.dumps(record), ex=ttl)
         return _view(job_id, spec, self.backend, status="queued", done=0, chunks=len(ids), chunks_done=0,
-                     answer=shared_rules.odds.answer(tasks.odds_plan(spec), {}, trials=spec["trials"]), error=None)
+                     answer=shared_rules.odds.answer(tasks.odds_plan(spec), {}, trials=spec["trials"],
+                                        precision=spec.get("precision")), error=None)
 
     async def start(self, spec: JSON) -> JSON:
         return await asyncio.to_thread(self._start, spec)
@@ -244,22 +278,35 @@ class RqOddsRunner:
             elif state == JobStatus.FAILED and status not in TERMINAL:
                 status, error = "failed", (job.exc_info or "a chunk failed").strip().splitlines()[-1]
             started = started or state == JobStatus.STARTED
-        samples = {key: shared_rules.odds.Sample() for key in spec["options"]}
-        done = 0
-        for (option, _, count), chunk_id in zip(pieces, ids, strict=True):
-            if chunk_id in seen:
-                samples[option].merge(seen[chunk_id])
-                done += count
+        plan = tasks.odds_plan(spec)
+        results = {index: seen[chunk_id] for index, chunk_id in enumerate(ids) if chunk_id in seen}
+        samples, stopped = settled(plan, spec, [tuple(p) for p in pieces], results)
+        done = sum(count if index in results or option in stopped else 0
+                   for index, (option, _, count) in enumerate(pieces))
+        needed = [chunk_id for (option, _, _), chunk_id in zip(pieces, ids, strict=True)
+                  if chunk_id not in seen and option not in stopped]
+        if stopped and status not in TERMINAL:
+            self._drop([chunk_id for (option, _, _), chunk_id in zip(pieces, ids, strict=True)
+                        if chunk_id not in seen and option in stopped])
         if status not in TERMINAL:
-            status = "finished" if len(seen) == len(ids) else "running" if seen or started else "queued"
+            status = "finished" if not needed else "running" if seen or started else "queued"
         if status in TERMINAL and len(self._samples) > MAX_LOCAL_JOBS:
             self._samples.pop(next(iter(self._samples)))
-        answer = shared_rules.odds.answer(tasks.odds_plan(spec), samples, trials=spec["trials"])
+        answer = shared_rules.odds.answer(plan, samples, trials=spec["trials"], precision=spec.get("precision"))
         return _view(job_id, spec, self.backend, status=status, done=done, chunks=len(ids), chunks_done=len(seen),
                      answer=answer, error=error)
 
     async def status(self, job_id: str) -> JSON | None:
         return await asyncio.to_thread(self._status, job_id)
+
+    def _drop(self, chunk_ids: list[str]) -> None:
+        """Cancel chunks no longer needed (their option met its precision) that no worker has taken yet."""
+        from rq.job import Job, JobStatus
+
+        for job in Job.fetch_many(chunk_ids, connection=self.redis):
+            if job is not None and job.get_status(refresh=False) in (JobStatus.QUEUED, JobStatus.DEFERRED,
+                                                                     JobStatus.SCHEDULED):
+                job.cancel()
 
     def _cancel(self, job_id: str) -> JSON | None:
         from rq.command import send_stop_job_command

@@ -60,7 +60,9 @@ def main(argv: list[str] | None = None) -> None:
     from rq import Queue, Worker
     from rq.exceptions import StopRequested
 
-    import services.jobs.tasks  # noqa: F401 - fail now, not per job, if the job functions cannot be imported
+    import services.jobs.tasks  # fail now, not per job, if the job functions cannot be imported
+
+    services.jobs.tasks.warm()  # the rule areas loaded once here, not in every forked work horse
 
     connection = Redis.from_url(settings.redis_url)
     queue = Queue(settings.rq_queue, connection=connection)

@@ -7,11 +7,20 @@ confidence interval and the number of trials behind it.
 
 Chunks of one option merge exactly (`Sample.merge`), so workers share a question and the answer sharpens as
 chunks arrive. Pure: no I/O.
+
+Sequential stopping: asked with a `precision` (the 95% interval's half-width every chance must reach, 0.01 = +-1
+point), an option's trials run in `pieces` (a small first one, so a first estimate comes quickly) and stop at the
+first piece boundary where every chance it reports is within the target (`settle`); an option that runs out of
+trials says so (`precision.met` false, with the half-width it reached). The boundaries are fixed by the budget
+alone and an option's sample is always its first trials, so the same seed gives the same answer however the
+pieces were spread over workers.
+
+    answer = odds.ask(plan, 20_000, seed=7, precision=0.01)   # at most 20,000 per option, stops at +-1 point
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..dice import seed_state
@@ -20,8 +29,9 @@ from .questions import CARRY_ON, QUESTIONS, Choice, Plan, Question, measure, pla
 from .sample import Sample, chance_above, chance_figure, histogram_bars, mean_figure, merged
 
 __all__ = [
-    "CARRY_ON", "QUESTIONS", "Choice", "Plan", "Question", "Sample", "answer", "ask", "measure", "merged", "plan",
-    "register", "run_chunk", "travel_metrics",
+    "CARRY_ON", "QUESTIONS", "Choice", "Plan", "Question", "Sample", "answer", "ask", "measure", "merged",
+    "option_pieces", "pieces",
+    "plan", "reached", "register", "run_chunk", "settle", "travel_metrics",
 ]  # fmt: skip
 
 ANSWER_VERSION = 1
@@ -40,13 +50,14 @@ HEADLINE = ("xp", "gold", "wounds", "sanity_damage", "corruption", "sanity_perma
             "items_lost")  # compared option against option for the posse
 HISTOGRAMS = ("xp", "gold", "wounds", "sanity_damage", "corruption")  # per-trial distributions for the screen
 POSSE_CHANCES = {"anyone_killed": "posse.removed", "buildings_destroyed": "journey.buildings_destroyed",
-                 "turned_back": "journey.turned_back", "mission_won": "mission.won"}
+                 "turned_back": "journey.turned_back", "mission_won": "mission.won",
+                 "darkness_escaped": "adventure.escaped"}
 HERO_CHANCES = {"killed": "removed", "knocked_out": "knocked_out", "loses_transport": "transports_lost",
                 "gains_mutation": "mutations_gained"}
 CHANCE_WORDS = {"killed": "Killed", "knocked_out": "KO'd", "loses_transport": "Loses a Transport",
                 "gains_mutation": "Gains a Mutation", "buildings_destroyed": "Buildings destroyed on arrival",
                 "turned_back": "Turned back to a Small Town", "anyone_killed": "A hero is killed",
-                "mission_won": "The Mission is won"}
+                "mission_won": "The Mission is won", "darkness_escaped": "The Darkness escapes"}
 
 
 def run_chunk(plan: Plan, option: str, start: int, count: int, *, seed: int,
@@ -70,33 +81,119 @@ def run_chunk(plan: Plan, option: str, start: int, count: int, *, seed: int,
     return sample
 
 
-def ask(plan: Plan, trials: int, *, seed: int = 0) -> dict[str, Any]:
-    """The whole question in this process (the CLI, tests): `trials` per option, answered."""
-    return answer(plan, {c.key: run_chunk(plan, c.key, 0, trials, seed=seed) for c in plan.options}, trials=trials)
+def ask(plan: Plan, trials: int, *, seed: int = 0, precision: float | None = None, chunk: int = 500,
+        partial: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """The whole question in this process (the CLI, tests): `trials` per option, answered. With `precision`, each
+    option stops at the first of its `pieces` where `settle` says its chances are within the target (at most
+    `trials`); `partial(answer)` sees the answer after every piece (options in turn, a round at a time)."""
+    if precision is None and partial is None:
+        return answer(plan, {c.key: run_chunk(plan, c.key, 0, trials, seed=seed) for c in plan.options},
+                      trials=trials)
+    samples = {c.key: Sample() for c in plan.options}
+    open_ = [c.key for c in plan.options]
+    for start, count in option_pieces(plan.question, trials, chunk):
+        for key in list(open_):
+            samples[key].merge(run_chunk(plan, key, start, count, seed=seed))
+            if precision is not None and reached(plan, samples[key])[0] <= precision:
+                open_.remove(key)
+        if partial is not None:
+            partial(answer(plan, samples, trials=trials, precision=precision))
+        if not open_:
+            break
+    return answer(plan, samples, trials=trials, precision=precision)
 
 
-def answer(plan: Plan, samples: Mapping[str, Sample], *, trials: int) -> dict[str, Any]:
+def option_pieces(question: str, trials: int, chunk: int) -> list[tuple[int, int]]:
+    """`pieces` of an option of `question`: its own first piece and largest piece (an Adventure is ~50 times a
+    journey's cost, so its pieces are smaller), `chunk` at most."""
+    asked = QUESTIONS[question]
+    return pieces(trials, min(chunk, asked.largest_piece or chunk), first=asked.first_piece)
+
+
+def pieces(trials: int, chunk: int, *, first: int = 100) -> list[tuple[int, int]]:
+    """An option's trials 0..trials-1 as (start, count) pieces, in order: `first`, then doubling up to `chunk`,
+    then `chunk` each. The boundaries depend on (trials, chunk) alone: where sequential stopping looks."""
+    if trials < 0 or chunk < 1:
+        raise ValueError(f"pieces: trials >= 0 and chunk >= 1, got trials={trials}, chunk={chunk}")
+    out, start, size = [], 0, max(1, min(first, chunk))
+    while start < trials:
+        count = min(size, trials - start)
+        out.append((start, count))
+        start += count
+        size = min(chunk, size * 2)
+    return out
+
+
+def settle(plan: Plan, chunks: Sequence[Sample | None], precision: float | None) -> tuple[Sample, bool]:
+    """One option's sample from its pieces' samples in order (None: not in yet): merged up to the first missing
+    one, or up to the first boundary where every chance is within `precision`. Returns (sample, stopped), with
+    `stopped` true when the target was met there (the pieces after it are not needed)."""
+    sample = Sample()
+    for chunk in chunks:
+        if chunk is None:
+            break
+        sample.merge(chunk)
+        if precision is not None and reached(plan, sample)[0] <= precision:
+            return sample, True
+    return sample, False
+
+
+def reached(plan: Plan, sample: Sample) -> tuple[float, str | None]:
+    """The widest 95% half-width among the chances an option reports (the posse's and each hero's) and that
+    chance's name: what sequential stopping compares with its target. The Town type reached is left out: it is
+    the 2D6 of arrival (FT-TOWN-02), the same for every option, so it tells the options nothing apart; means are
+    left out too (each in its own units). 1.0 before any trial."""
+    if not sample.trials:
+        return 1.0, None
+    widest, name = 0.0, None
+    for figure, hist in _chances(plan, sample):
+        low, high = figure["ci"]
+        if (high - low) / 2 > widest:
+            widest, name = (high - low) / 2, hist
+    return widest, name
+
+
+def _chances(plan: Plan, sample: Sample) -> list[tuple[dict[str, Any], str]]:
+    measured = QUESTIONS[plan.question].metrics(plan)
+    n = sample.trials
+    out = [(chance_above(sample.values.get(name, {}), n), f"chance.{key}") for key, name in POSSE_CHANCES.items()
+           if name in measured]
+    for hero in plan.state.heroes:
+        out += [(chance_above(sample.values.get(f"{hero.id}.{m}", {}), n), f"{hero.id}.chance.{key}")
+                for key, m in HERO_CHANCES.items() if f"{hero.id}.{m}" in measured]
+    return out
+
+
+def answer(plan: Plan, samples: Mapping[str, Sample], *, trials: int,
+           precision: float | None = None) -> dict[str, Any]:
     """The answer document: per option its expected figures (every figure the question measures that is not one
     hero's own) and chances with 95% intervals and the trials behind each, each hero's figures and chances,
     histograms to draw, and `comparison`: the headline figures option against option. `samples` may hold
-    fewer trials than asked (a partial answer while chunks arrive); `complete` says whether all are in."""
-    options = [_option(plan, choice, samples.get(choice.key) or Sample()) for choice in plan.options]
+    fewer trials than asked (a partial answer while chunks arrive); `complete` says whether all are in: every
+    trial, or with a `precision` target, every option within it (an option stops there) or out of trials.
+    `precision` says the target, the widest half-width reached and where, and `met`; each option has its own."""
+    options = [_option(plan, choice, samples.get(choice.key) or Sample(), precision) for choice in plan.options]
     done = {c.key: (samples.get(c.key) or Sample()).trials for c in plan.options}
+    widest = max(options, key=lambda o: o["precision"]["reached"])["precision"] if options else None
     return {
         "version": ANSWER_VERSION,
         "question": plan.question,
         "title": QUESTIONS[plan.question].title,
         "trials": trials,
         "done": done,
-        "complete": all(n >= trials for n in done.values()),
+        "complete": all(n >= trials or o["precision"]["met"] for n, o in zip(done.values(), options, strict=True)),
+        "precision": {"target": precision, "reached": widest["reached"] if widest else None,
+                      "figure": widest["figure"] if widest else None},
+        "precision_met": precision is not None and all(o["precision"]["met"] for o in options),
         "heroes": [{"id": hero.id, "name": hero.name} for hero in plan.state.heroes],
         "options": options,
         "comparison": _comparison(options),
     }
 
 
-def _option(plan: Plan, choice: Choice, sample: Sample) -> dict[str, Any]:
+def _option(plan: Plan, choice: Choice, sample: Sample, precision: float | None) -> dict[str, Any]:
     n = sample.trials
+    widest, figure = reached(plan, sample)
 
     def hist(name: str) -> dict[int, int]:
         return sample.values.get(name, {})
@@ -116,6 +213,7 @@ def _option(plan: Plan, choice: Choice, sample: Sample) -> dict[str, Any]:
         "key": choice.key,
         "label": choice.label,
         "trials": n,
+        "precision": {"reached": widest, "figure": figure, "met": precision is not None and widest <= precision},
         "expected": {name: mean_figure(hist(name)) for name in measured if not name.startswith(own)},
         "chances": {key: chance_above(hist(name), n) for key, name in POSSE_CHANCES.items() if name in measured},
         "heroes": heroes,

@@ -7,15 +7,9 @@ numbers), so the options are compared on the same dice as far as their paths agr
 
 A new question plugs in with `register(MyQuestion())`; a rule area whose prompts can come up mid-way adds how
 play carries on from its phase to `CARRY_ON` (the journey carries on to town; the Town Stay and the Adventure
-drivers add theirs), and the choice question then plays the rest of that stage too. For instance "the chance the
-Darkness escapes within N turns", once the Adventure driver (autoplay/adventure.py) lands:
-
-    class DarknessEscapes(Question):
-        name, title, params = "darkness_escapes", "Will the Darkness escape?", frozenset({"turns"})
-        def options(self, state, params): ...       # e.g. the choice waiting, or a single "as we play" option
-        def metrics(self, plan): return (*travel_metrics(plan.state), "adventure.escaped", "adventure.turns")
-        def trial(self, plan, option, rng): ...     # play N turns with the driver; measure(...) + the two figures
-    register(DarknessEscapes())
+drivers add theirs), and the choice question then plays the rest of that stage too. `DarknessEscapes` below is
+a whole question in thirty lines: a single "as we play" option, the Adventure driver (autoplay/adventure.py)
+playing N turns, `measure(...)` plus its two figures.
 
 `odds.answer` shows every figure a question measures under `expected` (a hero's own, `<hero id>.*`, under that
 hero); a posse figure the screens should compare option against option goes into `odds.HEADLINE`.
@@ -69,6 +63,8 @@ class Question:
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""  # in the game's words, for the screen
     params: ClassVar[frozenset[str]] = frozenset()  # what a request may add (beyond trials and seed)
+    first_piece: ClassVar[int] = 100  # trials in an option's first piece (a first estimate in a few hundred ms)
+    largest_piece: ClassVar[int | None] = None  # at most this many trials a piece (None: the service's chunk)
 
     def options(self, state: Session, params: Mapping[str, Any]) -> tuple[Choice, ...]:
         """The options compared; raises InvalidCommand/IllegalCommand naming the field when the question does
@@ -252,6 +248,7 @@ class TownMission(Question):
     name = "town_mission"
     title = "What are the odds of winning this Town Mission?"
     params = frozenset({"missions", "layout", "track", "sheets", "turns"})
+    first_piece, largest_piece = 10, 50  # an Adventure costs ~30 ms: small pieces, a first estimate soon
 
     def options(self, state: Session, params: Mapping[str, Any]) -> tuple[Choice, ...]:
         from ..rules.adventure import MISSIONS
@@ -262,24 +259,12 @@ class TownMission(Question):
                                  field="question", rule="FT-MIS-00")  # fmt: skip
         offered = tuple(Choice(key, MISSIONS[key].title) for key in TOWN_MISSIONS)
         chosen = _keys({"missions": params.get("missions", ["bank_robbery"])}, "missions", offered)
-        turns = params.get("turns", 20)
-        if not isinstance(turns, int) or not 1 <= turns <= 60:
-            raise InvalidCommand("params.turns: 1-60 turns at most per trial", field="params.turns")
-        start = self._start(state, chosen[0].key, params)
-        apply(state, start, policy=_policy())  # refused here (a 4xx naming the field) rather than in a worker
+        _turns(params)
+        _try_start(state, self._start(state, chosen[0].key, params))
         return chosen
 
     def _start(self, state: Session, mission: str, params: Mapping[str, Any]) -> Any:
-        from ..codec import decode
-        from ..commands import SheetEntry, StartAdventure
-        from ..state import TrackSpace
-
-        layout = tuple(decode(tuple[TrackSpace, ...], params.get("layout", []), "params.layout"))
-        sheets = tuple(decode(tuple[SheetEntry, ...], params.get("sheets", []), "params.sheets"))
-        track = params.get("track", "")
-        if not isinstance(track, str):
-            raise InvalidCommand("params.track: the name of a content pack's Depth Track", field="params.track")
-        return StartAdventure(state.active_heroes[0].id, mission, track, layout, sheets)
+        return _start_adventure(state, mission, params)
 
     def metrics(self, plan: Plan) -> tuple[str, ...]:
         return (*travel_metrics(plan.state), "mission.won", "mission.turns")
@@ -295,6 +280,39 @@ class TownMission(Question):
         return (*values, int(run.won), run.turns), categories
 
 
+def _start_adventure(state: Session, mission: str, params: Mapping[str, Any]) -> Any:
+    """The StartAdventure command of a question's params (`layout`, `track`, `sheets`), the first hero with the
+    Old Lantern."""
+    from ..codec import decode
+    from ..commands import SheetEntry, StartAdventure
+    from ..state import TrackSpace
+
+    layout = tuple(decode(tuple[TrackSpace, ...], params.get("layout", []), "params.layout"))
+    sheets = tuple(decode(tuple[SheetEntry, ...], params.get("sheets", []), "params.sheets"))
+    track = params.get("track", "")
+    if not isinstance(track, str):
+        raise InvalidCommand("params.track: the name of a content pack's Depth Track", field="params.track")
+    return StartAdventure(state.active_heroes[0].id, mission, track, layout, sheets)
+
+
+def _try_start(state: Session, command: Any) -> None:
+    """Set the Adventure up once here, so a layout, track or sheet the rules refuse is a 4xx naming the param
+    (`params.layout`, `params.sheets[hero=h1].initiative`) rather than a failed job."""
+    try:
+        apply(state, command, policy=_policy())
+    except (InvalidCommand, IllegalCommand) as refused:
+        if refused.field.split("[")[0].split(".")[0] not in ("layout", "track", "sheets"):
+            raise
+        raise type(refused)(f"params.{refused.message}", field=f"params.{refused.field}", rule=refused.rule) from None
+
+
+def _turns(params: Mapping[str, Any]) -> int:
+    turns = params.get("turns", 20)
+    if not isinstance(turns, int) or isinstance(turns, bool) or not 1 <= turns <= 60:
+        raise InvalidCommand("params.turns: 1-60 turns at most per trial", field="params.turns")
+    return turns
+
+
 def _policy() -> Any:
     from ..simulate import default_policy
 
@@ -302,3 +320,43 @@ def _policy() -> Any:
 
 
 register(TownMission())
+
+
+class DarknessEscapes(Question):
+    """Will the Darkness escape within N turns (FF-DEPTH-09)? The posse as it is sets out on the core Mission
+    (Lost Contact) on the Depth Track of `layout` or `track`, played by the autoplay's plain table
+    (`autoplay.adventure.next_command`) and `default_policy` for at most `turns` turns (default 20); measured like
+    every question, plus whether the Darkness escaped (`adventure.escaped`) and the turns played.
+
+    params: `layout` or `track`, `sheets` (the heroes' sheet numbers the pack lacks), `turns`.
+    """
+
+    name = "darkness_escapes"
+    title = "Will the Darkness escape?"
+    params = frozenset({"layout", "track", "sheets", "turns"})
+    first_piece, largest_piece = 10, 50  # an Adventure costs ~30 ms: small pieces, a first estimate soon
+    mission = "lost_contact"
+
+    def options(self, state: Session, params: Mapping[str, Any]) -> tuple[Choice, ...]:
+        if state.pending is not None or state.phase is not Phase.BETWEEN_ADVENTURES:
+            raise IllegalCommand("question: 'darkness_escapes' is asked between Adventures, before one starts",
+                                 field="question", rule="FF-DEPTH-09")  # fmt: skip
+        _turns(params)
+        _try_start(state, _start_adventure(state, self.mission, params))
+        return (Choice("as_we_play", "As the posse plays"),)
+
+    def metrics(self, plan: Plan) -> tuple[str, ...]:
+        return (*travel_metrics(plan.state), "adventure.escaped", "adventure.turns")
+
+    def trial(self, plan: Plan, option: str, rng: int) -> Row:
+        from ..autoplay.adventure import play_adventure
+
+        start = replace(plan.state, rng=rng, options=replace(plan.state.options, combat="house"))
+        counter = GritCounter(start.heroes)
+        begun = apply(start, _start_adventure(start, self.mission, plan.params), policy=counter, quiet=True).state
+        run = play_adventure(begun, policy=counter, max_turns=_turns(plan.params))
+        values, categories = measure(start, run.state, counter.spent)
+        return (*values, int(run.escaped_on is not None), run.turns), categories
+
+
+register(DarknessEscapes())

@@ -38,6 +38,22 @@ def test_after_an_adventure_the_town_sizes_are_compared_on_the_phone(tmp_path: P
     assert not any("posse." in line or "None" in line for card in view.cards for line in card.lines)
 
 
+def test_the_figures_so_far_show_while_the_question_runs(tmp_path: Path) -> None:
+    table = offline_table(tmp_path, [hero("ann", "Ann"), hero("bob", "Bob")], dice="server")
+    held = []
+    odds = OddsPresenter(table, runner=lambda job, done: held.append((job, done)))
+    odds.ask()
+    assert odds.view().status == "running" and odds.view().cards == ()
+    job, done = held[0]
+    result = job()  # on the phone, on a thread of its own: each answer so far is posted to the UI thread
+    view = odds.view()
+    assert view.status == "running" and not view.can_ask and len(view.cards) == 3
+    assert view.note.startswith("So far, each option played ") and "times" in view.note
+    done(result, None)
+    view = odds.view()
+    assert view.status == "done" and "played 200 times on this phone" in view.note
+
+
 def test_no_question_fits_in_the_middle_of_a_town_day(tmp_path: Path) -> None:
     table = in_town(tmp_path, [hero("ann", "Ann", gold=100)])
     view = OddsPresenter(table, runner=inline).view()
@@ -73,7 +89,7 @@ def test_online_the_service_answers_with_more_trials(tmp_path: Path) -> None:
     snapshot = backend.create([hero("ann", "Ann")], RuleOptions(dice="server"), seed=3)
     asked: list[tuple[str, dict[str, object], int]] = []
 
-    def ask_odds(question: str, params: dict[str, object], trials: int) -> dict[str, object]:
+    def ask_odds(question: str, params: dict[str, object], trials: int, partial: object = None) -> dict[str, object]:
         asked.append((question, params, trials))
         return engine_odds.ask(engine_odds.plan(snapshot.state, question, params), 20, seed=1)
 

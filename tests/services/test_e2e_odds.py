@@ -126,6 +126,12 @@ def test_cancel_stops_the_job_and_keeps_what_arrived(server: ServerProcess) -> N
     ({"question": "choice", "heroes": HEROES}, 409, "prompt"),
     ({"question": "town_size"}, 422, "session_id"),
     ({"question": "town_size", "heroes": HEROES, "colour": "red"}, 422, "colour"),
+    ({"question": "town_size", "heroes": HEROES, "precision": 0.6}, 422, "precision"),  # wider than a chance
+    ({"question": "town_size", "heroes": HEROES, "precision": 0}, 422, "precision"),  # never reached
+    ({"question": "town_size", "heroes": HEROES, "precision": "1pp"}, 422, "precision"),
+    ({"question": "town_size", "heroes": [{**HEROES[0], "id": "h1"}, {**HEROES[1], "id": "h1"}]}, 409,
+     "heroes[0].id"),  # an impossible posse: two heroes of one id
+    ({"question": "town_size", "heroes": HEROES * 2}, 422, "heroes"),  # more heroes than a posse holds (A48)
 ])
 def test_bad_questions_are_refused_naming_the_field(server: ServerProcess, body: dict[str, Any], status: int,
                                                     field: str) -> None:
@@ -134,6 +140,59 @@ def test_bad_questions_are_refused_naming_the_field(server: ServerProcess, body:
         assert refused.status_code == status, refused.text
         assert refused.headers["content-type"].startswith("application/problem+json")
         assert refused.json()["field"] == field
+
+
+def test_with_a_precision_each_option_stops_at_it_and_partial_answers_come_first(server: ServerProcess) -> None:
+    """Sequential stopping on the pool: each option's chunks stop at the first boundary within +-4 points, the
+    later ones never counted; the answer is the one asked in process; the SSE stream shows partial figures first."""
+    body = {"question": "town_size", "heroes": HEROES[:2], "params": {"sizes": ["small", "large"]}, "trials": 3000,
+            "seed": 4, "precision": 0.04}
+    with server.client() as client:
+        job = client.post("/v1/odds", json=body).json()
+        seen: list[dict[str, Any]] = []
+        with client.stream("GET", f"/v1/odds/{job['job_id']}/events", headers=bearer(job["token"])) as events:
+            for line in events.iter_lines():
+                if line.startswith("data:"):
+                    seen.append(json.loads(line.removeprefix("data:").strip()))
+        done = seen[-1]
+        assert done["status"] == "finished" and done["progress"] == 1.0
+        answer = done["answer"]
+        assert answer["complete"] and answer["precision_met"] and answer["precision"]["reached"] <= 0.04
+        assert all(n < 3000 for n in answer["done"].values())  # stopped well inside the budget
+        partial = [view for view in seen if view["answer"] and not view["answer"]["complete"]
+                   and any(view["answer"]["done"].values())]
+        assert partial, "no partial answer came before the final one"
+        assert partial[0]["answer"]["precision"]["reached"] > answer["precision"]["reached"]
+        state = new_session(tuple(decode_hero(h) for h in HEROES[:2]))
+        expected = odds.ask(odds.plan(state, "town_size", {"sizes": ["small", "large"]}), 3000, seed=4,
+                            precision=0.04, chunk=40)
+        assert answer == json.loads(json.dumps(expected))
+
+
+def test_graphql_run_odds_with_a_precision_types_how_sharp_the_answer_is(server: ServerProcess) -> None:
+    """runOdds(precision:) and the typed `figures`: the target, the widest half-width reached, precisionMet."""
+    fields = ("jobId status figures { complete precisionMet precision { target reached figure } "
+              "options { key trials precision { reached figure met } } }")
+    with server.client() as client:
+        table = create_session(client, HEROES[:2], seed=3)
+        auth = bearer(table["token"])
+        asked = client.post("/graphql", json={"query": (
+            "mutation($s: String!) { runOdds(question: town_size, sessionId: $s, trials: 2000, seed: 3, "
+            f"precision: 0.05, params: {{sizes: [small]}}) {{ {fields} }} }}"),
+            "variables": {"s": table["session_id"]}}, headers=auth).json()
+        assert "errors" not in asked, asked
+        job = asked["data"]["runOdds"]
+        deadline = time.monotonic() + 180
+        while job["status"] != "finished":
+            assert time.monotonic() < deadline and job["status"] in ("queued", "running"), job
+            time.sleep(0.1)
+            job = client.post("/graphql", json={"query": f"query($j: String!) {{ odds(jobId: $j) {{ {fields} }} }}",
+                                                "variables": {"j": job["jobId"]}}, headers=auth).json()["data"]["odds"]
+        figures = job["figures"]
+        assert figures["complete"] and figures["precisionMet"] and figures["precision"]["target"] == 0.05
+        small = figures["options"][0]
+        assert small["precision"]["met"] and small["precision"]["reached"] <= 0.05 and small["trials"] < 2000
+        assert figures["precision"]["reached"] == small["precision"]["reached"]
 
 
 def test_a_choice_that_is_not_pending_and_an_unknown_job(server: ServerProcess) -> None:
@@ -229,6 +288,19 @@ def test_rq_chunks_answer_like_one_run_and_a_cancelled_job_runs_no_more(rq_odds:
         state = new_session(tuple(decode_hero(h) for h in HEROES[:2]))
         expected = odds.ask(odds.plan(state, "town_size", {"sizes": ["small", "large"]}), 100, seed=8)
         assert done["answer"] == json.loads(json.dumps(expected))
+
+        sharp = client.post("/v1/odds", json={**body, "trials": 2000, "precision": 0.05}).json()
+        assert sharp["chunks"] == 2 * len(odds.pieces(2000, 50))
+        for _ in range(40):  # a chunk at a time, reading the job between: an option within +-5 points stops
+            _work(rq_odds, max_jobs=1)
+            view = client.get(f"/v1/odds/{sharp['job_id']}").json()
+            if view["status"] == "finished":
+                break
+        assert view["status"] == "finished" and view["answer"]["precision_met"], view["status"]
+        assert view["chunks_done"] < view["chunks"]  # the chunks after the stop were cancelled, never run
+        expected = odds.ask(odds.plan(state, "town_size", {"sizes": ["small", "large"]}), 2000, seed=8,
+                            precision=0.05, chunk=50)
+        assert view["answer"] == json.loads(json.dumps(expected))
 
         stopped = client.post("/v1/odds", json={**body, "seed": 9}).json()
         cancelled = client.delete(f"/v1/odds/{stopped['job_id']}").json()

@@ -80,12 +80,32 @@ class OddsHeroFigures:
 
 
 @dataclass(frozen=True)
+class OddsOptionPrecision:
+    """How sharp an option's chances are: the widest 95% half-width (0.01 = +-1 point), which chance, and whether
+    it is within the target asked for (sequential stopping: the option's trials stopped there)."""
+
+    reached: float
+    figure: str | None
+    met: bool
+
+
+@dataclass(frozen=True)
+class OddsPrecision:
+    """The precision asked for (`target`, null for a fixed number of trials) and the widest half-width reached."""
+
+    target: float | None
+    reached: float | None
+    figure: str | None
+
+
+@dataclass(frozen=True)
 class OddsOption:
     """One option played out: the posse's figures and chances, each hero's, the Town types and histograms."""
 
     key: str
     label: str
     trials: int = field(metadata=COUNT)
+    precision: OddsOptionPrecision
     expected: dict[str, OddsFigure]
     chances: dict[str, OddsChance]
     heroes: tuple[OddsHeroFigures, ...]
@@ -127,7 +147,8 @@ class OddsPosseHero:
 @dataclass(frozen=True)
 class OddsAnswer:
     """shared_rules.odds.answer(), typed: per option the figures and chances with their 95% intervals, histograms
-    and `comparison`; `complete` once every trial is in (a partial answer sharpens as chunks arrive)."""
+    and `comparison`; `complete` once every trial is in or, with a precision asked, every option is within it
+    (a partial answer sharpens as chunks arrive)."""
 
     version: int = field(metadata=COUNT)
     question: str = field(metadata=_QUESTION)
@@ -136,6 +157,8 @@ class OddsAnswer:
     done: dict[str, int] = field(metadata=meta(minimum=0, maximum=2**31 - 1,
                                                description="trials in so far, per option key"))
     complete: bool
+    precision: OddsPrecision
+    precision_met: bool = field(metadata=meta(description="every option's chances within the target asked for"))
     heroes: tuple[OddsPosseHero, ...]
     options: tuple[OddsOption, ...]
     comparison: tuple[OddsComparison, ...]
@@ -169,7 +192,7 @@ class OddsJob:
 @dataclass(frozen=True)
 class OddsParams:
     """What a question takes besides trials and seed: `town_size` `sizes`; `choice` `prompt` and `options`;
-    `town_mission` `missions`, `layout`, `track`, `sheets`, `turns`."""
+    `town_mission` `missions`, `layout`, `track`, `sheets`, `turns`; `darkness_escapes` `layout`, `track`, `sheets`, `turns`."""
 
     sizes: tuple[TownSize, ...] | None = None  # town_size: the sizes compared
     prompt: str | None = field(default=None, metadata=meta(max_length=100,
@@ -181,7 +204,7 @@ class OddsParams:
     track: str | None = None  # town_mission: a content pack's Depth Track
     sheets: tuple[SheetEntry, ...] | None = None  # town_mission: the heroes' sheet numbers the pack lacks
     turns: int | None = field(default=None, metadata=meta(minimum=1, maximum=60,
-                                                          description="town_mission: turns at most per trial"))
+                                                          description="town_mission, darkness_escapes: turns at most per trial"))
 
 
 OddsJobType = typed(OddsJob)
@@ -225,9 +248,10 @@ class OddsMutation:
         params: OddsParamsInput | None = None,  # type: ignore[valid-type]
         trials: int | None = None,
         seed: Long | None = None,
+        precision: float | None = None,
     ) -> Any:
         given = {"session_id": session_id, "heroes": to_json(heroes), "options": to_json(options),
-                 "params": to_json(params), "trials": trials, "seed": seed}
+                 "params": to_json(params), "trials": trials, "seed": seed, "precision": precision}
         body = {"question": to_json(question), **{key: value for key, value in given.items() if value is not None}}
         return _job(await call(odds_cases.start_odds(services(info), body, token(info))))
 
