@@ -43,12 +43,18 @@ class ChoiceRequest:
 class DrawRequest:
     """A random pick among named things (a Random Hero, a Building token): the RNG or the table decides.
 
-    Uniform unless `weights` (one per option) says how many of each there are (copies of a card in a deck)."""
+    Uniform unless `weights` (one per thing) says how many of each there are (copies of a card in a deck). The
+    things are (key, label) pairs; their `options` are built only when asked (a prompt, a typed answer), as the
+    RNG draws straight from `picks`."""
 
     purpose: str
-    options: tuple[Option, ...]
+    picks: tuple[tuple[str, str], ...]
     rule: str = ""
     weights: tuple[int, ...] = ()
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        return tuple(Option(key, label) for key, label in self.picks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +153,7 @@ class Requests:
         """Pick at random among `options`, uniformly or by `weights` (the RNG, or the table says what it drew)."""
         if len(options) == 1:
             return options[0][0]
-        picked: str = yield DrawRequest(purpose, tuple(Option(k, v) for k, v in options), rule, tuple(weights))
+        picked: str = yield DrawRequest(purpose, tuple(options), rule, tuple(weights))
         return picked
 
 
@@ -455,10 +461,11 @@ class Ctx(Requests):
     def _answered(self, request: ChoiceRequest | DrawRequest, key: str) -> str:
         """The `answered` event: what was chosen or drawn, in the option's words."""
         if not self.quiet:
-            label = next((o.label for o in request.options if o.key == key), key)
             if isinstance(request, DrawRequest):
+                label = next((label for option, label in request.picks if option == key), key)
                 self.emit("answered", f"{request.purpose}: {label} (drawn)", rule=request.rule)
             else:
+                label = next((o.label for o in request.options if o.key == key), key)
                 self.emit("answered", f"{request.question}: {label} (chosen)", hero=request.hero, rule=request.rule)
         return key
 
@@ -707,12 +714,10 @@ def _pick(rng: int, count: int, weights: Sequence[int]) -> tuple[int, int]:
 
 def _server_answer(ctx: Ctx, request: RollRequest | DrawRequest) -> Answer:
     if isinstance(request, DrawRequest):
-        ctx.rng, index = _pick(ctx.rng, len(request.options), request.weights)
-        return Answer("draw", option=request.options[index].key)
+        ctx.rng, index = _pick(ctx.rng, len(request.picks), request.weights)
+        return Answer("draw", option=request.picks[index][0])
     ctx.rng, faces = roll_faces(ctx.rng, request.kind, request.pool)
-    return Answer(
-        "roll", roll=Roll(request.purpose, request.kind, faces, request.hero, "server", request.target, request.chart)
-    )
+    return Answer("roll", Roll(request.purpose, request.kind, faces, request.hero, "server", request.target, request.chart))
 
 
 def _take(ctx: Requests, request: Request, answer: Answer) -> Any:
