@@ -20,7 +20,7 @@ from .prompts import Answer, Option, Pending, Prompt, PromptKind
 from .state import SKILLS, Hero, Item, Session
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # a message from a rule to the driver, never state: built mutable, as it is cheaper
 class RollRequest:
     kind: DieKind
     purpose: str
@@ -31,7 +31,7 @@ class RollRequest:
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ChoiceRequest:
     question: str
     options: tuple[Option, ...]
@@ -39,7 +39,7 @@ class ChoiceRequest:
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DrawRequest:
     """A random pick among named things (a Random Hero, a Building token): the RNG or the table decides.
 
@@ -57,14 +57,14 @@ class DrawRequest:
         return tuple(Option(key, label) for key, label in self.picks)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RerollRequest:
     roll: Roll
     hero: str
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardRequest:
     chart: str
     question: str
