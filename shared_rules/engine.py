@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from . import flow
 from .commands import ANSWERS, COMMAND_TYPES, Command
 from .content import PACKS
 from .dice import seed_state
 from .effects import check_hero
 from .errors import IllegalCommand, InvalidCommand
 from .events import Event
-from .flow import Ctx, Policy, run_rule
+from .flow import Ctx, Policy, drive, run_rule, server
 from .legal import LegalCommand
 from .prompts import Prompt
 from .rules import adjust
@@ -41,6 +42,7 @@ def _load_areas() -> None:
                 raise TypeError(f"area {area.name}: command {type_!r} is unknown, an answer, or claimed twice in a phase")
             rules[type_] = (*claimed, rule)
     RULES = rules
+    flow.SKILL_BONUSES = tuple(bonus for area in areas for bonus in area.skill_bonuses)
     AREAS = areas
 
 
@@ -108,23 +110,19 @@ def apply(state: Session, command: Command, *, policy: Policy | None = None, qui
     return Outcome(new_state, tuple(run.ctx.events[run.new_events :]), prompt)
 
 
-def autoplay(ctx: Ctx, command: Command) -> None:
-    """Run `command` on an autoplay context (`Ctx(state, rng, auto=policy)`): the same rule `apply()` runs, with
-    the policy deciding and the RNG rolling where the rule asks, so it never stops at a prompt.
+def autoplay(ctx: Ctx, command: Command, policy: Policy) -> None:
+    """Run `command` on `ctx` through the one driver with two answer sources, `policy` then the session RNG, so
+    it never stops at a prompt (a decision the policy leaves is an error): the same rule `apply()` runs.
 
     Bulk runs chain commands on one context (the journey's state and RNG live in `ctx`), skipping what only a
-    table needs: the pending record, the step counter and the Outcome. The simulation's tests check that it ends
-    in the very states `apply()` reaches with the same policy and seed.
+    table needs: the pending record, the step counter and the Outcome.
     """
-    if ctx.auto is None:
-        raise ValueError("autoplay: the context needs a policy (Ctx(..., auto=policy))")
     _check_legal(ctx.state, command)
     rule = _rule_for(command.type, ctx.state.phase)
     assert rule is not None  # _check_legal found it
-    steps = rule.procedure(ctx, command)
-    if steps is not None:
-        for request in steps:
-            raise RuntimeError(f"autoplay: {command.type!r} asked {request!r} outside the context")
+    stopped, _ = drive(ctx, rule.procedure(ctx, command), (policy, server))
+    if stopped is not None:
+        raise RuntimeError(f"autoplay: the policy left a decision unanswered ({stopped!r})")
 
 
 def _check_legal(state: Session, command: Command) -> None:

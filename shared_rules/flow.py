@@ -22,7 +22,7 @@ from .prompts import Answer, Option, Pending, Prompt, PromptKind
 from .state import MAX_SKILL, SKILLS, Hero, Item, ItemTag, Session, Skills, bounded
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # a message from a rule to the driver, never state: built mutable, as it is cheaper
 class RollRequest:
     kind: DieKind
     purpose: str
@@ -33,7 +33,7 @@ class RollRequest:
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ChoiceRequest:
     question: str
     options: tuple[Option, ...]
@@ -41,26 +41,32 @@ class ChoiceRequest:
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DrawRequest:
     """A random pick among named things (a Random Hero, a Building token): the RNG or the table decides.
 
-    Uniform unless `weights` (one per option) says how many of each there are (copies of a card in a deck)."""
+    Uniform unless `weights` (one per thing) says how many of each there are (copies of a card in a deck). The
+    things are (key, label) pairs; their `options` are built only when asked (a prompt, a typed answer), as the
+    RNG draws straight from `picks`."""
 
     purpose: str
-    options: tuple[Option, ...]
+    picks: tuple[tuple[str, str], ...]
     rule: str = ""
     weights: tuple[int, ...] = ()
 
+    @property
+    def options(self) -> tuple[Option, ...]:
+        return tuple(Option(key, label) for key, label in self.picks)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True)
 class RerollRequest:
     roll: Roll
     hero: str
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardRequest:
     chart: str
     question: str
@@ -74,12 +80,22 @@ T = TypeVar("T")
 Steps = Generator[Request, Any, T]  # a rule or a piece of one that yields requests and returns a T
 Procedure = Generator[Request, Any, Any]
 Policy = Callable[["Ctx", Request], Answer | None]
+SkillBonus = Callable[[Session, str], int]  # what a rule adds to a skill as tested now (Blood Moon: +1 Spirit)
+SKILL_BONUSES: tuple[SkillBonus, ...] = ()
+"""The rule areas' skill bonuses; the engine fills it when it loads the areas (`Area.skill_bonuses`)."""
 
 class Requests:
-    """The requests a rule makes, with no session behind them: each one is yielded for a driver to answer (the
-    engine's `Ctx` answers them from the table, the RNG or a prompt; `rules.board.rolls.drive` from given dice)."""
+    """The requests a rule makes, with no session behind them: each one is yielded for the one driver (`drive`)
+    to answer from its sources (a command's answers and dice, a policy, the RNG; the board's given dice). The
+    engine's `Ctx` is a `Requests` with a session, which writes the rolls and choices as events."""
 
     __slots__ = ()
+
+    def _rolled(self, roll: Roll, rule: str) -> None:
+        """What the driver does with a roll it answered: nothing here (no session, no events)."""
+
+    def _answered(self, request: ChoiceRequest | DrawRequest, key: str) -> str:
+        return key
 
     def roll(
         self,
@@ -132,27 +148,25 @@ class Requests:
         """Pick at random among `options`, uniformly or by `weights` (the RNG, or the table says what it drew)."""
         if len(options) == 1:
             return options[0][0]
-        picked: str = yield DrawRequest(purpose, tuple(Option(k, v) for k, v in options), rule, tuple(weights))
+        picked: str = yield DrawRequest(purpose, tuple(options), rule, tuple(weights))
         return picked
 
 
 class Ctx(Requests):
     """The working state of one command: rules read heroes and change them here; every change becomes an event.
 
-    `quiet` records no events at all (bulk runs read only the states). `auto` is autoplay: the policy answers
-    every decision and the session RNG rolls every die and draw right where the rule asks, so the rule runs
-    through without stopping (see `engine.autoplay`); the rules are the same, only the round trip is saved.
+    `quiet` records no events at all (bulk runs read only the states). The rules' requests are answered by the
+    one driver (`drive`); `rng` is the session RNG it rolls with.
     """
 
-    __slots__ = ("_state", "_heroes", "events", "rng", "quiet", "auto")
+    __slots__ = ("_state", "_heroes", "events", "rng", "quiet")
 
-    def __init__(self, state: Session, rng: int, *, quiet: bool = False, auto: Policy | None = None) -> None:
+    def __init__(self, state: Session, rng: int, *, quiet: bool = False) -> None:
         self._state = state
         self._heroes: list[Hero] | None = None  # the heroes as changed, when `_state.heroes` is behind them
         self.events: list[Event] = []
         self.rng = rng
         self.quiet = quiet
-        self.auto = auto
 
     @property
     def state(self) -> Session:
@@ -184,10 +198,11 @@ class Ctx(Requests):
         return self.hero(hero_id).name
 
     def skill(self, hero_id: str, skill: str) -> int:
-        """A skill as tested now: Blood Moon gives +1 Spirit (FT-TRAVEL-D25)."""
+        """A skill as tested now: the hero's sheet plus what the rule areas add (`SKILL_BONUSES`: Blood Moon's +1
+        Spirit, FT-TRAVEL-D25, lives in the travel area)."""
         value: int = getattr(self.hero(hero_id).skills, skill)
-        if skill == "spirit" and self._state.carry.blood_moon:
-            value += 1
+        for bonus in SKILL_BONUSES:
+            value += bonus(self._state, skill)
         return max(0, value)
 
     # ---- events --------------------------------------------------------------------------------------------
@@ -352,30 +367,7 @@ class Ctx(Requests):
         self._state = _evolve(self._state, {"carry": _evolve(self._state.carry, changes)})
         self.emit("carry", text, rule=rule)
 
-    # ---- requests (use with `yield from`) -----------------------------------------------------------------
-    def roll(
-        self,
-        kind: DieKind,
-        purpose: str,
-        *,
-        hero: str | None = None,
-        pool: int = 1,
-        target: int = 0,
-        chart: bool = False,
-        rule: str = "",
-    ) -> Generator[Request, Any, Roll]:
-        """Ask for a roll; it lands in a `rolled` event with its purpose."""
-        if kind is DieKind.POOL and pool <= 0:
-            return Roll(purpose, kind, (), hero, "none", target, chart)
-        if self.auto is not None:  # autoplay: the session RNG rolls it here and now
-            self.rng, faces = roll_faces(self.rng, kind, pool)
-            roll = Roll(purpose, kind, faces, hero, "server", target, chart)
-            if not self.quiet:
-                self._rolled(roll, rule)
-            return roll
-        result: Roll = yield RollRequest(kind, purpose, hero, pool, target, chart, rule)
-        return result
-
+    # ---- requests built from the plain ones (use with `yield from`) ------------------------------------------
     def skill_test(
         self, hero_id: str, skill: str, target: int, purpose: str, *, rule: str, counts: bool = False
     ) -> Generator[Request, Any, Roll]:
@@ -397,8 +389,7 @@ class Ctx(Requests):
             and (counts or not roll.passed)
             and any(f < target and i not in roll.rerolled for i, f in enumerate(roll.faces))
         ):
-            offer = RerollRequest(roll, hero_id, "FF-GRIT-01")
-            indices: tuple[int, ...] = self._decide(offer).indices if self.auto is not None else (yield offer)
+            indices: tuple[int, ...] = yield RerollRequest(roll, hero_id, "FF-GRIT-01")
             if not indices:
                 break
             self.change(hero_id, "grit", -1, rule="FF-GRIT-01", why=f"re-roll for {purpose}")
@@ -416,36 +407,6 @@ class Ctx(Requests):
                 roll=roll,
             )
         return roll
-
-    def choose(
-        self, question: str, options: Sequence[Option | tuple[str, str]], *, hero: str | None = None, rule: str = ""
-    ) -> Generator[Request, Any, str]:
-        """Ask the hero (or the posse) to pick one option; a single option is taken without asking.
-
-        Options that mean something beyond their key (taking part, a cost, a test) are given as `Option`s.
-        """
-        offered = tuple(o if isinstance(o, Option) else Option(o[0], o[1]) for o in options)
-        if len(offered) == 1:
-            return offered[0].key
-        request = ChoiceRequest(question, offered, hero, rule)
-        if self.auto is not None:
-            return self._answered(request, self._decide(request).option)
-        choice: str = yield request
-        return choice
-
-    def draw(
-        self, purpose: str, options: list[tuple[str, str]], *, rule: str = "", weights: Sequence[int] = ()
-    ) -> Generator[Request, Any, str]:
-        """Pick at random among `options`, uniformly or by `weights` (the RNG, or the table says what it drew)."""
-        if len(options) == 1:
-            return options[0][0]
-        if self.auto is not None:
-            self.rng, index = _pick(self.rng, len(options), weights)
-            if not self.quiet:
-                self.emit("answered", f"{purpose}: {options[index][1]} (drawn)", rule=rule)
-            return options[index][0]
-        picked: str = yield DrawRequest(purpose, tuple(Option(k, v) for k, v in options), rule, tuple(weights))
-        return picked
 
     def random_hero(
         self, purpose: str, *, exclude: tuple[str, ...] = (), rule: str = ""
@@ -471,24 +432,17 @@ class Ctx(Requests):
             entry = table.entry(min(high, max(low, roll.value)))
             answer = Answer("card", effects=entry.effects, text=entry.text)
         else:
-            request = CardRequest(chart, question, hero_id, rule)
-            answer = self._decide(request) if self.auto is not None else (yield request)
+            answer = yield CardRequest(chart, question, hero_id, rule)
         self.emit("card", f"{self.name(hero_id)}: {answer.text or chart}", hero=hero_id, rule=rule)
         for effect in answer.effects:
             apply_effect(self, hero_id, effect, rule=rule, field="effects")
         return answer
 
-    # ---- what the driver does with an answer, shared with autoplay ------------------------------------------------
-    def _decide(self, request: Request) -> Answer:
-        """Autoplay: the policy's answer to a decision (it must answer every one)."""
-        assert self.auto is not None
-        answer = self.auto(self, request)
-        if answer is None:
-            raise RuntimeError(f"autoplay: the policy left a decision unanswered ({request!r})")
-        return answer
-
+    # ---- what the driver does with an answer: the events of a roll and of a choice ------------------------------
     def _rolled(self, roll: Roll, rule: str) -> None:
         """The `rolled` event: who rolled what, for what."""
+        if self.quiet:
+            return
         who = f"{self.name(roll.hero)} rolled" if roll.hero else "Rolled"
         shown = ",".join(map(str, roll.faces))
         value = f" = {roll.value}" if roll.kind not in (DieKind.POOL, DieKind.D6, DieKind.D3) else ""
@@ -499,10 +453,11 @@ class Ctx(Requests):
     def _answered(self, request: ChoiceRequest | DrawRequest, key: str) -> str:
         """The `answered` event: what was chosen or drawn, in the option's words."""
         if not self.quiet:
-            label = next((o.label for o in request.options if o.key == key), key)
             if isinstance(request, DrawRequest):
+                label = next((label for option, label in request.picks if option == key), key)
                 self.emit("answered", f"{request.purpose}: {label} (drawn)", rule=request.rule)
             else:
+                label = next((o.label for o in request.options if o.key == key), key)
                 self.emit("answered", f"{request.question}: {label} (chosen)", hero=request.hero, rule=request.rule)
         return key
 
@@ -542,12 +497,17 @@ def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     names = [f.name for f in fields(cls)]
     if getattr(cls, "__post_init__", None) is not None or not hasattr(cls, "__slots__"):
         return lambda value, changes: replace(value, **changes)  # not the plain frozen record this copier assumes
-    lines = [f"    set(new, {n!r}, changes[{n!r}] if {n!r} in changes else value.{n})" for n in names]
+    # every field copied as it is, then the few changed ones set again: cheaper than asking per field whether
+    # it changed (a Hero has ~36 fields; a change touches one to three)
+    lines = [f"    set(new, {n!r}, value.{n})" for n in names]
     source = (
         "def copy(value, changes):\n"
         "    if not changes.keys() <= known:\n"
         "        raise TypeError(f'{cls.__name__} has no field(s) {sorted(changes.keys() - known)}')\n"
-        "    new = make(cls)\n" + "\n".join(lines) + "\n    return new\n"
+        "    new = make(cls)\n" + "\n".join(lines) + "\n"
+        "    for name, changed in changes.items():\n"
+        "        set(new, name, changed)\n"
+        "    return new\n"
     )
     scope: dict[str, Any] = {"make": object.__new__, "set": object.__setattr__, "cls": cls, "known": frozenset(names)}
     exec(source, scope)  # names come from the class's own fields, nothing else is interpolated
@@ -594,6 +554,46 @@ class Run:
     new_events: int  # index in ctx.events where this command's events start (a resumed rule replays earlier ones)
 
 
+C = TypeVar("C", bound=Requests)
+Source = Callable[[C, Request], Answer | None]  # one place answers come from; None: ask the next one
+
+
+def drive(ctx: C, steps: Steps[T] | None, sources: Sequence[Source[C]]) -> tuple[Request | None, T | None]:
+    """The one driver: run a rule, answering each request it yields from the first of `sources` that answers.
+
+    Returns (None, what the rule returned) when it ran to its end, or (the request no source answered, None):
+    the table's prompt (`run_rule`), a decision the policy left (autoplay), dice the board rule lacked.
+    """
+    if steps is None:
+        return None, None
+    send = steps.send
+    value: Any = None
+    while True:
+        try:
+            request = send(value)
+        except StopIteration as done:
+            return None, done.value
+        for source in sources:
+            answer = source(ctx, request)
+            if answer is not None:
+                break
+        else:
+            return request, None
+        value = _take(ctx, request, answer)
+
+
+def server(ctx: Ctx, request: Request) -> Answer | None:
+    """The session RNG as an answer source: it rolls every die and makes every random draw."""
+    if isinstance(request, (RollRequest, DrawRequest)):
+        return _server_answer(ctx, request)
+    return None
+
+
+def _server_dice(ctx: Ctx, request: Request) -> Answer | None:
+    """The session RNG when the table chose server dice (dice option "server"); with "table" dice it asks."""
+    return server(ctx, request) if ctx._state.options.dice == "server" else None
+
+
 def run_rule(
     state: Session,
     command: Command,
@@ -602,60 +602,58 @@ def run_rule(
     policy: Policy | None = None,
     quiet: bool = False,
 ) -> Run:
-    """Run `command` on `state`, or resume the pending rule when `command` answers its prompt."""
+    """Run `command` on `state`, or resume the pending rule when `command` answers its prompt.
+
+    The answer sources, in order: the answers recorded so far (a resumed rule replays them), the answer the
+    incoming command brings, the dice the table typed in, the policy, the session RNG (dice option "server");
+    a request none answers stops at a prompt, with every answer so far recorded in the pending record."""
     pending = state.pending
     if pending is not None:
-        checkpoint, recorded, origin = pending.checkpoint, list(pending.answers), pending.command
+        checkpoint, replay, origin = pending.checkpoint, list(pending.answers), pending.command
         queue = [*pending.dice_left, *getattr(command, "dice", ())]
-        incoming: Command | None = command
+        incoming: list[Command] = [command]
     else:
-        checkpoint, recorded, origin = state, [], command
+        checkpoint, replay, origin = state, [], command
         queue = list(getattr(command, "dice", ()))
-        incoming = None
-    ctx = Ctx(checkpoint, state.rng, quiet=quiet)
-    gen = procedure(ctx, origin)
-    answers_used = 0
-    consumed = 0
-    already = pending.events_emitted if pending is not None else 0
-    if gen is not None:
-        value: Any = None
-        while True:
-            try:
-                request = gen.send(value)
-            except StopIteration:
-                break
-            if answers_used < len(recorded):
-                answer = recorded[answers_used]
-            else:
-                answer = None
-                if incoming is not None:
-                    answer = _answer_from_command(ctx, request, incoming, pending)
-                    incoming = None
-                elif queue and isinstance(request, RollRequest):
-                    answer = _table_roll(request, queue.pop(0), field=f"dice[{consumed}]")
-                    consumed += 1
-                if answer is None and policy is not None:
-                    answer = policy(ctx, request)
-                if (
-                    answer is None
-                    and isinstance(request, (RollRequest, DrawRequest))
-                    and ctx.state.options.dice == "server"
-                ):
-                    answer = _server_answer(ctx, request)
-                if answer is None:
-                    step = state.step + 1
-                    prompt = _prompt_for(ctx, request, f"p{step}")
-                    emitted = len(ctx.events)
-                    ctx.emit("prompt", prompt.question, hero=prompt.hero, rule=prompt.rule)
-                    return Run(
-                        ctx, Pending(origin, checkpoint, tuple(recorded), emitted, prompt, tuple(queue)), already
-                    )
+        incoming = []
+    recorded: list[Answer] = []
+    replay.reverse()
+    typed = len(queue)
+
+    def replayed(ctx: Ctx, request: Request) -> Answer | None:
+        return replay.pop() if replay else None
+
+    def brought(ctx: Ctx, request: Request) -> Answer | None:
+        return _answer_from_command(ctx, request, incoming.pop(), pending) if incoming else None
+
+    def dice(ctx: Ctx, request: Request) -> Answer | None:
+        if queue and isinstance(request, RollRequest):
+            return _table_roll(request, queue.pop(0), field=f"dice[{typed - len(queue) - 1}]")
+        return None
+
+    def recording(source: Source[Ctx]) -> Source[Ctx]:
+        def record(ctx: Ctx, request: Request) -> Answer | None:
+            answer = source(ctx, request)
+            if answer is not None:
                 recorded.append(answer)
-            answers_used += 1
-            assert answer is not None
-            value = _take(ctx, request, answer)
-    if incoming is not None:
-        raise IllegalCommand(f"{incoming.type!r} answers nothing: no prompt is waiting")
+            return answer
+
+        return record
+
+    sources: list[Source[Ctx]] = [recording(replayed), recording(brought), recording(dice)]
+    if policy is not None:
+        sources.append(recording(policy))
+    sources.append(recording(_server_dice))
+    ctx = Ctx(checkpoint, state.rng, quiet=quiet)
+    already = pending.events_emitted if pending is not None else 0
+    stopped, _ = drive(ctx, procedure(ctx, origin), sources)
+    if stopped is not None:
+        prompt = _prompt_for(ctx, stopped, f"p{state.step + 1}")
+        emitted = len(ctx.events)
+        ctx.emit("prompt", prompt.question, hero=prompt.hero, rule=prompt.rule)
+        return Run(ctx, Pending(origin, checkpoint, tuple(recorded), emitted, prompt, tuple(queue)), already)
+    if incoming:
+        raise IllegalCommand(f"{command.type!r} answers nothing: no prompt is waiting")
     if queue:
         raise InvalidCommand(f"dice: {len(queue)} more dice given than the rules asked for", field="dice")
     return Run(ctx, None, already)
@@ -682,20 +680,17 @@ def _pick(rng: int, count: int, weights: Sequence[int]) -> tuple[int, int]:
 
 def _server_answer(ctx: Ctx, request: RollRequest | DrawRequest) -> Answer:
     if isinstance(request, DrawRequest):
-        ctx.rng, index = _pick(ctx.rng, len(request.options), request.weights)
-        return Answer("draw", option=request.options[index].key)
+        ctx.rng, index = _pick(ctx.rng, len(request.picks), request.weights)
+        return Answer("draw", option=request.picks[index][0])
     ctx.rng, faces = roll_faces(ctx.rng, request.kind, request.pool)
-    return Answer(
-        "roll", roll=Roll(request.purpose, request.kind, faces, request.hero, "server", request.target, request.chart)
-    )
+    return Answer("roll", Roll(request.purpose, request.kind, faces, request.hero, "server", request.target, request.chart))
 
 
-def _take(ctx: Ctx, request: Request, answer: Answer) -> Any:
+def _take(ctx: Requests, request: Request, answer: Answer) -> Any:
     """Turn a recorded answer into what the rule receives, emitting the roll or choice as an event."""
     if isinstance(request, RollRequest):
         assert answer.roll is not None
-        if not ctx.quiet:
-            ctx._rolled(answer.roll, request.rule)
+        ctx._rolled(answer.roll, request.rule)
         return answer.roll
     if isinstance(request, RerollRequest):
         return answer.indices

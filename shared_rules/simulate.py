@@ -201,14 +201,14 @@ def autoplay_journey(start: Session, size: str, *, quiet: bool = True) -> Journe
     """The same journey as `play_journey` on one autoplay context (`engine.autoplay`): the rules decide and roll
     in place, no Outcome or pending record per command; ends in the same state (tests run thousands of seeds)."""
     policy = GritCounter(start.heroes)
-    ctx = Ctx(start, start.rng, quiet=quiet, auto=policy)
+    ctx = Ctx(start, start.rng, quiet=quiet)
     commands = 1
-    autoplay(ctx, ChooseTownSize(size))
+    autoplay(ctx, ChooseTownSize(size), policy)
     while ctx.state.phase is Phase.TRAVEL:
-        autoplay(ctx, RollHazard())
+        autoplay(ctx, RollHazard(), policy)
         commands += 1
     if ctx.state.active_heroes:
-        autoplay(ctx, Arrive())
+        autoplay(ctx, Arrive(), policy)
         commands += 1
     end = replace(ctx.state, rng=ctx.rng, step=start.step + commands)
     return Journey(start, end, tuple(policy.spent))

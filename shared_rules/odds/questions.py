@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from ..commands import Arrive, Choose, RollHazard
 from ..engine import apply, autoplay
 from ..errors import IllegalCommand, InvalidCommand
-from ..flow import Ctx
+from ..flow import Ctx, Policy
 from ..prompts import PromptKind
 from ..simulate import HERO_METRICS, NO_TOWN, GritCounter, autoplay_journey, hero_values
 from ..state import Phase, Session, TownSize
@@ -157,15 +157,15 @@ def measure(start: Session, end: Session, spent: Sequence[int]) -> Row:
 
 
 # ---- carrying on after a decision ---------------------------------------------------------------------------------
-def _to_town(ctx: Ctx) -> None:
+def _to_town(ctx: Ctx, policy: Policy) -> None:
     """The rest of the journey: every hazard left, then arriving (FT-TRAVEL-03/04)."""
     while ctx.state.phase is Phase.TRAVEL:
-        autoplay(ctx, RollHazard())
+        autoplay(ctx, RollHazard(), policy)
     if ctx.state.phase is Phase.ARRIVAL and ctx.state.active_heroes:
-        autoplay(ctx, Arrive())
+        autoplay(ctx, Arrive(), policy)
 
 
-CARRY_ON: dict[Phase, Callable[[Ctx], None]] = {Phase.TRAVEL: _to_town, Phase.ARRIVAL: _to_town}
+CARRY_ON: dict[Phase, Callable[[Ctx, Policy], None]] = {Phase.TRAVEL: _to_town, Phase.ARRIVAL: _to_town}
 
 
 # ---- the questions --------------------------------------------------------------------------------------------------
@@ -224,10 +224,10 @@ class PendingChoice(Question):
         outcome = apply(start, Choose(option, prompt=prompt.id), policy=counter, quiet=True)
         if outcome.pending is not None:  # the policy answers everything and the RNG rolls: a prompt is a bug
             raise RuntimeError(f"odds: stopped at prompt {outcome.pending.question!r} after choosing {option!r}")
-        ctx = Ctx(outcome.state, outcome.state.rng, quiet=True, auto=counter)
+        ctx = Ctx(outcome.state, outcome.state.rng, quiet=True)
         carry_on = CARRY_ON.get(ctx.state.phase)
         if carry_on is not None:
-            carry_on(ctx)
+            carry_on(ctx, counter)
         return measure(start, ctx.state, counter.spent)
 
 

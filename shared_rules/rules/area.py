@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..flow import Ctx, Procedure
+from ..flow import Ctx, Procedure, SkillBonus
 from ..legal import LegalCommand
 from ..state import Phase, Session
 
@@ -32,8 +32,10 @@ class CommandRule:
 
 @dataclass(frozen=True, slots=True)
 class Area:
-    """A rule area: its commands by type, and the legal commands it offers in a state with no prompt waiting."""
+    """A rule area: its commands by type, the legal commands it offers in a state with no prompt waiting, and
+    what it adds to a skill as tested (`Ctx.skill`: Blood Moon's +1 Spirit is the travel area's)."""
 
     name: str
     commands: Mapping[str, CommandRule] = field(default_factory=dict)
     legal: Callable[[Session], Iterable[LegalCommand]] = lambda state: ()
+    skill_bonuses: tuple[SkillBonus, ...] = ()

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from ...legal import LegalCommand
 from ...state import Phase, Session
 from ..area import Area, CommandRule
+from .hazards.d2 import blood_moon_spirit
 from .road import choose_town_size, roll_hazard
 
 
@@ -54,4 +55,5 @@ AREA = Area(
         ),
     },
     legal,
+    (blood_moon_spirit,),
 )

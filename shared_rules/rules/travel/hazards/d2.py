@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ....flow import Ctx, Procedure
+from ....state import Session
 from .common import discard_transport, hazard, lose_grit_or_take
 
 
@@ -61,6 +62,12 @@ def blood_moon(ctx: Ctx, roller: str) -> Procedure:
     ctx.carry("FT-TRAVEL-D25", "Blood Moon: all Heroes +1 Spirit and Depth Events add a Growing Dread card, "
               "until the end of the next Adventure", blood_moon=True)
     yield from ()
+
+
+def blood_moon_spirit(state: Session, skill: str) -> int:
+    """A skill bonus (`Area.skill_bonuses`): under a Blood Moon all Heroes test Spirit at +1 until the end of the
+    next Adventure (FT-TRAVEL-D25)."""
+    return 1 if skill == "spirit" and state.carry.blood_moon else 0
 
 
 @hazard(26)
