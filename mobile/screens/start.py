@@ -44,6 +44,7 @@ class StartScreen(Screen):
             for code, text in vm.saved:
                 body.add_widget(Factory.DarkButton(text=_("Resume") + f" {code}: {text}", halign="left",
                                                    on_release=lambda _b, c=code: p.resume_offline(c)))
+        self._packs(body, vm)
         body.add_widget(Factory.Section(text=_("The posse (1-6 heroes, from their character sheets)")))
         body.add_widget(self._import_row())
         for index, draft in enumerate(vm.drafts):
@@ -56,6 +57,48 @@ class StartScreen(Screen):
                                            on_release=lambda *_a: p.set_table_dice(not vm.table_dice)))
         label = _("Play offline (kept on this phone)") if vm.mode == "offline" else _("Create the table")
         body.add_widget(Factory.PrimaryButton(text=label, disabled=vm.busy, on_release=lambda *_a: p.create()))
+
+    def _packs(self, body: Any, vm: StartView) -> None:
+        """The content pack: the packs on this phone (one tap chooses), and taking one in from a file, its text,
+        a link, or another phone's code; what the engine's check said, next to the field."""
+        p = self.presenter
+        assert p is not None
+        body.add_widget(Factory.Section(text=_("Content pack (class sheets and cards)")))
+        for name, holds in vm.packs:
+            on = name == vm.pack
+            body.add_widget(Factory.DarkButton(
+                text=theme.icon("☑ " if on else "☐ ") + escape_markup(f"{name}: {holds}"), markup=True,
+                halign="left", on_release=lambda _b, n=name: p.choose_pack(n)))
+        field = text_input("", _("A pack file's path, the pack, or its link"))
+        field.bind(on_text_validate=lambda w: p.import_pack(w.text))
+        body.add_widget(field)
+        if vm.pack_message:  # next to the field: taken in, or why not in the game's words
+            body.add_widget(Factory.Body(text=vm.pack_message, bold=True,
+                                         color=theme.DANGER if vm.pack_refused else theme.INFO))
+        for path in vm.pack_files:
+            body.add_widget(Factory.DarkButton(text=_("Take in") + " " + escape_markup(Path(path).name),
+                                               halign="left", on_release=lambda _b, f=path: p.import_pack(f)))
+        row = Factory.Row()
+        row.add_widget(Factory.DarkButton(text=_("Take in the pack"), on_release=lambda *_a: p.import_pack(field.text)))
+        row.add_widget(Factory.DarkButton(text=_("Show as a code"), on_release=lambda *_a: self._show_pack()))
+        body.add_widget(row)
+        if vm.mode == "create" and vm.pack != "default":
+            body.add_widget(Factory.Muted(text=_("On a server table the pack fills in the heroes' starting numbers; "
+                                                 "the cards come from the packs the server has.")))
+
+    def _show_pack(self) -> None:
+        """The chosen pack as a QR code another phone's camera opens (or, too big for a code, its file)."""
+        p = self.presenter
+        assert p is not None
+        from ..app import InfoPopup
+
+        link = p.pack_link()
+        text = (_("Scan this code with the other phone's camera to take in the pack {name}.") if link
+                else _("The pack {name} is too big for one code: send the other phone its file, {path}.")).format(
+            name=p.pack, path=p.pack_file())
+        popup = InfoPopup(title=_("Content pack") + f" · {p.pack}", text=text)
+        popup.qr = link
+        popup.open()
 
     def _import_row(self) -> Any:
         p = self.presenter
@@ -163,7 +206,16 @@ class StartScreen(Screen):
         return card
 
     def _type(self, index: int, key: str, label: str, value: int) -> None:
-        p = self.presenter
-        if p is None or self.ask_number is None:
+        if self.presenter is None or self.ask_number is None:
             return
-        self.ask_number(_(label), str(value), lambda text: p.set_stat(index, key, text))
+        self.ask_number(*self._number(index, key))
+
+    def _number(self, index: int, key: str) -> tuple[Any, ...]:
+        """A number of the hero's sheet for the keypad: its title, value, where it goes, and the next one."""
+        p = self.presenter
+        assert p is not None
+        label = next(lbl for k, lbl, *_ in DRAFT_STATS if k == key)
+        after = p.next_number(index, key)
+        following = (lambda: self._number(index, after)) if after is not None else None
+        return (_(label), str(p.drafts[index].get(key)), lambda text: p.set_stat(index, key, text),
+                lambda: p.message, following)
