@@ -36,13 +36,22 @@ class PackRefused(ValueError):
     """A pack that cannot be taken in; the message is in player words."""
 
 
-def problem_words(message: str) -> str:
+def problem_words(message: str, names: tuple[str, ...] = ()) -> str:
     """The loader's message with its path said in words: `hero_classes.Assassin.skills.agility: 14 is not within
-    0..12` -> `Class sheet Assassin, skills, agility: 14 is not within 0 to 12`."""
+    0..12` -> `Class sheet Assassin, skills, agility: 14 is not within 0 to 12`. `names` are the pack's own names
+    (classes, Locations...), kept whole even with a dot in them ("U.S. Marshal")."""
     where, colon, rest = message.partition(": ")
     if not colon or " " in where.split(".")[0]:
         where, rest = "", message
-    parts = [p for p in re.split(r"\.|(?=\[)", where) if p]
+    parts: list[str] = []
+    while where:
+        name = next((n for n in sorted(names, key=len, reverse=True) if parts and where.startswith(n)
+                     and where[len(n):len(n) + 1] in ("", ".", "[")), None)
+        if name is None:
+            found = re.match(r"\[\d+\]|[^.\[]+", where)
+            name = found.group(0) if found else where
+        parts.append(name)
+        where = where[len(name):].removeprefix(".")
     words = []
     for index, part in enumerate(parts):
         number = re.fullmatch(r"\[(\d+)\]", part)
@@ -89,7 +98,8 @@ def check_pack(raw: dict[str, Any]) -> ContentPack:
     try:
         pack = load_pack(raw)
     except RulesError as error:
-        raise PackRefused("That pack cannot be used. " + problem_words(error.message)) from None
+        names = tuple(str(k) for part in raw.values() if isinstance(part, dict) for k in part)
+        raise PackRefused("That pack cannot be used. " + problem_words(error.message, names)) from None
     if pack.name == BUILT_IN:
         raise PackRefused("That pack is named default, the name of the built-in pack; give it another name")
     return pack

@@ -40,9 +40,9 @@ def test_a_pack_file_is_taken_in_chosen_and_its_class_sheet_fills_the_numbers_FF
     assert view.pack == "our-table" and view.pack_fills and not view.pack_refused
     assert view.pack_message == "Pack our-table taken in: 4 class sheets"
     assert ("our-table", "4 class sheets") in view.packs and view.classes[:4] == (
-        "Gunslinger", "Lawman", "Saloon Girl", "Bandido")
+        "Gunslinger", "U.S. Marshal", "Saloon Girl", "Bandido")
     start.set_name(0, "Wes")
-    start.set_class(0, "Lawman")
+    start.set_class(0, "U.S. Marshal")
     draft = start.drafts[0]
     assert [draft.get(k) for k in ("health", "sanity", "willpower", "strength", "luck")] == [12, 10, 4, 3, 3]
     assert draft.keywords == ("Law",)  # the sheet's keyword
@@ -82,20 +82,20 @@ def test_a_pack_goes_to_another_phone_as_a_link_or_qr_code(tmp_path: Path) -> No
 def test_a_bad_pack_is_refused_in_words_next_to_the_field(tmp_path: Path) -> None:
     start, _ = presenter(tmp_path)
     raw = json.loads(PACK.read_text(encoding="utf-8"))
-    raw["hero_classes"]["Lawman"]["skills"]["luck"] = 14
+    raw["hero_classes"]["U.S. Marshal"]["skills"]["luck"] = 14
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(raw), encoding="utf-8")
     assert not start.import_pack(str(bad))
     view = start.view()
     assert view.pack_refused and view.pack == "default"
-    assert view.pack_message == "That pack cannot be used. Class sheet Lawman, skills, luck: 14 is not within 0 to 12"
+    assert view.pack_message == "That pack cannot be used. Class sheet U.S. Marshal, skills, luck: 14 is not within 0 to 12"
     assert not start.import_pack(str(tmp_path / "missing.json"))
     assert start.pack_message == "That file cannot be read; check the path"
     assert not start.import_pack("{not json")
     assert start.pack_message == "That is not a content pack (a pack is a .json file)"
     assert not start.import_pack("brimstone://pack?d=AAAA")
     assert start.pack_message == "That pack code is damaged; show it again"
-    raw["hero_classes"]["Lawman"]["skills"]["luck"] = 3
+    raw["hero_classes"]["U.S. Marshal"]["skills"]["luck"] = 3
     assert not start.import_pack(json.dumps({**raw, "name": "default"}))
     assert "built-in pack" in start.pack_message
     # the pack file found in the app's folder is offered with one tap
