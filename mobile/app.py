@@ -355,6 +355,13 @@ class BrimstoneApp(App):
         for tab in self.frame.ids.tabs.children:
             tab.state = "down" if tab.screen == name else "normal"
         manager = self.frame.ids.screens
+        transition = manager.transition
+        if transition.is_active:  # a change during a transition: Kivy's stop() would leave the old screen in the
+            transition.stop()  # tree, over the new one, taking its touches; finish it here instead
+            for stale in [c for c in manager.children if c is not manager.current_screen]:
+                manager.real_remove_widget(stale)
+            if manager.current_screen is not None:
+                manager.current_screen.pos = manager.pos
         if manager.current == name:
             self.screens[name].refresh()
         else:

@@ -25,7 +25,8 @@ from shared_rules.content import PACKS, class_names
 from shared_rules.state import SKILLS
 
 from ..client import BackendError, OfflineBackend, TableBackend
-from .packs import BUILT_IN, LINK as PACK_LINK, PackRefused, PackShelf, read_pack_text
+from .packs import BUILT_IN, PackRefused, PackShelf, read_pack_text
+from .packs import LINK as PACK_LINK
 from .table import Post, TableSession, Worker, immediate
 from .words import plain
 

@@ -9,6 +9,7 @@ prints one JSON line with what the scenario saw.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -44,6 +45,7 @@ class Harness:
         self.app.root.ids.screens.transition = NoTransition()
         self.taps = 0
         self.keys = 0  # keys pressed on the phone's keyboard (letters, digits, its enter key)
+        self.trace = bool(os.environ.get("BRIMSTONE_TRACE"))  # each tap on stderr, to follow a long scenario
         self.frames(4)
 
     def frames(self, count: int = 2) -> None:
@@ -88,6 +90,9 @@ class Harness:
             self.frames(1)
         self.frames(2)
         self.taps += 1
+        if self.trace:
+            print(f"tap {self.taps}: {widget.__class__.__name__} {str(getattr(widget, 'text', ''))[:30]!r}",
+                  file=sys.stderr, flush=True)
 
     def settled_at(self, widget: Any) -> tuple[float, float]:
         """Where the widget's centre is once the layout has stopped moving it (a screen just rebuilt lays out over
@@ -232,7 +237,7 @@ def enter_posse(h: Harness, seed: int, with_pack: bool) -> dict[str, Any]:
         if index:
             h.tap(h.button("Add a hero"))
             h.frames(2)
-        field = h.find(lambda w: getattr(w, "hint_text", "") == f"Hero {index + 1} name", card(index), "the name")
+        field = h.find(lambda w, n=index + 1: getattr(w, "hint_text", "") == f"Hero {n} name", card(index), "the name")
         if not field.focus:
             h.tap(field)
         h.type_into(field, name)
@@ -319,8 +324,9 @@ class Hands:
         self.h.tap(widget)
 
     def screen(self, name: str) -> Any:
-        self.wait(lambda: self.h.app.frame.current == name and self.h.app.frame.ids.screens.current == name,
-                  f"the {name} screen")
+        manager = self.h.app.frame.ids.screens
+        self.wait(lambda: self.h.app.frame.current == name and manager.current == name
+                  and not manager.transition.is_active and len(manager.children) == 1, f"the {name} screen")
         self.h.frames(2)
         return self.h.app.screens[name]
 
@@ -355,11 +361,10 @@ class Hands:
         raise RuntimeError("too many prompts")
 
     def answer(self, prompt: Any) -> None:
+        from mobile.presenters.reading import test_target
         from shared_rules import DieKind
         from shared_rules.flow import ChoiceRequest, Ctx, RerollRequest
         from shared_rules.simulate import default_policy
-
-        from mobile.presenters.reading import test_target
 
         self.prompts += 1
         screen = self.screen("dice")
@@ -446,7 +451,7 @@ def journey(h: Harness, seed: int, size: str = "Large") -> dict[str, Any]:
     while (road := h.app.table.snapshot.state.travel) is not None and road.remaining > 0 \
             and h.app.table.snapshot.state.active_heroes:
         travel = hands.screen("travel")
-        hands.wait(lambda: travel.vm is not None and travel.vm.hazard_dice is not None, "the D36 pad")
+        hands.wait(lambda t=travel: t.vm is not None and t.vm.hazard_dice is not None, "the D36 pad")
         h.taps = 0
         version = h.app.table.snapshot.version
         for face in hands.roll(__import__("shared_rules").DieKind.D36, 2):  # the red tens die, then the white
@@ -545,6 +550,9 @@ def adventure_turn(h: Harness, seed: int) -> dict[str, Any]:
     state = apply(state, StartAdventure(heroes[0].id, "lost_contact", "", layout, sheets)).state
     open_offline(h, seed, heroes, state)
     hands = Hands(h, seed)
+    hands.answer_all()
+    if h.app.frame.current != "adventure":  # opened on the Adventure's tab (the Turn), as a player taps it
+        h.tap(h.find(lambda w: w.__class__.__name__ == "TabButton" and w.screen == "adventure", what="the tab"))
     screen = hands.screen("adventure")
     h.taps = 0
     turn = h.app.table.read.adventure.turn
