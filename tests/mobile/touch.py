@@ -474,6 +474,7 @@ def journeys(h: Harness) -> dict[str, Any]:
     played = []
     for seed in seeds:
         played.append(journey(h, seed))
+        print(f"journey {seed}: {played[-1]}", file=sys.stderr, flush=True)
         h.app.leave_table()
         h.frames(2)
     taps = [t for j in played for t in j["per_hazard"]]
@@ -557,7 +558,7 @@ def adventure_turn(h: Harness, seed: int) -> dict[str, Any]:
     h.taps = 0
     turn = h.app.table.read.adventure.turn
     version = h.app.table.snapshot.version
-    for face in hands.roll(DieKind.D6, 2):
+    for face in hands.roll(DieKind.TWO_D6, 1):  # the table's two dice
         hands.tap(h.find(lambda w, f=face: w.__class__.__name__ == "PadButton" and w.face == f, screen.ids.actions,
                          f"die {face}"))
     hands.wait(lambda: h.app.table.snapshot.version != version, "Hold Back the Darkness")
@@ -579,16 +580,23 @@ def phases(h: Harness) -> dict[str, Any]:
     import os
 
     seeds = [int(s) for s in os.environ.get("BRIMSTONE_SEEDS", "1,2").split(",")]
-    days, turns = [], []
+    parts = os.environ.get("BRIMSTONE_PARTS", "stay,turn").split(",")
+    days: list[dict[str, Any]] = []
+    turns: list[dict[str, Any]] = []
     for seed in seeds:
-        days.append(stay_day(h, seed))
-        h.app.leave_table()
-        h.frames(2)
+        if "stay" in parts:
+            days.append(stay_day(h, seed))
+            print(f"stay day {seed}: {days[-1]}", file=sys.stderr, flush=True)
+            h.app.leave_table()
+            h.frames(2)
+        if "turn" not in parts:
+            continue
         turns.append(adventure_turn(h, seed))
+        print(f"adventure turn {seed}: {turns[-1]}", file=sys.stderr, flush=True)
         h.app.leave_table()
         h.frames(2)
-    return {"days": days, "turns": turns, "day_mean": sum(d["taps"] for d in days) / len(days),
-            "turn_mean": sum(t["taps"] for t in turns) / len(turns)}
+    return {"days": days, "turns": turns, "day_mean": sum(d["taps"] for d in days) / max(1, len(days)),
+            "turn_mean": sum(t["taps"] for t in turns) / max(1, len(turns))}
 
 
 SCENARIOS: dict[str, Callable[[Harness], dict[str, Any]]] = {"keypad": keypad, "posse": posse,
