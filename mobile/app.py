@@ -97,22 +97,51 @@ class InfoPopup(ModalView):
 
 
 class NumberPopup(ModalView):
-    """Tap a number to type it: the keypad opens on its value; "Set" (or the keypad's enter) sends it."""
+    """Tap a number to type it: the keypad opens on its value; "Set" sends it and closes, "Next" (or the keyboard's
+    enter key) sends it and moves on to the next number of the sheet. A number refused stays, with why beside it."""
 
     title = StringProperty("")
     value = StringProperty("")
-    # what "Set" sends the typed text to (not `on_value`: Kivy would take that name as the `value` property's handler)
+    error = StringProperty("")  # why the typed number was refused, shown under the field
+    has_next = BooleanProperty(False)
+    # what "Set" sends the typed text to (not `on_value`: Kivy would take that name as the `value` property's handler);
+    # it returns False when the number is refused, and `problem` then says why
     send: Callable[[str], Any] | None = None
+    problem: Callable[[], str] | None = None
+    following: Callable[[], NumberField | None] | None = None  # the next number to type, if any
 
     def on_open(self) -> None:
+        self._select()
+
+    def _select(self) -> None:
         field = self.ids.field
+        field.text = self.value
         field.focus = True
         field.select_all()
 
-    def done(self, text: str) -> None:
-        self.dismiss()
-        if self.send is not None and text.strip():
-            self.send(text)
+    def done(self, text: str, go_on: bool = False) -> None:
+        if self.send is None or not text.strip():
+            self.dismiss()
+            return
+        taken = self.send(text)
+        if taken is False and self.problem is not None:
+            self.error = self.problem() or _("That number cannot be used here")
+            self.ids.field.select_all()
+            return
+        after = self.following() if go_on and self.following is not None else None
+        if after is None:
+            self.dismiss()
+            return
+        self.show(after)
+
+    def show(self, number: NumberField) -> None:
+        self.title, self.value, self.send, self.problem, self.following = number
+        self.has_next, self.error = self.following is not None, ""
+        self._select()
+
+
+# a number to type on the keypad: its title, value, where it goes, why it was refused, and the next one
+NumberField = tuple[str, str, Callable[[str], Any], Callable[[], str] | None, Callable[[], Any] | None]
 
 
 class TabButton(ToggleButton):
@@ -336,6 +365,13 @@ class BrimstoneApp(App):
         for tab in self.frame.ids.tabs.children:
             tab.state = "down" if tab.screen == name else "normal"
         manager = self.frame.ids.screens
+        transition = manager.transition
+        if transition.is_active:  # a change during a transition: Kivy's stop() would leave the old screen in the
+            transition.stop()  # tree, over the new one, taking its touches; finish it here instead
+            for stale in [c for c in manager.children if c is not manager.current_screen]:
+                manager.real_remove_widget(stale)
+            if manager.current_screen is not None:
+                manager.current_screen.pos = manager.pos
         if manager.current == name:
             self.screens[name].refresh()
         else:
@@ -343,9 +379,10 @@ class BrimstoneApp(App):
                 manager.transition.duration = 0.15
             manager.current = name
 
-    def ask_number(self, title: str, value: str, done: Callable[[str], Any]) -> None:
-        popup = NumberPopup(title=title, value=value.lstrip("$").split("/")[0])
-        popup.send = done
+    def ask_number(self, title: str, value: str, done: Callable[[str], Any],
+                   problem: Callable[[], str] | None = None, following: Callable[[], Any] | None = None) -> None:
+        popup = NumberPopup()
+        popup.show((title, value.lstrip("$").rstrip("+").split("/")[0], done, problem, following))
         popup.open()
 
     def show_table_info(self, text: str = "") -> None:

@@ -193,7 +193,8 @@ class TableBackend(Protocol):
     @property
     def online(self) -> bool: ...
 
-    def create(self, heroes: Sequence[Hero], options: RuleOptions, *, seed: int | None = None) -> Snapshot: ...
+    def create(self, heroes: Sequence[Hero], options: RuleOptions, *, seed: int | None = None,
+               pack: str = "default") -> Snapshot: ...
 
     def join(self, code: str, token: str) -> Snapshot: ...
 
@@ -309,10 +310,11 @@ class OfflineBackend:
         return self.directory / f"{self._table.session_id}.jsonl"
 
     # -- the interface -----------------------------------------------------------------------------------------
-    def create(self, heroes: Sequence[Hero], options: RuleOptions, *, seed: int | None = None) -> Snapshot:
+    def create(self, heroes: Sequence[Hero], options: RuleOptions, *, seed: int | None = None,
+               pack: str = "default") -> Snapshot:
         try:
             state = new_session(tuple(heroes), options=options,
-                                seed=secrets.randbits(63) if seed is None else seed)
+                                seed=secrets.randbits(63) if seed is None else seed, pack=pack)
         except RulesError as error:
             raise rejected(error) from None
         code = self._codes()
@@ -826,7 +828,10 @@ class GraphQLBackend:
                 client.close_sync()
 
     # ---- the interface -----------------------------------------------------------------------------------------
-    def create(self, heroes: Sequence[Hero], options: RuleOptions, *, seed: int | None = None) -> Snapshot:
+    def create(self, heroes: Sequence[Hero], options: RuleOptions, *, seed: int | None = None,
+               pack: str = "default") -> Snapshot:
+        """A table on the server, with the server's default pack: a pack taken in on this phone fills in the heroes'
+        numbers before they are sent, but the server plays only the packs it has (`pack` is not sent)."""
         data = self._execute(QUERIES["open"], {"heroes": [to_graphql(encode(h)) for h in heroes],
                                                "options": to_graphql(encode(options)), "seed": seed})["openTable"]
         self._open(TableInfo(data["sessionId"], data["token"], data["sessionId"], self.base))

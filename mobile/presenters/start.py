@@ -25,6 +25,8 @@ from shared_rules.content import PACKS, class_names
 from shared_rules.state import SKILLS
 
 from ..client import BackendError, OfflineBackend, TableBackend
+from .packs import BUILT_IN, PackRefused, PackShelf, read_pack_text
+from .packs import LINK as PACK_LINK
 from .table import Post, TableSession, Worker, immediate
 from .words import plain
 
@@ -110,6 +112,11 @@ class HeroDraft:
                          items, hero.side_bag, hero.mutations)
 
 
+def pack_keywords(hero_class: str, pack_name: str = "default") -> tuple[str, ...]:
+    """The keywords a class sheet prints (Outlaw, Law, Showman...), from the pack; empty when it has none."""
+    return tuple(PACKS[pack_name].hero_classes.get(hero_class.strip(), {}).get("keywords", ()))
+
+
 def pack_stats(hero_class: str, pack_name: str = "default") -> dict[str, int]:
     """The starting numbers a content pack gives a class (FF-HERO-01), as draft stats; empty when it has none."""
     stats = PACKS[pack_name].hero_classes.get(hero_class.strip(), {})
@@ -182,6 +189,12 @@ class StartView:
     created: tuple[str, str] | None  # (code, token) to read out to the other players
     remembered: tuple[Remembered, ...] = ()
     classes: tuple[str, ...] = ()
+    pack: str = BUILT_IN  # the content pack a new table plays with
+    packs: tuple[tuple[str, str], ...] = ()  # (name, what it holds) for each pack on this phone
+    pack_message: str = ""  # said next to the pack field: taken in, or why not
+    pack_refused: bool = False  # the message says why a pack was not taken
+    pack_files: tuple[str, ...] = ()  # pack files found in the app's folder, to take in with a tap
+    pack_fills: bool = False  # the chosen pack has class sheets: a class fills in the starting numbers
 
 
 def hero_ids(drafts: tuple[HeroDraft, ...]) -> list[str]:
@@ -217,6 +230,15 @@ class StartPresenter:
     listeners: list[Callable[[], None]] = field(default_factory=list)
     pack: str = "default"
     memory: Path | None = None  # where remembered tables are kept (None: offline_dir's parent)
+    pack_message: str = ""
+    pack_refused: bool = False
+    shelf: PackShelf = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.shelf = PackShelf(self.offline_dir.parent / "packs")  # the packs taken in before, registered again
+        if self.shelf.broken:
+            self.pack_message = "These pack files cannot be used: " + ", ".join(self.shelf.broken)
+            self.pack_refused = True
 
     def changed(self) -> None:
         for listener in list(self.listeners):
@@ -226,7 +248,9 @@ class StartPresenter:
         saved = tuple((code, text) for code, text, _ in OfflineBackend.saved_tables(self.offline_dir))
         return StartView(self.server, self.mode, self.drafts, len(self.drafts) < MAX_HEROES, self.table_dice,
                          self.join_code, self.join_token, saved, self.busy, self.message, self.created,
-                         self.remembered(), class_names(self.pack))
+                         self.remembered(), class_names(self.pack), self.pack,
+                         tuple((n, self.shelf.describe(n)) for n in self.shelf.names()), self.pack_message,
+                         self.pack_refused, self.pack_files_found(), bool(PACKS[self.pack].hero_classes))
 
     # ---- editing ---------------------------------------------------------------------------------------------
     def set_mode(self, mode: str) -> None:
@@ -256,11 +280,91 @@ class StartPresenter:
 
     def set_class(self, index: int, hero_class: str) -> None:
         """Any class by name; the pack's starting numbers for it (if it has them) fill the sheet."""
-        draft = replace(self.drafts[index], hero_class=hero_class.strip())
-        for key, value in pack_stats(hero_class, self.pack).items():
-            draft = draft.with_stat(key, value)
-        self._put(index, draft)
+        self._put(index, self._sheet(replace(self.drafts[index], hero_class=hero_class.strip())))
         self.changed()
+
+    def _sheet(self, draft: HeroDraft) -> HeroDraft:
+        """The pack's class sheet on a draft: its starting numbers, and its keywords added to the hero's."""
+        for key, value in pack_stats(draft.hero_class, self.pack).items():
+            draft = draft.with_stat(key, value)
+        words = tuple(dict.fromkeys((*draft.keywords, *pack_keywords(draft.hero_class, self.pack))))
+        return replace(draft, keywords=words)
+
+    # ---- content packs ------------------------------------------------------------------------------------------
+    def choose_pack(self, name: str) -> None:
+        """The pack a new table plays with; the heroes already entered as one of its classes get its sheet."""
+        if name not in self.shelf.names():
+            self.pack_message, self.pack_refused = f"No pack {name} on this phone", True
+            self.changed()
+            return
+        self.pack, self.pack_message, self.pack_refused = name, "", False
+        self.drafts = tuple(self._sheet(d) for d in self.drafts)
+        self.changed()
+
+    def import_pack(self, text: str) -> bool:
+        """A pack from a file's path, its pasted text, or a pack link (scanned or pasted); checked by the engine,
+        kept on this phone, and chosen. An http(s) address is fetched first (on the worker)."""
+        text = text.strip()
+        if not text:
+            self.pack_message, self.pack_refused = "Type the pack file's path, or paste the pack or its link", True
+            self.changed()
+            return False
+        if text.startswith(("http://", "https://")):
+            self._fetch_pack(text)
+            return True
+        try:
+            raw = read_pack_text(text) if text.startswith(("{", PACK_LINK)) else self.shelf.from_path(text)
+            pack = self.shelf.take(raw)
+        except PackRefused as error:
+            self.pack_message, self.pack_refused = str(error), True
+            self.changed()
+            return False
+        self.choose_pack(pack.name)
+        self.pack_message = f"Pack {pack.name} taken in: {self.shelf.describe(pack.name)}"
+        self.changed()
+        return True
+
+    def _fetch_pack(self, url: str) -> None:
+        self.pack_message = "Fetching the pack…"
+        self.changed()
+
+        def fetch() -> str:
+            import httpx
+
+            reply = httpx.get(url, timeout=15, follow_redirects=True)
+            reply.raise_for_status()
+            return reply.text
+
+        def done(result: object, error: BaseException | None) -> None:
+            if error is not None or not isinstance(result, str):
+                self.pack_message, self.pack_refused = "That address did not give a pack; check it, and the Wi-Fi", True
+                self.changed()
+                return
+            if not result.strip().startswith(("{", PACK_LINK)):
+                self.pack_message, self.pack_refused = "That address did not give a pack; check it", True
+                self.changed()
+                return
+            self.import_pack(result)
+
+        self.worker.run(fetch, done)
+
+    def pack_link(self) -> str:
+        """The chosen pack as a link (a QR code for another phone), or "" when it is too big for one code."""
+        return self.shelf.link(self.pack) if self.shelf.fits_a_code(self.pack) else ""
+
+    def pack_file(self) -> Path:
+        """The chosen pack saved as a file (to send when it is too big for a code)."""
+        path = self.shelf.directory / f"{re.sub(r'[^A-Za-z0-9._-]+', '-', self.pack).strip('-.') or 'pack'}.json"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(self.shelf.raws[self.pack], indent=1), encoding="utf-8")
+        return path
+
+    def pack_files_found(self) -> tuple[str, ...]:
+        """Pack files in the app's folder, to take in with one tap (the folder a file manager or cable reaches)."""
+        folder = self.offline_dir.parent
+        return tuple(str(p) for p in sorted(folder.glob("*.json")) if folder.is_dir()
+                     and p.name not in ("posse.json", REMEMBER_FILE))
 
     def class_suggestions(self, typed: str) -> tuple[str, ...]:
         """Classes whose name holds what was typed (all of them for nothing typed)."""
@@ -272,13 +376,25 @@ class StartPresenter:
         _, label, low, high = next(s for s in DRAFT_STATS if s[0] == key)
         digits = text.strip().lstrip("$").rstrip("+")
         if not digits.isdigit() or not low <= int(digits) <= high:
-            self.message = f"{label}: a number from {low} to {high}"
+            self.message = (f"{label}: a number from {low} to {high}" if digits.isdigit()
+                            else f"{label}: digits only, a number from {low} to {high}")
             self.changed()
             return False
         self._put(index, self.drafts[index].with_stat(key, int(digits)))
         self.message = ""
         self.changed()
         return True
+
+    def number_order(self, index: int) -> tuple[str, ...]:
+        """The numbers "Next" on the keypad goes through for a hero: the sheet's, then where the hero stands now;
+        the ones the pack's class sheet filled in are skipped (only the campaign's numbers are left to type)."""
+        given = set(pack_stats(self.drafts[index].hero_class, self.pack))
+        return tuple(key for key, *_ in DRAFT_STATS if key not in given)
+
+    def next_number(self, index: int, key: str) -> str | None:
+        order = self.number_order(index)
+        later = order[order.index(key) + 1:] if key in order else order
+        return later[0] if later else None
 
     def set_keywords(self, index: int, text: str) -> None:
         words = tuple(dict.fromkeys(w.strip() for w in re.split(r"[,;]", text) if w.strip()))
@@ -321,6 +437,8 @@ class StartPresenter:
         """An exported file or a posse link (scanned or pasted): its heroes replace empty drafts, or join the posse."""
         if text.strip().startswith(f"{LINK_SCHEME}://join"):
             return self.open_link(text)
+        if text.strip().startswith(PACK_LINK):
+            return self.import_pack(text)
         try:
             heroes = read_posse(text)
         except ValueError as error:
@@ -444,7 +562,8 @@ class StartPresenter:
                 self.changed()
                 return
         options = self.options()
-        self._open(backend, lambda: backend.create(heroes, options), "Creating the table…")
+        pack = self.pack if self.mode == "offline" else BUILT_IN  # a server plays the packs it has
+        self._open(backend, lambda: backend.create(heroes, options, pack=pack), "Creating the table…")
 
     def join(self) -> None:
         if not self.join_code:

@@ -75,8 +75,9 @@ class FlakyBackend:
     def table(self) -> Any:
         return self.inner.table
 
-    def create(self, heroes: Sequence[Hero], options: RuleOptions, *, seed: int | None = None) -> Snapshot:
-        return self.inner.create(heroes, options, seed=seed)
+    def create(self, heroes: Sequence[Hero], options: RuleOptions, *, seed: int | None = None,
+               pack: str = "default") -> Snapshot:
+        return self.inner.create(heroes, options, seed=seed, pack=pack)
 
     def join(self, code: str, token: str) -> Snapshot:
         return self.inner.join(code, token)

@@ -14,10 +14,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_scenario(name: str, tmp_path: Path) -> dict:
-    env = {**os.environ, "KIVY_HOME": str(tmp_path / "kivy"), "KIVY_LOG_MODE": "PYTHON", "KIVY_NO_ARGS": "1"}
+def run_scenario(name: str, tmp_path: Path, extra: dict[str, str] | None = None, timeout: float = 1800) -> dict:
+    env = {**os.environ, "KIVY_HOME": str(tmp_path / "kivy"), "KIVY_LOG_MODE": "PYTHON", "KIVY_NO_ARGS": "1",
+           **(extra or {})}
     done = subprocess.run([sys.executable, "-m", "tests.mobile.touch", name], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=timeout)
     lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
     assert done.returncode == 0 and lines, f"the scenario failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     return json.loads(lines[-1].removeprefix("RESULT "))

@@ -9,6 +9,7 @@ prints one JSON line with what the scenario saw.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -43,6 +44,8 @@ class Harness:
         Window.add_widget(self.app.root)
         self.app.root.ids.screens.transition = NoTransition()
         self.taps = 0
+        self.keys = 0  # keys pressed on the phone's keyboard (letters, digits, its enter key)
+        self.trace = bool(os.environ.get("BRIMSTONE_TRACE"))  # each tap on stderr, to follow a long scenario
         self.frames(4)
 
     def frames(self, count: int = 2) -> None:
@@ -81,7 +84,7 @@ class Harness:
         from kivy.tests.common import UnitTestTouch
 
         self.into_view(widget)
-        x, y = widget.to_window(*widget.center)
+        x, y = self.settled_at(widget)
         assert 0 <= x < self.window.width and 0 <= y < self.window.height, f"{widget} is off the screen at {x},{y}"
         touch = UnitTestTouch(x, y)
         touch.touch_down()
@@ -92,6 +95,22 @@ class Harness:
             self.frames(1)
         self.frames(2)
         self.taps += 1
+        if self.trace:
+            print(f"tap {self.taps}: {widget.__class__.__name__} {str(getattr(widget, 'text', ''))[:30]!r}",
+                  file=sys.stderr, flush=True)
+
+    def settled_at(self, widget: Any) -> tuple[float, float]:
+        """Where the widget's centre is once the layout has stopped moving it (a screen just rebuilt lays out over
+        a few frames; a finger lands where the eye sees the button)."""
+        where = widget.to_window(*widget.center)
+        for _ in range(30):
+            self.frames(1)
+            now = widget.to_window(*widget.center)
+            if now == where:
+                break
+            where = now
+        assert widget.get_root_window() is not None, f"{widget} left the screen before the tap"
+        return where
 
     def into_view(self, widget: Any) -> None:
         """Scroll the screen until the widget shows, as a thumb would (each scrolling parent, innermost first)."""
@@ -108,7 +127,24 @@ class Harness:
         """Keys on the phone's keyboard: each character as the keyboard sends it (replacing a selection)."""
         for char in text:
             field.keyboard_on_textinput(self.window, char)
+        self.keys += len(text)
         self.frames(1)
+
+    def until(self, done: Callable[[], bool], what: str, seconds: float = 30) -> None:
+        """Frames until `done()` (a popup's closing animation, a command's round trip), within a deadline."""
+        import time
+
+        end = time.monotonic() + seconds
+        while not done():
+            if time.monotonic() > end:
+                raise TimeoutError(f"waited {seconds}s for {what}")
+            self.frames(1)
+
+    def press_enter(self, field: Any) -> None:
+        """The keyboard's enter (or Next) key on the focused field: a key, not a touch on the screen."""
+        field.dispatch("on_text_validate")
+        self.frames(2)
+        self.keys += 1
 
     def enter(self, field: Any) -> None:
         field.dispatch("on_text_validate")
@@ -332,7 +368,431 @@ def adventure(h: Harness) -> dict[str, Any]:
     return seen
 
 
-SCENARIOS: dict[str, Callable[[Harness], dict[str, Any]]] = {"keypad": keypad, "adventure": adventure}
+
+# ---- a four-hero mid-campaign posse, typed in ----------------------------------------------------------------------
+PACK_FILE = ROOT / "tests" / "mobile" / "data" / "table_pack.json"
+CAMPAIGN = ("level", "gold", "xp", "grit", "wounds", "sanity_damage", "corruption", "dark_stone")
+POSSE = (("Wes", "U.S. Marshal", ("Horse", "transport")), ("Belle", "Saloon Girl", ("Lucky Charm", "personal")),
+         ("Rico", "Bandido", ("Duster", "clothing")), ("Kit", "Gunslinger", ("Pocket Watch", "personal")))
+
+
+def posse_sheets(seed: int) -> list[dict[str, int]]:
+    """Four heroes a few Adventures in: the class sheets' numbers (from the test pack) and seeded campaign numbers."""
+    import random
+
+    from mobile.presenters.start import pack_stats
+    from shared_rules.content import load_pack
+
+    pack = load_pack(json.loads(PACK_FILE.read_text(encoding="utf-8")))
+    dice = random.Random(seed)
+    sheets = []
+    for _name, hero_class, _item in POSSE:
+        stats = pack.hero_classes[hero_class]
+        sheet = {k: int(stats[k]) for k in ("health", "sanity", "max_grit", "defense", "willpower")}
+        sheet |= {k: int(v) for k, v in stats["skills"].items()}
+        sheet |= {"level": dice.randint(2, 4), "gold": dice.randrange(0, 900, 5), "xp": dice.randrange(0, 1200, 5),
+                  "grit": dice.randint(0, 2), "wounds": dice.randint(0, 5), "sanity_damage": dice.randint(0, 5),
+                  "corruption": dice.randint(0, 3), "dark_stone": dice.randint(0, 4)}
+        sheets.append(sheet)
+    assert pack_stats("U.S. Marshal", "default") == {}  # without the pack the built-in sheets have no numbers
+    return sheets
+
+
+def enter_posse(h: Harness, seed: int, with_pack: bool) -> dict[str, Any]:
+    """On a fresh install, offline: (with the pack file in the app's folder: one tap takes it in) each hero's name,
+    class from the list, every number the sheet and the campaign give typed on the keypad (the keyboard's enter goes
+    to the next number), one item with its keyword; then the table opens. Taps on the screen and keys apart."""
+    import shutil
+
+    from mobile.app import NumberPopup
+    from mobile.presenters.start import DRAFT_STATS
+
+    sheets = posse_sheets(seed)
+    start = h.app.screens["start"]
+    if with_pack:  # the pack file copied to the phone (a cable, a download) sits in the app's folder
+        shutil.copy(PACK_FILE, h.app.data_dir / "table_pack.json")
+        start.refresh()
+        h.frames(2)
+    h.taps = h.keys = 0
+    h.tap(h.button("Offline"))
+    if with_pack:
+        h.tap(h.button("Take in table_pack.json"))
+    presenter = h.app.start
+    assert presenter is not None
+
+    def card(index: int) -> Any:
+        cards = [w for w in h.walk(start) if w.__class__.__name__ == "Card"]
+        return cards[index]
+
+    for index, ((name, hero_class, (item, tag)), sheet) in enumerate(zip(POSSE, sheets, strict=True)):
+        if index:
+            h.tap(h.button("Add a hero"))
+            h.frames(2)
+        field = h.find(lambda w, n=index + 1: getattr(w, "hint_text", "") == f"Hero {n} name", card(index), "the name")
+        if not field.focus:
+            h.tap(field)
+        h.type_into(field, name)
+        h.tap(h.find(lambda w: w.__class__.__name__ == "DarkSpinner" or getattr(w, "text", "") == "Pick a class",
+                     card(index), "the class list"))
+        h.tap(h.button(hero_class))
+        popup = h.find(lambda w: isinstance(w, NumberPopup), what="the keypad")  # opened on the first number left
+        for key in presenter.number_order(index):
+            label = next(lbl for k, lbl, *_ in DRAFT_STATS if k == key)
+            assert popup.title == label, (popup.title, label)
+            if str(presenter.drafts[index].get(key)) != str(sheet[key]):
+                h.type_into(popup.ids.field, str(sheet[key]))
+            h.press_enter(popup.ids.field)
+        h.until(lambda p=popup: p.parent is None, "the keypad to close after the last number")
+        h.tap(h.find(lambda w, t=tag: w.__class__.__name__ == "ToggleButton" and w.text == t, card(index), tag))
+        field = h.find(lambda w: getattr(w, "hint_text", "") == "Item name (enter adds it)", card(index), "item")
+        h.tap(field)
+        h.type_into(field, item)
+        h.press_enter(field)
+    taps, keys = h.taps, h.keys
+    h.tap(h.button("Play offline (kept on this phone)"))
+    h.frames(4)
+    assert h.app.table is not None, h.app.start.message
+    heroes = h.app.table.heroes()
+    wanted = [(n, c, [s[k] for k in CAMPAIGN] + [s["health"], s["luck"]], [i]) for (n, c, (i, _t)), s
+              in zip(POSSE, sheets, strict=True)]
+    got = [(x.name, x.hero_class, [getattr(x, k) for k in CAMPAIGN] + [x.health_base, x.skills.luck],
+            [i.name for i in x.items]) for x in heroes]
+    assert got == wanted, (got, wanted)
+    return {"taps": taps + 1, "keys": keys, "tags": [sorted(t.value for t in x.items[0].tags) for x in heroes],
+            "keywords": [list(x.keywords) for x in heroes], "pack": h.app.table.snapshot.state.pack}
+
+
+def posse(h: Harness) -> dict[str, Any]:
+    """The posse without a pack, then (the table left) the same posse again with the pack's class sheets."""
+    without = enter_posse(h, 1, with_pack=False)
+    h.app.leave_table()
+    h.frames(2)
+    presenter = h.app.start
+    assert presenter is not None
+    presenter.drafts = presenter.drafts[:1]  # a fresh start screen (the app opened again)
+    presenter.drafts = (type(presenter.drafts[0])(),)
+    presenter.changed()
+    h.frames(2)
+    with_pack = enter_posse(h, 1, with_pack=True)
+    return {"without_pack": without, "with_pack": with_pack}
+
+
+# ---- plays with physical dice: the hands at the table ---------------------------------------------------------------
+class Hands:
+    """A player at the table: rolls physical dice (a seeded generator stands in for them), decides as the engine's
+    default policy would, and touches the buttons the screens offer for it (through the Harness, so every touch is
+    counted). A tap waits out the lockout after a screen change the player did not ask for, as a person does."""
+
+    def __init__(self, h: Harness, seed: int) -> None:
+        import random
+
+        self.h, self.dice = h, random.Random(seed)
+        self.prompts = 0
+
+    @property
+    def table(self) -> Any:
+        return self.h.app.table
+
+    def wait(self, done: Callable[[], bool], what: str, seconds: float = 30) -> None:
+        import time
+
+        end = time.monotonic() + seconds
+        while not done():
+            if time.monotonic() > end:
+                travel = self.h.app.presenters.get("travel")
+                pending = self.table.snapshot.pending
+                raise TimeoutError(f"waited {seconds}s for {what}; notice: {self.table.notice}; screen "
+                                   f"{self.h.app.frame.current}; prompt {pending.question if pending else None}; "
+                                   f"D36 {getattr(travel, 'tens', None)}{getattr(travel, 'ones', None)} "
+                                   f"sending {getattr(travel, 'sending', None)}; taps {self.h.taps}")
+            self.h.frames(1)
+
+    def tap(self, widget: Any) -> None:
+        from kivy.clock import Clock
+
+        frame = self.h.app.frame
+        self.wait(lambda: Clock.get_boottime() >= frame.locked_until, "the tap lockout")
+        self.h.tap(widget)
+
+    def screen(self, name: str) -> Any:
+        manager = self.h.app.frame.ids.screens
+        self.wait(lambda: self.h.app.frame.current == name and manager.current == name
+                  and not manager.transition.is_active and len(manager.children) == 1, f"the {name} screen")
+        self.h.frames(2)
+        return self.h.app.screens[name]
+
+    def roll(self, kind: Any, count: int) -> list[int]:
+        from shared_rules import DieKind
+        from shared_rules.dice import PERIL_FACES, die_count
+
+        if kind is DieKind.PERIL:
+            return [self.dice.choice(PERIL_FACES) for _ in range(count)]
+        if kind is DieKind.D8:
+            return [self.dice.randint(1, 8) for _ in range(count)]
+        n = die_count(kind, count) if kind is not DieKind.POOL else count
+        return [self.dice.randint(1, 6) for _ in range(n)]
+
+    def settled(self) -> bool:
+        """Nothing on its way: no command waiting, no faces in their send window."""
+        table = self.table
+        dice = self.h.app.presenters.get("dice")
+        return not table.outbox and not getattr(getattr(dice, "view", lambda: None)(), "sending", False)
+
+    def answer_all(self, limit: int = 60) -> None:
+        """Every prompt this phone gets, answered on the Dice screen as a player would."""
+        for _ in range(limit):
+            self.wait(lambda: self.table.snapshot.pending is None or self.h.app.frame.current == "dice",
+                      "the Dice screen for the prompt")
+            prompt = self.table.snapshot.pending
+            if prompt is None:
+                return
+            version = self.table.snapshot.version
+            self.answer(prompt)
+            self.wait(lambda v=version: self.table.snapshot.version != v, f"the answer to {prompt.question!r}")
+        raise RuntimeError("too many prompts")
+
+    def answer(self, prompt: Any) -> None:
+        from mobile.presenters.reading import test_target
+        from shared_rules import DieKind
+        from shared_rules.flow import ChoiceRequest, Ctx, RerollRequest
+        from shared_rules.simulate import default_policy
+
+        self.prompts += 1
+        screen = self.screen("dice")
+        h, vm = self.h, screen.vm
+        body, actions = screen.ids.body, screen.ids.actions
+
+        def count(n: int) -> Any:
+            return h.find(lambda w: w.__class__.__name__ == "CountButton" and w.text == str(n), body, f"count {n}")
+
+        if prompt.kind == "roll":
+            faces = self.roll(prompt.die, prompt.dice_count)
+            entry = vm.roll
+            target = test_target(prompt) if prompt.die is DieKind.POOL else 0
+            if entry.hits and target:
+                self.tap(count(sum(1 for f in faces if f >= target)))
+            elif entry.totals:
+                self.tap(count(sum(faces)))
+            else:
+                for face in faces:  # a tap per die; the last sends by itself after the short window
+                    self.tap(h.find(lambda w, f=face: w.__class__.__name__ == "PadButton" and w.face == f,
+                                    body, f"face {face}"))
+            return
+        state = self.table.snapshot.state
+        ctx = Ctx(state, state.rng)
+        if prompt.kind == "reroll":
+            decided = default_policy(ctx, RerollRequest(prompt.roll, prompt.hero, prompt.rule))
+            entry = vm.reroll
+            if decided is not None and decided.indices and entry.after_hits:
+                again = self.roll(DieKind.POOL, len(decided.indices))
+                self.tap(count(sum(1 for f in again if f >= prompt.roll.target)))
+            elif decided is not None and decided.indices:
+                self.tap(h.find(lambda w: w.__class__.__name__ != "CountButton" and "Re-roll" in str(w.text)
+                                and not w.disabled, actions, "re-roll"))
+            else:
+                self.tap(h.find(lambda w: str(getattr(w, "text", "")).startswith("Keep the dice"), actions, "keep"))
+            return
+        if prompt.kind == "choice" and vm.draw:
+            self.tap(h.button("Draw all for me", actions))
+            return
+        if prompt.kind == "choice":
+            decided = default_policy(ctx, ChoiceRequest(prompt.question, prompt.options, prompt.hero, prompt.rule))
+            label = dict(vm.options)[decided.option]
+            self.tap(h.button(label, body))
+            return
+        field = h.find(lambda w: getattr(w, "hint_text", "") == "What the card says", body, "the card's text")
+        self.tap(field)
+        h.type_into(field, "as the card reads")
+        self.tap(h.button("Send the card", actions))
+
+
+def open_offline(h: Harness, seed: int, heroes: Any = None, state: Any = None) -> None:
+    """A table on this phone with physical dice (seeded), opened as the start screen opens one."""
+    from mobile.client import OfflineBackend
+    from mobile.presenters.table import TableSession
+    from shared_rules import RuleOptions
+    from shared_rules.simulate import sample_heroes
+
+    backend = OfflineBackend(h.app.data_dir / "tables")
+    snapshot = backend.create(heroes or sample_heroes(4), RuleOptions(dice="table"), seed=seed)
+    if state is not None:  # a crafted start (in town, in an Adventure), as tests/mobile/phases.py makes
+        backend._entries[0].state = state
+        backend._head = state
+        backend._write_all()
+        snapshot = backend.load()
+    table = TableSession(backend, snapshot, worker=h.app._worker, post=h.app._post)
+    table.start()
+    h.app.open_table(table)
+    h.frames(4)
+
+
+def journey(h: Harness, seed: int, size: str = "Large") -> dict[str, Any]:
+    """A journey to a Large Town with physical dice: the size, the hazard count rolls, then each hazard's D36 on the
+    Travel screen and its prompts on the Dice screen; the taps of each hazard from its D36 to its last answer."""
+    hands = Hands(h, seed)
+    open_offline(h, seed)
+    travel = hands.screen("travel")
+    h.taps = 0
+    hands.tap(h.find(lambda w: w.__class__.__name__ == "DarkButton" and str(w.text).startswith(size),
+                     travel, f"the {size} Town"))
+    hands.answer_all()
+    setup = h.taps
+    per_hazard: list[int] = []
+    names: list[str] = []
+    while (road := h.app.table.snapshot.state.travel) is not None and road.remaining > 0 \
+            and h.app.table.snapshot.state.active_heroes:
+        travel = hands.screen("travel")
+        hands.wait(lambda t=travel: t.vm is not None and t.vm.hazard_dice is not None, "the D36 pad")
+        h.taps = 0
+        version = h.app.table.snapshot.version
+        for face in hands.roll(__import__("shared_rules").DieKind.D36, 2):  # the red tens die, then the white
+            pad = h.find(lambda w, f=face: w.__class__.__name__ == "PadButton" and w.face == f,
+                         travel.ids.actions, f"D36 face {face}")
+            hands.tap(pad)
+        hands.wait(lambda v=version: h.app.table.snapshot.version != v, "the hazard to go out")
+        hands.answer_all()
+        per_hazard.append(h.taps)
+        hazards = h.app.table.snapshot.state.travel.hazards if h.app.table.snapshot.state.travel else ()
+        names.append(str(hazards[-1]) if hazards else "?")
+    return {"setup": setup, "per_hazard": per_hazard, "hazards": names, "prompts": hands.prompts}
+
+
+def journeys(h: Harness) -> dict[str, Any]:
+    """Seeded journeys one after another in the same app (each a new offline table)."""
+    import os
+
+    seeds = [int(s) for s in os.environ.get("BRIMSTONE_SEEDS", "1,2,3").split(",")]
+    played = []
+    for seed in seeds:
+        played.append(journey(h, seed))
+        print(f"journey {seed}: {played[-1]}", file=sys.stderr, flush=True)
+        h.app.leave_table()
+        h.frames(2)
+    taps = [t for j in played for t in j["per_hazard"]]
+    return {"journeys": played, "hazards": len(taps), "mean": sum(taps) / max(1, len(taps)),
+            "max": max(taps, default=0)}
+
+
+def main_button(h: Harness, screen: Any) -> Any:
+    return h.find(lambda w: w.__class__.__name__ == "PrimaryButton" and not w.disabled, screen.ids.actions,
+                  "the big button")
+
+
+def stay_day(h: Harness, seed: int) -> dict[str, Any]:
+    """A common Town Stay Day, four heroes with physical dice, on the Stay screen: start the Day (the Daily Event, the
+    beds), each hero one visit (the place under the hero, the Location Event from the table's dice, the card, leave),
+    end the Day. The town: a Standard Frontier Town of four Locations (tests/mobile/phases.py)."""
+    from dataclasses import replace
+
+    from shared_rules import RuleOptions, new_session
+    from shared_rules.simulate import sample_heroes
+    from shared_rules.state import Phase, Slot, Stay, Town, TownSize
+
+    heroes = sample_heroes(4)
+    state = new_session(heroes, options=RuleOptions(dice="table"), seed=seed)
+    slots = ("Saloon", "Gambling Hall", "Frontier Outpost", "Sheriff's Office")
+    town = Town(TownSize.LARGE, "Standard Frontier Town", 7, tuple(Slot(i, n) for i, n in enumerate(slots, 1)))
+    open_offline(h, seed, heroes, replace(state, phase=Phase.TOWN, town=town, stay=Stay()))
+    hands = Hands(h, seed)
+    stay = hands.screen("stay")
+    h.taps = 0
+    hands.tap(main_button(h, stay))  # Start Day 1
+    hands.answer_all()
+    visits = 0
+    for index in range(4):
+        stay = hands.screen("stay")
+        hero = stay.vm.heroes[index]
+        if not hero.places:
+            continue
+        place = hero.places[index % len(hero.places)]
+        card = list(reversed(stay.ids.heroes.children))[index]
+        hands.tap(h.button(place.label, card))
+        hands.answer_all()
+        visits += 1
+        while (stay := hands.screen("stay")).vm.main is not None and stay.vm.main.key == "end_visit":
+            hands.tap(main_button(h, stay))  # leave
+            hands.answer_all()
+    stay = hands.screen("stay")
+    if stay.vm.main is not None and stay.vm.main.key == "end_day":
+        hands.tap(main_button(h, stay))
+    else:
+        label = next(a.label for a in stay.vm.others if a.key == "end_day")
+        hands.tap(h.button(label, stay.ids.actions))
+    hands.answer_all()
+    return {"taps": h.taps, "visits": visits, "prompts": hands.prompts, "keys": h.keys}
+
+
+def adventure_turn(h: Harness, seed: int) -> dict[str, Any]:
+    """A common Adventure turn with no fight, four heroes: Hold Back the Darkness from the table's two dice, then each
+    model in Initiative order: activate, the Move roll, end the activation (tests/mobile/phases.py's Adventure)."""
+    from shared_rules import DieKind, RuleOptions, apply, new_session
+    from shared_rules.commands import SheetEntry, StartAdventure
+    from shared_rules.simulate import sample_heroes
+    from shared_rules.state import SpaceMark, TrackSpace
+
+    heroes = sample_heroes(4)
+    needed = {"Samurai Warrior": {"max_fury": 3}, "Traveling Monk": {"max_ki": 3},
+              "Sorceress": {"mana": 3, "focus": "fire"}}
+    sheets = tuple(SheetEntry(x.id, initiative=6 - i, **needed.get(x.hero_class, {}))  # type: ignore[arg-type]
+                   for i, x in enumerate(heroes))
+    layout = tuple(TrackSpace(n, 3 if n < 4 else 2 if n < 8 else 1,
+                              SpaceMark.BLOOD_SPATTER if n in (3, 7) else SpaceMark.GROWING_DREAD if n in (5, 9)
+                              else SpaceMark.NONE) for n in range(12))  # fmt: skip
+    state = new_session(heroes, options=RuleOptions(dice="table"), seed=seed)
+    state = apply(state, StartAdventure(heroes[0].id, "lost_contact", "", layout, sheets)).state
+    open_offline(h, seed, heroes, state)
+    hands = Hands(h, seed)
+    hands.answer_all()
+    if h.app.frame.current != "adventure":  # opened on the Adventure's tab (the Turn), as a player taps it
+        h.tap(h.find(lambda w: w.__class__.__name__ == "TabButton" and w.screen == "adventure", what="the tab"))
+    screen = hands.screen("adventure")
+    h.taps = 0
+    turn = h.app.table.read.adventure.turn
+    version = h.app.table.snapshot.version
+    for face in hands.roll(DieKind.TWO_D6, 1):  # the table's two dice
+        hands.tap(h.find(lambda w, f=face: w.__class__.__name__ == "PadButton" and w.face == f, screen.ids.actions,
+                         f"die {face}"))
+    hands.wait(lambda: h.app.table.snapshot.version != version, "Hold Back the Darkness")
+    hands.answer_all()
+    for _ in range(40):
+        screen = hands.screen("adventure")
+        adv = h.app.table.read.adventure
+        if adv is None or adv.turn != turn or screen.vm.main is None:
+            break
+        version = h.app.table.snapshot.version
+        hands.tap(main_button(h, screen))
+        hands.wait(lambda v=version: h.app.table.snapshot.version != v, "the activation")
+        hands.answer_all()
+    return {"taps": h.taps, "prompts": hands.prompts}
+
+
+def phases(h: Harness) -> dict[str, Any]:
+    """Stay Days and Adventure turns over seeded tables, in the same app."""
+    import os
+
+    seeds = [int(s) for s in os.environ.get("BRIMSTONE_SEEDS", "1,2").split(",")]
+    parts = os.environ.get("BRIMSTONE_PARTS", "stay,turn").split(",")
+    days: list[dict[str, Any]] = []
+    turns: list[dict[str, Any]] = []
+    for seed in seeds:
+        if "stay" in parts:
+            days.append(stay_day(h, seed))
+            print(f"stay day {seed}: {days[-1]}", file=sys.stderr, flush=True)
+            h.app.leave_table()
+            h.frames(2)
+        if "turn" not in parts:
+            continue
+        turns.append(adventure_turn(h, seed))
+        print(f"adventure turn {seed}: {turns[-1]}", file=sys.stderr, flush=True)
+        h.app.leave_table()
+        h.frames(2)
+    return {"days": days, "turns": turns, "day_mean": sum(d["taps"] for d in days) / max(1, len(days)),
+            "turn_mean": sum(t["taps"] for t in turns) / max(1, len(turns))}
+
+
+
+SCENARIOS: dict[str, Callable[[Harness], dict[str, Any]]] = {"keypad": keypad, "adventure": adventure, "posse": posse,
+                                                             "journeys": journeys, "phases": phases}
 
 
 def main(argv: list[str]) -> int:

@@ -1,0 +1,45 @@
+"""Tap figures from the real app (issue 18), each scenario played through the touch harness (tests/mobile/touch.py):
+every touch goes through Kivy's event loop onto the widget a person would press, and keys on the phone's keyboard
+are counted apart. The figures are printed (`pytest -s`) and written in docs/mobile.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.mobile.test_touch_keypad import run_scenario
+
+
+@pytest.mark.slow
+def test_a_four_hero_mid_campaign_posse_is_typed_in_few_taps_with_and_without_a_pack(tmp_path: Path) -> None:
+    seen = run_scenario("posse", tmp_path)
+    without, with_pack = seen["without_pack"], seen["with_pack"]
+    print(f"\nposse of four, mid-campaign: {without['taps']} taps + {without['keys']} keys without a pack, "
+          f"{with_pack['taps']} taps + {with_pack['keys']} keys with the class sheets in a pack")
+    assert without["taps"] <= 60 and with_pack["taps"] <= 30
+    assert with_pack["keys"] < without["keys"]  # the sheets' numbers come from the pack
+    assert with_pack["pack"] == "our-table" and without["pack"] == "default"
+    assert with_pack["keywords"][0] == ["Law"]  # the U.S. Marshal's sheet keyword, from the pack
+    assert without["tags"] == [["transport"], ["personal"], ["clothing"], ["personal"]]  # the items' keywords
+
+
+@pytest.mark.slow
+def test_a_journey_with_physical_dice_is_played_by_touch_and_its_taps_per_hazard_printed(tmp_path: Path) -> None:
+    seen = run_scenario("journeys", tmp_path, {"BRIMSTONE_SEEDS": "1"})
+    (journey,) = seen["journeys"]
+    print(f"\njourney to a Large Town, physical dice: {seen['mean']:.1f} taps per hazard over {seen['hazards']} "
+          f"hazards (max {seen['max']}; {journey['per_hazard']}), {journey['setup']} to choose the size and roll "
+          f"the hazard count; hazards {journey['hazards']}")
+    assert seen["hazards"] == len(journey["hazards"]) >= 1  # every hazard to town played through the screens
+    assert min(journey["per_hazard"]) >= 2  # the D36 is two taps on the pad: nothing was answered behind the screen
+
+
+@pytest.mark.slow
+def test_a_town_stay_day_and_an_adventure_turn_are_played_by_touch_and_their_taps_printed(tmp_path: Path) -> None:
+    seen = run_scenario("phases", tmp_path, {"BRIMSTONE_SEEDS": "1"})
+    (day,), (turn,) = seen["days"], seen["turns"]
+    print(f"\nTown Stay Day, four heroes one visit each: {day['taps']} taps ({day['prompts']} prompts); "
+          f"Adventure turn without a fight: {turn['taps']} taps ({turn['prompts']} prompts)")
+    assert day["visits"] == 4
+    assert turn["taps"] >= 2  # Hold Back the Darkness is two taps on the pad
