@@ -34,6 +34,7 @@ def data_strings() -> list[str]:
     from mobile.presenters.odds import HERO_RISKS
     from mobile.presenters.stay import BEDS, BOUNTY_WORDS
     from shared_rules.odds import HEADLINE, WORDS
+    from shared_rules.rules import missions  # noqa: F401  (the Town Missions add themselves to MISSIONS)
     from shared_rules.rules.adventure import MISSIONS
 
     found += list(STEP_WORDS.values()) + [word for *_k, word in RESOURCES] + [w for _k, w in CLASS_NUMBERS.values()]
