@@ -105,6 +105,9 @@ def plan(state: Session, question: str, params: Mapping[str, Any] | None = None)
     if unknown:
         raise InvalidCommand(f"params.{unknown[0]}: {question!r} takes no {unknown[0]!r}; it takes "
                              f"{sorted(asked.params) or 'nothing more'}", field=f"params.{unknown[0]}")
+    if not state.active_heroes:  # every trial plays the posse: with every Hero removed there is nobody to play
+        raise InvalidCommand("heroes: every Hero is removed from the campaign; the odds need a Hero in play",
+                             field="heroes")
     state = _rolled_by_rng(state)
     return Plan(question, state, asked.options(state, params), params)
 
