@@ -154,7 +154,8 @@ def apply_effect(ctx: Ctx, hero_id: str, effect: Effect, *, rule: str, field: st
         value = effect.amount if op == "set" else getattr(hero.skills, effect.field) + effect.amount
         value = max(0, min(MAX_SKILL, value))
         skills = {s: getattr(hero.skills, s) for s in SKILLS} | {effect.field: value}
-        ctx.set_value(hero_id, "skills", Skills(**skills), rule=rule, why=f"{effect.field} {value}")
+        ctx.set_value(hero_id, "skills", Skills(**skills), rule=rule, why=f"{effect.field} {value}",
+                      skill=effect.field, level=value)  # fmt: skip
     elif op == "change":
         ctx.change(hero_id, effect.field, effect.amount, rule=rule)
     elif op == "set":
