@@ -1,7 +1,8 @@
 """Translation of the app's own words (gettext): `_("Close")` in the screens, `.kv` layouts and presenters.
 
 Catalogues live in `mobile/locale/<lang>/LC_MESSAGES/brimstone.mo` (sources `.po`; the template is
-`mobile/locale/brimstone.pot`, extracted by `scripts/i18n.py`). The rules engine's own event texts stay English.
+`mobile/locale/brimstone.pot`, extracted by `scripts/i18n.py`). The engine's events are worded in the app from
+their facts (`presenters/words.py`); a kind without facts shows the engine's English line.
 The language is the phone's (LANGUAGE / LANG), or the one chosen in the app (`set_language`).
 """
 

@@ -23,26 +23,31 @@ def data_strings() -> list[str]:
     """Words the screens pass through `_()` from data: tab labels, badges, die labels, item tags, stat names."""
     sys.path.insert(0, str(ROOT))
     from mobile.presenters.shell import SCREENS
-    from mobile.presenters.start import DRAFT_STATS, TAGS
+    from mobile.presenters.start import DRAFT_STATS
 
     found = [s.label for s in SCREENS] + [label for _k, label, *_r in DRAFT_STATS]
-    found += [t.replace("_", " ") for t in TAGS]
     found += ["Out", "KO", "Near death", "Wanted!", "Most Wanted!", "Bag torn", "Scratch's deal"]
     found += ["Tens (red)", "Ones (white)", "Peril Die", "D6", "D8", "D3 (a D6)", "Small Town", "Medium Town",
               "Large Town"]
     from mobile.presenters.adventure import CLASS_NUMBERS, RESOURCES, STATE_WORDS, STEP_WORDS, TOKEN_FLAGS
     from mobile.presenters.odds import HERO_RISKS
     from mobile.presenters.stay import BEDS, BOUNTY_WORDS
+    from shared_rules.engine import _load_areas
     from shared_rules.odds import HEADLINE, WORDS
     from shared_rules.rules import missions  # noqa: F401  (the Town Missions add themselves to MISSIONS)
     from shared_rules.rules.adventure import MISSIONS
+
+    _load_areas()  # the rule areas load on the first command: the Town Missions' titles register then
 
     found += list(STEP_WORDS.values()) + [word for *_k, word in RESOURCES] + [w for _k, w in CLASS_NUMBERS.values()]
     found += list(BEDS.values()) + list(BOUNTY_WORDS.values()) + [w for w in STATE_WORDS.values() if w] + [w for _k, w in HERO_RISKS]
     found += [WORDS[m] for m in HEADLINE] + [m.title for m in MISSIONS.values()] + [w for _k, w in TOKEN_FLAGS]
     from mobile.presenters.board import COUNTER_WORDS
+    from mobile.presenters.start import TAG_WORDS
+    from mobile.presenters.words import FIELD_WORDS
 
     found += list(COUNTER_WORDS.values())  # the board's status strip names a mission's counters
+    found += list(FIELD_WORDS.values()) + list(TAG_WORDS.values())  # hero values in the log, item tags at the start
     return found
 
 

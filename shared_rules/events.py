@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from .dice import Roll
+from .meta import meta
 from .state.adventure import Place
 
 
@@ -111,6 +112,25 @@ class Change:
     after: int | str | bool
 
 
+FACTS = (
+    "skill", "target", "passed", "successes", "purpose", "why", "item", "token", "reason", "number", "value",
+    "name", "count", "size", "hits", "hit_kind", "chart", "card_text", "location", "price", "to", "turned_back",
+    "town_type", "day", "max_days", "where", "turn", "before", "after", "toward", "figure", "ends", "first",
+    "second", "max_before", "max_after",
+)  # fmt: skip
+"""The names an event's facts may have; what each means for a kind is in docs/api.md ("Event facts")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One value an event's words are made from (`skill` "agility", `target` 5, `passed` true): a client words
+    the event in its own language from its `type` and these, and falls back to `text` for a kind it does not know.
+    Names of things (items, hazards, Locations, cards) are the content's own; `why` and `card_text` are English."""
+
+    name: str = field(metadata=meta(choices=FACTS, enum="FactName"))
+    value: int | str | bool
+
+
 @dataclass(frozen=True, slots=True)
 class FireLine:
     """One Shootout marker: the Ranged Attack a Bandit makes at a Hero, from and to which squares, and whether the
@@ -142,7 +162,8 @@ class BanditPlan:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One line of the log, in plain words, with the rule id and the structured change or roll behind it."""
+    """One line of the log, in plain words, with the rule id and the structured change, roll and facts behind it
+    (`text` is the English line; `facts` what it says, for clients that word it themselves)."""
 
     type: EventType
     text: str
@@ -151,3 +172,4 @@ class Event:
     changes: tuple[Change, ...] = ()
     roll: Roll | None = None
     bandit: BanditPlan | None = None  # a Bandit's proposal (type "bandit")
+    facts: tuple[Fact, ...] = ()

@@ -17,8 +17,8 @@ from .content import pack
 from .dice import DieKind, Roll, pick_index, roll_faces, validate_faces
 from .effects import check_effects, holds, item_id
 from .errors import IllegalCommand, InvalidCommand
-from .events import BanditPlan, Change, Event, EventType
-from .prompts import Answer, Option, Pending, Prompt, PromptKind
+from .events import BanditPlan, Change, Event, EventType, Fact
+from .prompts import Answer, Option, Pending, Prompt, PromptKind, Reads
 from .state import MAX_SKILL, SKILLS, Hero, Item, ItemTag, Session, Skills, bounded
 
 
@@ -31,6 +31,8 @@ class RollRequest:
     target: int = 0
     chart: bool = False
     rule: str = ""
+    reads: Reads | None = None  # what the rules read (None: the usual reading of `kind` and `target`)
+    doubles: bool = False  # natural doubles change the outcome (FF-DICE-07)
 
 
 @dataclass(slots=True)
@@ -64,6 +66,7 @@ class RerollRequest:
     roll: Roll
     hero: str
     rule: str = ""
+    reads: Reads = Reads.HITS  # EACH when the rule reads the faces themselves (the 1s of Shadows Out of Time)
 
 
 @dataclass(slots=True)
@@ -107,11 +110,14 @@ class Requests:
         target: int = 0,
         chart: bool = False,
         rule: str = "",
+        reads: Reads | None = None,
+        doubles: bool = False,
     ) -> Generator[Request, Any, Roll]:
-        """Ask for a roll; it lands in a `rolled` event with its purpose."""
+        """Ask for a roll; it lands in a `rolled` event with its purpose. `reads` and `doubles` say what the rules
+        read from the dice when it is not the usual (the hits of a pool at a target, the total of a chart)."""
         if kind is DieKind.POOL and pool <= 0:
             return Roll(purpose, kind, (), hero, "none", target, chart)
-        result: Roll = yield RollRequest(kind, purpose, hero, pool, target, chart, rule)
+        result: Roll = yield RollRequest(kind, purpose, hero, pool, target, chart, rule, reads, doubles)
         return result
 
     def d6(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
@@ -216,9 +222,13 @@ class Ctx(Requests):
         changes: tuple[Change, ...] = (),
         roll: Roll | None = None,
         bandit: BanditPlan | None = None,
+        **facts: int | str | bool,
     ) -> None:
+        """Log an event: its kind, its English line and the facts a client words it from (`skill="agility"`,
+        `target=5`; names in `events.FACTS`). Nothing is built when quiet."""
         if not self.quiet:
-            self.events.append(Event(EventType(type), text, hero, rule, changes, roll, bandit))  # an unknown kind is a bug
+            found = tuple(Fact(name, value) for name, value in facts.items()) if facts else ()
+            self.events.append(Event(EventType(type), text, hero, rule, changes, roll, bandit, found))  # an unknown kind is a bug
 
     # ---- changing heroes: the one place that keeps every value in bounds ------------------------------------
     def _put(self, hero: Hero) -> None:
@@ -236,18 +246,19 @@ class Ctx(Requests):
         after = bounded(hero, field, before + delta)
         if after == before:
             if delta > 0 and field == "grit":
-                self.emit("grit_lost", f"{hero.name} is at Max Grit; the Grit is lost", hero=hero_id, rule="FF-GRIT-07")
+                self.emit("grit_lost", f"{hero.name} is at Max Grit; the Grit is lost", hero=hero_id, rule="FF-GRIT-07",
+                          count=delta)  # fmt: skip
             return 0
         hero = _reclamp(_with(hero, field, after))
         self._put(hero)
         if not self.quiet:
-            self.emit(
-                "changed",
-                _describe(hero, field, before, after, why),
-                hero=hero_id,
-                rule=rule,
-                changes=(Change(field, before, after),),
-            )
+            text, moved = _describe(hero, field, before, after, why), (Change(field, before, after),)
+            shown = _shown_max(hero, field, after - before)
+            if shown is None:
+                self.emit("changed", text, hero=hero_id, rule=rule, changes=moved, why=why)
+            else:  # a permanent change: the max it moved (Max Sanity 10 -> 9), not the modifier
+                self.emit("changed", text, hero=hero_id, rule=rule, changes=moved, why=why, max_before=shown[0],
+                          max_after=shown[1])  # fmt: skip
             if hero.knocked_out and not _ko(self.state, hero_id, before, field):
                 self.emit("knocked_out", f"{hero.name} is KO'd", hero=hero_id, rule="FF-HERO-02")
         if field == "grit" and before + delta > after:  # a partial overflow is announced too (FF-GRIT-07)
@@ -256,23 +267,26 @@ class Ctx(Requests):
                 f"{hero.name} is at Max Grit; {before + delta - after} more Grit is lost",
                 hero=hero_id,
                 rule="FF-GRIT-07",
+                count=before + delta - after,
             )
         return int(after - before)
 
-    def set_value(self, hero_id: str, field: str, value: Any, *, rule: str, why: str = "") -> None:
-        """Set a hero field outright (flags such as `bag_torn`, `scratch_deal`, `removed`)."""
+    def set_value(
+        self, hero_id: str, field: str, value: Any, *, rule: str, why: str = "", skill: str = "", level: int = 0
+    ) -> None:
+        """Set a hero field outright (flags such as `bag_torn`, `scratch_deal`, `removed`, or the skills: then
+        `skill` and its new `level` are the event's facts)."""
         hero = self.hero(hero_id)
         before = getattr(hero, field)
         if before == value:
             return
         self._put(_reclamp(_with(hero, field, value)))
-        self.emit(
-            "changed",
-            f"{hero.name}: {field.replace('_', ' ')} {before} -> {value}" + (f" ({why})" if why else ""),
-            hero=hero_id,
-            rule=rule,
-            changes=(Change(field, before, value),),
-        )
+        text = f"{hero.name}: {field.replace('_', ' ')} {before} -> {value}" + (f" ({why})" if why else "")
+        moved = (Change(field, before, value),)
+        if skill:
+            self.emit("changed", text, hero=hero_id, rule=rule, changes=moved, why=why, skill=skill, value=level)
+        else:
+            self.emit("changed", text, hero=hero_id, rule=rule, changes=moved, why=why)
 
     def remove_item(self, hero_id: str, item_id: str, *, rule: str, why: str = "") -> Item:
         hero = self.hero(hero_id)
@@ -284,6 +298,8 @@ class Ctx(Requests):
             hero=hero_id,
             rule=rule,
             changes=(Change("items", item.name, ""),),
+            item=item.name,
+            why=why,
         )
         return item
 
@@ -302,6 +318,8 @@ class Ctx(Requests):
             hero=hero_id,
             rule=rule,
             changes=(Change("items", "", item.name),),
+            item=item.name,
+            why=why,
         )
 
     def add_token(self, hero_id: str, token: str, *, rule: str) -> bool:
@@ -309,7 +327,12 @@ class Ctx(Requests):
         hero = self.hero(hero_id)
         if len(hero.side_bag) >= hero.side_bag_capacity:
             self.emit(
-                "token_lost", f"{hero.name}'s Side Bag is full: no room for {token}", hero=hero_id, rule="FF-HERO-08"
+                "token_lost",
+                f"{hero.name}'s Side Bag is full: no room for {token}",
+                hero=hero_id,
+                rule="FF-HERO-08",
+                token=token,
+                reason="full",
             )
             return False
         self._put(replace(hero, side_bag=(*hero.side_bag, token)))
@@ -319,6 +342,7 @@ class Ctx(Requests):
             hero=hero_id,
             rule=rule,
             changes=(Change("side_bag", "", token),),
+            token=token,
         )
         return True
 
@@ -337,7 +361,7 @@ class Ctx(Requests):
         )  # fmt: skip
         if left == "new":
             self.emit("token_lost", f"{hero.name}'s Side Bag is full: {hero.name} leaves the {token} token",
-                      hero=hero_id, rule="FF-HERO-08")  # fmt: skip
+                      hero=hero_id, rule="FF-HERO-08", token=token, reason="left")  # fmt: skip
             return False
         self.remove_token(hero_id, int(left), rule="FF-HERO-08", why=f"left to make room for {token}")
         return self.add_token(hero_id, token, rule=rule)
@@ -352,6 +376,8 @@ class Ctx(Requests):
             hero=hero_id,
             rule=rule,
             changes=(Change("side_bag", token, ""),),
+            token=token,
+            why=why,
         )
         return token
 
@@ -369,7 +395,15 @@ class Ctx(Requests):
 
     # ---- requests built from the plain ones (use with `yield from`) ------------------------------------------
     def skill_test(
-        self, hero_id: str, skill: str, target: int, purpose: str, *, rule: str, counts: bool = False
+        self,
+        hero_id: str,
+        skill: str,
+        target: int,
+        purpose: str,
+        *,
+        rule: str,
+        counts: bool = False,
+        reads: Reads = Reads.HITS,
     ) -> Generator[Request, Any, Roll]:
         """A Skill test: one die per skill point, each at or above `target` a success (FF-DICE-06, A1).
 
@@ -382,19 +416,25 @@ class Ctx(Requests):
             raise ValueError(skill)
         dice = self.skill(hero_id, skill)
         label = f"{purpose}: {skill.capitalize()} {target}+ test"
-        roll = yield from self.roll(DieKind.POOL, label, hero=hero_id, pool=dice, target=target, rule=rule)
+        roll = yield from self.roll(DieKind.POOL, label, hero=hero_id, pool=dice, target=target, rule=rule, reads=reads)
         while (
             self._state.options.offer_grit_rerolls
             and self.hero(hero_id).grit >= 1
             and (counts or not roll.passed)
             and any(f < target and i not in roll.rerolled for i, f in enumerate(roll.faces))
         ):
-            indices: tuple[int, ...] = yield RerollRequest(roll, hero_id, "FF-GRIT-01")
+            indices: tuple[int, ...] = yield RerollRequest(roll, hero_id, "FF-GRIT-01", reads)
             if not indices:
                 break
             self.change(hero_id, "grit", -1, rule="FF-GRIT-01", why=f"re-roll for {purpose}")
             again = yield from self.roll(
-                DieKind.POOL, f"{label} (re-roll)", hero=hero_id, pool=len(indices), rule="FF-GRIT-02"
+                DieKind.POOL,
+                f"{label} (re-roll)",
+                hero=hero_id,
+                pool=len(indices),
+                target=target,  # the re-rolled dice hit as the test's did: the table may count them in one tap
+                rule="FF-GRIT-02",
+                reads=reads,
             )
             roll = roll.with_rerolls(indices, again.faces)
         if not self.quiet:
@@ -405,6 +445,11 @@ class Ctx(Requests):
                 hero=hero_id,
                 rule=rule,
                 roll=roll,
+                skill=skill,
+                target=target,
+                passed=roll.passed,
+                successes=roll.successes,
+                purpose=purpose,
             )
         return roll
 
@@ -433,7 +478,8 @@ class Ctx(Requests):
             answer = Answer("card", effects=entry.effects, text=entry.text)
         else:
             answer = yield CardRequest(chart, question, hero_id, rule)
-        self.emit("card", f"{self.name(hero_id)}: {answer.text or chart}", hero=hero_id, rule=rule)
+        self.emit("card", f"{self.name(hero_id)}: {answer.text or chart}", hero=hero_id, rule=rule, chart=chart,
+                  card_text=answer.text)  # fmt: skip
         for effect in answer.effects:
             apply_effect(self, hero_id, effect, rule=rule, field="effects")
         return answer
@@ -529,6 +575,14 @@ _WORDS = {
 }  # fmt: skip
 
 
+def _shown_max(hero: Hero, field: str, delta: int) -> tuple[int, int] | None:
+    """A permanent change to Max Health or Max Sanity, as the max it moved (10 -> 9), not the modifier."""
+    if field not in ("health_mod", "sanity_mod"):
+        return None
+    now = hero.max_health if field == "health_mod" else hero.max_sanity
+    return now - delta, now
+
+
 def _describe(hero: Hero, field: str, before: int, after: int, why: str) -> str:
     """The change in plain words; a permanent change shows the max it moved (Sanity 10 -> 9), not the modifier."""
     delta = after - before
@@ -538,9 +592,9 @@ def _describe(hero: Hero, field: str, before: int, after: int, why: str) -> str:
     if field == "wounds" or field == "sanity_damage":
         verb = "takes" if delta > 0 else "heals"
     shown = f"({before} -> {after})"
-    if field in ("health_mod", "sanity_mod"):
-        now = hero.max_health if field == "health_mod" else hero.max_sanity
-        shown = f"(max {now - delta} -> {now})"
+    maximum = _shown_max(hero, field, delta)
+    if maximum:
+        shown = f"(max {maximum[0]} -> {maximum[1]})"
     return f"{hero.name} {verb} {amount} {word} {shown}" + (f": {why}" if why else "")
 
 
@@ -716,6 +770,9 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
             purpose=request.purpose,
             die=request.kind,
             dice_count=count,
+            target=request.target,
+            reads=request.reads or _usual_reading(request),
+            doubles=request.doubles,
         )
     if isinstance(request, DrawRequest):
         return Prompt(
@@ -744,6 +801,8 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
             request.rule,
             purpose=request.roll.purpose,
             roll=request.roll,
+            target=request.roll.target,
+            reads=request.reads,
         )
     return Prompt(
         prompt_id,
@@ -755,6 +814,14 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
         chart=request.chart,
         roll=request.roll,
     )
+
+
+def _usual_reading(request: RollRequest) -> Reads:
+    """What the rules read from a roll when the rule says nothing more: a pool at a target counts its hits
+    (FF-DICE-06), a pool without one and a D36 each face (FT-DICE-01), any other die its total (FF-DICE-05)."""
+    if request.kind is DieKind.POOL:
+        return Reads.HITS if request.target else Reads.EACH
+    return Reads.EACH if request.kind is DieKind.D36 else Reads.TOTAL
 
 
 def _answer_from_command(ctx: Ctx, request: Request, command: Command, pending: Pending | None) -> Answer:
@@ -810,7 +877,8 @@ def apply_effect(ctx: Ctx, hero_id: str, effect: Effect, *, rule: str, field: st
         value = effect.amount if op == "set" else getattr(hero.skills, effect.field) + effect.amount
         value = max(0, min(MAX_SKILL, value))
         skills = {s: getattr(hero.skills, s) for s in SKILLS} | {effect.field: value}
-        ctx.set_value(hero_id, "skills", Skills(**skills), rule=rule, why=f"{effect.field} {value}")
+        ctx.set_value(hero_id, "skills", Skills(**skills), rule=rule, why=f"{effect.field} {value}",
+                      skill=effect.field, level=value)  # fmt: skip
     elif op == "change":
         ctx.change(hero_id, effect.field, effect.amount, rule=rule)
     elif op == "set":

@@ -24,6 +24,14 @@ class PromptKind(str, Enum):
     CARD = "card"  # what a card or chart the rulebooks lack says: `enter_card`
 
 
+class Reads(str, Enum):
+    """What the rules read from a roll's dice, so the table may enter it in one tap (FF-DICE-05/06)."""
+
+    HITS = "hits"  # how many dice show the target or more: a skill test, To Hit, saves (FF-DICE-06)
+    TOTAL = "total"  # the faces added up (one die's face, a 2D6 chart, FF-DICE-05)
+    EACH = "each"  # each die's own face: a D36's tens and ones (FT-DICE-01), "a D6 for each", the 1s counted
+
+
 class Part(str, Enum):
     """Whether an option takes part in an optional step ("each Hero may ...") or declines it."""
 
@@ -68,7 +76,12 @@ class Option:
 
 @dataclass(frozen=True, slots=True)
 class Prompt:
-    """A question for the table. `answer_with` is the one command type that answers it."""
+    """A question for the table. `answer_with` is the one command type that answers it.
+
+    A roll prompt (and a re-roll offer) says what the rules read, as data: `target` is the N each die must reach
+    ("5+", FF-DICE-06; 0 when no die is compared to a target), `reads` whether the hits, the total or each face
+    counts, and `doubles` whether natural doubles change the outcome (FF-DICE-07: no total in one tap then).
+    """
 
     id: str
     kind: PromptKind
@@ -82,6 +95,9 @@ class Prompt:
     dice_count: int = 0
     chart: str = ""  # for card prompts: injury, madness, gear, artifact, world_artifact, ...
     roll: Roll | None = None  # for re-roll offers: the roll that may be re-rolled
+    target: int = field(default=0, metadata=meta(minimum=0))  # each die hits on `target`+ (0: none)
+    reads: Reads | None = None  # for roll and re-roll prompts: what the rules read from the dice
+    doubles: bool = False  # natural doubles change the outcome (FF-DICE-07, FF-DEPTH-05)
 
 
 @dataclass(frozen=True, slots=True)

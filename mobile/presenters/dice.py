@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from shared_rules import Choose, DieKind, Effect, EnterCard, InvalidCommand, Prompt, Reroll, RollDice, RulesError
 from shared_rules.dice import die_count, face_range, validate_faces
 from shared_rules.effects import check_effects
+from shared_rules.prompts import Reads
 from shared_rules.state import HERO_FIELDS, SKILLS
 
 from .reading import test_target
@@ -38,15 +39,18 @@ CARD_NAMED_OPS = {"add_item": "gains item", "remove_item": "loses item", "add_to
                   "add_mutation": "gains Mutation", "add_keyword": "gains keyword"}  # fmt: skip
 assert set(CARD_FIELDS) <= set(HERO_FIELDS) | set(SKILLS)
 SEND_WINDOW = 1.2  # seconds between the last die tapped and the faces sent: time to see a mis-tap and hold it
-# Tests whose rule reads the faces themselves, not only the hits (the 1s of Shadows Out of Time): no "how many hit?"
-FACES_READ = frozenset({"FT-TRAVEL-D16"})
-FACES_READ_NAMES = ("Shadows Out of Time",)  # the same tests named by their purpose (a Grit re-roll's own rule)
 
 
 def faces_matter(prompt: Prompt) -> bool:
-    """Whether the rule reads the dice faces, not only how many hit (then each die is entered)."""
-    purpose = prompt.purpose or (prompt.roll.purpose if prompt.roll is not None else "")
-    return prompt.rule in FACES_READ or purpose.startswith(FACES_READ_NAMES)
+    """Whether the rule reads each die's face, not only how many hit (the 1s of Shadows Out of Time): then each
+    die is entered, no "how many hit?"."""
+    return prompt.reads is Reads.EACH
+
+
+def by_total(prompt: Prompt) -> bool:
+    """Whether a 2D6 roll may be entered by its total: the rules read the total and doubles change nothing
+    (FF-DICE-05; natural doubles are a Depth Event, FF-DEPTH-05)."""
+    return prompt.die is DieKind.TWO_D6 and prompt.reads is not Reads.EACH and not prompt.doubles
 
 
 def hit_faces(hits: int, dice: int, target: int) -> list[int | None]:
@@ -250,7 +254,7 @@ class PromptPresenter:
         hits = tuple(range(len(self.faces) + 1)) if target and not faces_matter(prompt) else ()
         if hits:
             hint = f"Count the dice showing {target} or more, and tap that number; or tap each die's face"
-        totals = tuple(range(2, 13)) if kind is DieKind.TWO_D6 and "double" not in prompt.purpose.lower() else ()
+        totals = tuple(range(2, 13)) if by_total(prompt) else ()
         if totals:
             hint = "Tap the total of the two dice, or each die's face"
         return RollEntry(slots, face_range(kind), slots[cursor].colour, slots[cursor].label,

@@ -6,15 +6,12 @@ fields, a public state without the RNG or the pending checkpoint) is a change he
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from shared_rules import Hero, LegalCommand, Phase, Prompt, Session
 from shared_rules.state import Adventure, Carry, RuleOptions, Stay, Town, Travel
 
 from ..client import LogStep, Snapshot
-
-_TARGET = re.compile(r"(\d+)\+ (?:test|saves?)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,9 +98,6 @@ class TableRead:
 
 
 def test_target(prompt: Prompt) -> int:
-    """A skill test's or a save's N ("Agility 5+ test", "Willpower 4+ saves"), or 0 for any other roll: the dice
-    hit on N or more."""
-    if prompt.roll is not None and prompt.roll.target:
-        return prompt.roll.target
-    found = _TARGET.search(prompt.purpose or prompt.question)
-    return int(found.group(1)) if found else 0
+    """A skill test's or a save's N (the prompt's `target`, or the offered roll's), or 0 for any other roll: the
+    dice hit on N or more (FF-DICE-06)."""
+    return prompt.target or (prompt.roll.target if prompt.roll is not None else 0)

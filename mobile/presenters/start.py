@@ -25,6 +25,7 @@ from shared_rules.content import PACKS, class_names
 from shared_rules.state import SKILLS
 
 from ..client import BackendError, OfflineBackend, TableBackend
+from ..i18n import _
 from .packs import BUILT_IN, PackRefused, PackShelf, read_pack_text
 from .packs import LINK as PACK_LINK
 from .table import Post, TableSession, Worker, immediate
@@ -46,6 +47,23 @@ SHEET_KEYS = tuple(key for key, *_ in DRAFT_STATS[:14])
 NOW_KEYS = tuple(key for key, *_ in DRAFT_STATS[14:])
 STEPS = {"gold": 25, "xp": 10}
 TAGS = tuple(tag.value for tag in ItemTag)
+TAG_WORDS = {
+    "transport": "Transport", "clothing": "Clothing", "personal": "Personal", "gear": "Gear",
+    "artifact": "Artifact", "dark_stone": "Dark Stone icon", "starting": "Starting Item",
+}  # fmt: skip
+assert set(TAG_WORDS) == set(TAGS)  # every keyword the hazards read has its words on the card
+
+
+def tag_word(tag: str) -> str:
+    """An item keyword as the cards print it, in the app's language ("dark_stone" -> "Dark Stone icon")."""
+    return _(TAG_WORDS.get(tag, tag.replace("_", " ").capitalize()))
+
+
+def tag_words(tags: tuple[str, ...]) -> str:
+    """An item's keywords for its line on the Start screen: "Transport, Gear"."""
+    return ", ".join(tag_word(t) for t in tags)
+
+
 LINK_SCHEME = "brimstone"
 REMEMBER_FILE = "tables.json"
 

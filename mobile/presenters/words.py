@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 
-from shared_rules import Event
+from shared_rules import DieKind, Event
 from shared_rules.state import SKILLS
+
+from ..i18n import _
 
 FIELD_WORDS = {
     "xp": "XP", "gold": "Gold", "wounds": "Wounds", "sanity_damage": "Sanity Damage", "grit": "Grit",
@@ -50,18 +52,219 @@ def _flag_words(name: str, field: str, after: object) -> str | None:
     }.get(field)
 
 
+def _said(value: object) -> str:
+    return str(value) if value is not None else ""
+
+
+def _with_why(text: str, facts: dict[str, object]) -> str:
+    why = _said(facts.get("why"))
+    return f"{text} ({why})" if why else text
+
+
+def _amount(field: str, amount: int) -> str:
+    return f"${amount}" if field == "gold" else str(amount)
+
+
+def _changed(event: Event, who: str, facts: dict[str, object]) -> str | None:
+    """A hero value that moved, in the app's language: who gains, loses, takes or heals how much of what."""
+    if not event.changes:
+        return None
+    change = event.changes[0]
+    if change.field == "skills" and "skill" in facts:
+        skill = _(str(facts["skill"]).capitalize())
+        return _("{who}: {skill} is now {n}").format(who=who, skill=skill, n=facts.get("value"))
+    before, after = change.before, change.after
+    if isinstance(before, bool) or isinstance(after, bool) or not isinstance(before, int) or not isinstance(after, int):
+        return None
+    delta = after - before
+    word = _(FIELD_WORDS.get(change.field, change.field.replace("_", " ")))
+    if change.field in ("wounds", "sanity_damage"):
+        template = _("{who} takes {n} {field}") if delta > 0 else _("{who} heals {n} {field}")
+    else:
+        template = _("{who} gains {n} {field}") if delta > 0 else _("{who} loses {n} {field}")
+    text = template.format(who=who, n=_amount(change.field, abs(delta)), field=word)
+    if "max_before" in facts:
+        shown = _("max {before} -> {after}").format(before=facts["max_before"], after=facts.get("max_after"))
+    else:
+        shown = f"{before} -> {after}"
+    why = _said(facts.get("why"))
+    return f"{text} ({shown})" + (f": {why}" if why else "")
+
+
+def _test(who: str, facts: dict[str, object]) -> str:
+    skill = _(str(facts.get("skill", "")).capitalize())
+    n = int(facts.get("successes", 0) or 0)
+    template = _("{who} passes the {purpose}: {skill} {target}+ test") if facts.get("passed") else \
+        _("{who} fails the {purpose}: {skill} {target}+ test")  # fmt: skip
+    count = (_("{n} success") if n == 1 else _("{n} successes")).format(n=n)
+    return template.format(who=who, purpose=facts.get("purpose", ""), skill=skill, target=facts.get("target")) + \
+        f" ({count})"  # fmt: skip
+
+
+def _rolled(event: Event, who: str) -> str | None:
+    roll = event.roll
+    if roll is None:
+        return None
+    shown = ",".join(map(str, roll.faces))
+    if roll.kind is DieKind.D3:
+        shown += f" (D3: {roll.value})"
+    elif roll.kind not in (DieKind.POOL, DieKind.D6):
+        shown += f" = {roll.value}"
+    if event.hero:
+        return _("{who} rolled {faces} for {purpose}").format(who=who, faces=shown, purpose=roll.purpose)
+    return _("Rolled {faces} for {purpose}").format(faces=shown, purpose=roll.purpose)
+
+
+def _token(event: Event, who: str, facts: dict[str, object]) -> str:
+    token = facts.get("token", "")
+    if event.type == "token_gained":
+        return _("{who} gains a {token} token").format(who=who, token=token)
+    if facts.get("reason") == "full":
+        return _("{who}'s Side Bag is full: no room for {token}").format(who=who, token=token)
+    if facts.get("reason") == "left":
+        return _("{who}'s Side Bag is full: {who} leaves the {token} token").format(who=who, token=token)
+    return _with_why(_("{who} loses a {token} token").format(who=who, token=token), facts)
+
+
+def _phase(facts: dict[str, object]) -> str:
+    to = facts.get("to")
+    if to == "town":
+        text = _("The posse reaches town")
+        return text + " " + _("(turned back to a Small Town)") if facts.get("turned_back") else text
+    if to == "stay":
+        return _("The posse stays in the {town}: a fresh Town Stay").format(town=facts.get("town_type", ""))
+    return _("The Town Stay ends; on to the next Adventure")
+
+
+def _daily(facts: dict[str, object]) -> str:
+    if facts.get("reason") == "shuffled":
+        return _("The Daily Event deck is spent: the discards are shuffled")
+    if facts.get("reason") == "normal":
+        return _("Just a normal day on the frontier: no effect")
+    text = _("Daily Event: {name}").format(name=facts.get("name", ""))
+    return f"{text}: {facts['card_text']}" if facts.get("card_text") else text
+
+
+def _darkness(facts: dict[str, object]) -> str:
+    if facts.get("reason") == "escaped":
+        return _("The Darkness reaches the Entrance and escapes")
+    template = _("The Darkness moves toward the Entrance: space {before} -> {after}") if facts.get("toward") == \
+        "entrance" else _("The Darkness moves back toward Darkness Start: space {before} -> {after}")  # fmt: skip
+    return _with_why(template.format(before=facts.get("before"), after=facts.get("after")), facts)
+
+
+def _party(facts: dict[str, object]) -> str:
+    if facts.get("reason") == "at_start":
+        return _("The Hero Party marker is on Darkness Start and moves no further")
+    moved = _with_why(_("The Hero Party marker moves: space {before} -> {after}").format(
+        before=facts.get("before"), after=facts.get("after")), facts)  # fmt: skip
+    return moved + "; " + _("Hold Back the Darkness now needs {target}+").format(target=facts.get("target"))
+
+
+def _worded(event: Event, who: str, facts: dict[str, object]) -> str | None:
+    """An event of a converted kind worded from its facts in the app's language; None for any other."""
+    kind = event.type
+    if kind == "rolled":
+        return _rolled(event, who)
+    if not facts and kind not in ("knocked_out", "changed"):
+        return None  # an older server, or a kind not converted yet: its English text
+    f = facts
+    if kind == "changed":
+        return _changed(event, who, f)
+    if kind == "test":
+        return _test(who, f)
+    if kind == "knocked_out":
+        return _("{who} is KO'd").format(who=who)
+    if kind == "grit_lost":
+        return _("{who} is at Max Grit; {n} Grit is lost").format(who=who, n=f.get("count", 1))
+    if kind in ("item_gained", "item_lost"):
+        template = _("{who} gains {item}") if kind == "item_gained" else _("{who} loses {item}")
+        return _with_why(template.format(who=who, item=f.get("item", "")), f)
+    if kind in ("token_gained", "token_lost"):
+        return _token(event, who, f)
+    if kind == "hazard":
+        return _("Travel Hazard {number}: {value} {name}").format(
+            **{k: f.get(k, "") for k in ("number", "value", "name")}
+        )
+    if kind == "hazard_count":
+        n = int(f.get("count", 0) or 0)
+        town = {"small": _("Small Town"), "medium": _("Medium Town"), "large": _("Large Town")}.get(
+            str(f.get("size")), str(f.get("size", "")))  # fmt: skip
+        template = _("{n} Travel Hazard on the road to a {town}") if n == 1 else \
+            _("{n} Travel Hazards on the road to a {town}")  # fmt: skip
+        return template.format(n=n, town=town)
+    if kind == "hits":
+        template = _("{who} takes {n} Horror Hits") if f.get("hit_kind") == "horror" else _("{who} takes {n} Hits")
+        return template.format(who=who, n=f.get("hits", 0))
+    if kind == "card":
+        return f"{who}: {f.get('card_text') or f.get('chart', '')}"
+    if kind == "visit":
+        if f.get("reason") == "warrants":
+            return _("{who} walks into the {location} to settle up").format(who=who, location=f.get("location", ""))
+        return _("{who} visits the {location}").format(who=who, location=f.get("location", ""))
+    if kind == "visit_ended":
+        return _with_why(_("{who} leaves the {location}").format(who=who, location=f.get("location", "")), f)
+    if kind == "purchase":
+        return _("{who} buys {item} for ${price}").format(who=who, item=f.get("item", ""), price=f.get("price", 0))
+    if kind == "sale":
+        return _("{who} sells {n} x {item} for ${price}").format(
+            who=who, n=f.get("count", 1), item=f.get("item", ""), price=f.get("price", 0)
+        )
+    if kind == "phase":
+        return _phase(f)
+    if kind == "day_begun":
+        if f.get("max_days"):
+            return _("Day {day} in town (of at most {n})").format(day=f.get("day"), n=f["max_days"])
+        return _("Day {day} in town").format(day=f.get("day"))
+    if kind == "day_ended":
+        if f.get("name"):
+            return _("Day {day} ends; {name} is discarded").format(day=f.get("day"), name=f["name"])
+        return _("Day {day} ends").format(day=f.get("day"))
+    if kind == "daily_event":
+        return _daily(f)
+    if kind == "lodging":
+        return {"hotel": _("{who} takes a room at the Hotel"), "camp": _("{who} camps at the Camp Site"),
+                "street": _("{who} cannot pay the Hotel and the Camp Site is closed: a night in the street")
+                }.get(str(f.get("where")), "{who}").format(who=who)  # fmt: skip
+    if kind == "location_closed":
+        return _("The {location} is closed for the rest of the Stay: {why}").format(
+            location=f.get("location", ""), why=f.get("why", ""))  # fmt: skip
+    if kind == "turn_started":
+        return _("Turn {turn} begins").format(turn=f.get("turn"))
+    if kind == "darkness_held":
+        return _("{value} holds back the Darkness (needs {target}+)").format(
+            value=f.get("value"), target=f.get("target")
+        )
+    if kind == "darkness_moved":
+        return _darkness(f)
+    if kind == "party_moved":
+        return _party(f)
+    if kind == "depth_event":
+        if "first" in f:
+            return _("Natural doubles ({first},{second}): a Depth Event; the Darkness does not move").format(
+                first=f["first"], second=f.get("second"))  # fmt: skip
+        return _("Depth Event {number}: {text}").format(number=f.get("number"), text=f.get("card_text", ""))
+    if kind == "activated":
+        figure = f.get("figure", who)
+        if f.get("ends"):
+            return _with_why(_("{who}'s activation ends").format(who=figure), f)
+        return _("{who} activates").format(who=figure)
+    return None
+
+
 def event_text(event: Event, names: dict[str, str]) -> str:
-    """One event in player words: flags and lists said as the game says them, rule ids and versions dropped."""
-    name = names.get(event.hero or "", "")
+    """One event in player words, in the app's language: worded from its facts for the kinds the engine reports
+    as data, flags said as the game says them, and otherwise the engine's English line without rule ids."""
+    name = names.get(event.hero or "", "") or (event.hero or "")
     for change in event.changes:
         if isinstance(change.after, bool) or isinstance(change.before, bool):
             words = _flag_words(name, change.field, change.after)
             if words:
                 return words
-    if event.type == "changed" and event.changes and event.changes[0].field == "skills":
-        why = re.search(r"\(([a-z]+) (\d+)\)\s*$", event.text)
-        if why:
-            return f"{name}: {why.group(1).capitalize()} is now {why.group(2)}"
+    facts = {fact.name: fact.value for fact in event.facts}
+    worded = _worded(event, name or _("The posse"), facts)
+    if worded is not None:
+        return worded
     if event.type == "changed" and event.changes and event.changes[0].field in ("mutations", "keywords"):
         field = event.changes[0].field
         before, after = event.changes[0].before, event.changes[0].after
@@ -75,5 +278,5 @@ def event_text(event: Event, names: dict[str, str]) -> str:
         if lost:
             return f"{name} loses the {kind} {', '.join(lost)}"
     if event.type == "undone":
-        return "A step was taken back"
+        return _("A step was taken back")
     return plain(event.text)

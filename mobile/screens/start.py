@@ -17,7 +17,7 @@ from kivy.utils import escape_markup
 
 from .. import theme
 from ..i18n import _
-from ..presenters.start import DRAFT_STATS, TAGS, StartPresenter, StartView
+from ..presenters.start import DRAFT_STATS, TAGS, StartPresenter, StartView, tag_word, tag_words
 from .widgets import text_input
 
 
@@ -203,7 +203,7 @@ class StartScreen(Screen):
         card.add_widget(keywords)
         card.add_widget(Factory.Section(text=_("Items (with the keywords hazards read)")))
         for number, item in enumerate(draft.items):
-            tags = ", ".join([_(t.replace("_", " ")) for t in item.tags]
+            tags = ", ".join([w for w in (tag_words(item.tags),) if w]
                              + ([_("{n} Hourglass").format(n=item.hourglass)] if item.hourglass else []))
             card.add_widget(Factory.DarkButton(text=escape_markup(f"{item.name}" + (f" ({tags})" if tags else ""))
                                                + "   " + theme.icon("✕"), markup=True, halign="left",
@@ -218,7 +218,7 @@ class StartScreen(Screen):
         chips = Factory.StackLayout(size_hint_y=None, spacing=dp(6))
         chips.bind(minimum_height=chips.setter("height"))
         for tag in (*TAGS, "hourglass"):  # the keywords, and the black Hourglass icon (Raging River reads it)
-            chip = Factory.ToggleButton(text=_(tag.replace("_", " ")) if tag != "hourglass" else _("1 Hourglass"),
+            chip = Factory.ToggleButton(text=tag_word(tag) if tag != "hourglass" else _("1 Hourglass"),
                                         size_hint=(None, None), background_normal="", background_down="",
                                         background_color=theme.SURFACE_2, color=theme.TEXT)
             chip.bind(texture_size=lambda b, size: setattr(b, "size", (max(dp(48), size[0] + dp(20)),

@@ -53,3 +53,136 @@ def test_the_app_speaks_the_phones_language_and_falls_back_to_english(monkeypatc
         assert i18n.set_language() == "es"
     finally:
         i18n.set_language("en")
+
+
+# ---- the engine's events, worded from their facts in the app's language (issue 19) --------------------------------
+def _run(state: object, command: object, seen: list[object], policy: object) -> tuple[object, list[object]]:
+    from shared_rules.engine import apply
+
+    outcome = apply(state, command, policy=policy)  # type: ignore[arg-type]
+    return outcome.state, [*seen, *outcome.events]
+
+
+def _town_events() -> list[object]:
+    """What a real table sees on the road to a Small Town, at arrival and on the first Day of the Stay (the default
+    policy answers, the RNG rolls), and the Day's end."""
+    from shared_rules.commands import Arrive, ChooseTownSize, EndDay, RollHazard, StartDay
+    from shared_rules.engine import new_session
+    from shared_rules.simulate import default_policy, sample_heroes
+    from shared_rules.state import Phase
+
+    seen: list[object] = []
+    for seed in (1, 2, 3):
+        state = new_session(list(sample_heroes(4)), seed=seed)
+        state, seen = _run(state, ChooseTownSize("small"), seen, default_policy)
+        while state.phase is Phase.TRAVEL:
+            state, seen = _run(state, RollHazard(), seen, default_policy)
+        if state.phase is Phase.ARRIVAL and state.active_heroes:
+            state, seen = _run(state, Arrive(), seen, default_policy)
+        if state.phase is Phase.TOWN:
+            state, seen = _run(state, StartDay(), seen, default_policy)
+            state, seen = _run(state, EndDay(), seen, default_policy)
+    return seen
+
+
+def _adventure_events() -> list[object]:
+    """An Adventure's first turns: set up, Hold Back the Darkness failed and passed, a hero's activation."""
+    from shared_rules.commands import Activate, EndActivation, HoldBackTheDarkness
+    from tests.rules.adventure.helpers import of, start
+
+    t = start([of("a"), of("b")])
+    t.do(HoldBackTheDarkness(dice=((1, 2),)))  # 3 fails: the Darkness moves
+    t.do(Activate("a", dice=((2,),)))
+    t.do(EndActivation("a"))
+    return list(t.events)
+
+
+def _made(kind: str, hero: str | None = "ann", **facts: object) -> object:
+    """An event of `kind` with the facts the engine gives it (for kinds a short scripted run does not reach)."""
+    from shared_rules import Change, Event, EventType
+    from shared_rules.events import Fact
+
+    changes = (Change("items", "", str(facts["item"])),) if kind == "item_gained" else ()
+    return Event(EventType(kind), "(the English line)", hero, "", changes,
+                 facts=tuple(Fact(k, v) for k, v in facts.items()))  # type: ignore[arg-type]  # fmt: skip
+
+
+CONVERTED = {"rolled", "test", "changed", "hazard", "hazard_count", "hits", "card", "knocked_out", "item_gained",
+             "item_lost", "token_gained", "token_lost", "visit", "visit_ended", "purchase", "sale", "phase",
+             "day_begun", "day_ended", "daily_event", "lodging", "location_closed", "turn_started", "darkness_held",
+             "darkness_moved", "party_moved", "depth_event", "activated", "grit_lost"}  # fmt: skip
+
+
+def test_a_spanish_app_words_the_engines_events_in_spanish_for_each_converted_kind() -> None:
+    from mobile import i18n
+    from mobile.presenters.words import event_text
+
+    made = [_made("hits", hits=2, hit_kind="horror"), _made("knocked_out"), _made("grit_lost", count=1),
+            _made("item_gained", item="Bandages", why=""), _made("item_lost", item="Rope", why=""),
+            _made("token_gained", token="Whiskey"), _made("token_lost", token="Whiskey", reason="full"),
+            _made("visit", location="Saloon"), _made("visit_ended", location="Saloon", why=""),
+            _made("purchase", item="Dynamite", price=100), _made("sale", item="Dark Stone", count=2, price=100),
+            _made("day_ended", None, day=1, name="Dust Storm"),
+            _made("location_closed", None, location="Saloon", why="a fire"),
+            _made("party_moved", None, before=0, after=1, target=9, why="a Map Tile"),
+            _made("depth_event", None, first=3, second=3), _made("depth_event", None, number=3, card_text="Omens"),
+            _made("card", chart="gear", card_text="A Lantern"), _made("darkness_held", None, value=8, target=7)]  # fmt: skip
+    events = _town_events() + _adventure_events() + made
+    names = {"ann": "Ann", "a": "Ann", "b": "Bo"} | {f"h{i}": f"H{i}" for i in range(1, 5)}
+    seen: set[str] = set()
+    try:
+        for event in events:
+            kind = event.type.value  # type: ignore[attr-defined]
+            if kind not in CONVERTED:
+                continue
+            i18n.set_language("en")
+            english = event_text(event, names)  # type: ignore[arg-type]
+            i18n.set_language("es")
+            spanish = event_text(event, names)  # type: ignore[arg-type]
+            if kind == "card":  # a card's own words are the card's: only who read it is the app's
+                assert spanish == english and ": " in spanish
+            elif kind == "rolled" and not event.hero:  # type: ignore[attr-defined]
+                assert spanish.startswith("Tirada: "), spanish
+            else:
+                assert spanish != english, (kind, spanish)
+            seen.add(kind)
+    finally:
+        i18n.set_language("en")
+    assert seen == CONVERTED, CONVERTED - seen
+
+
+def test_a_kind_not_converted_falls_back_to_its_english_line() -> None:
+    from mobile import i18n
+    from mobile.presenters.words import event_text
+    from shared_rules import Event, EventType
+
+    event = Event(EventType.BOUNTY_POSTED, "A Bounty is posted for the Outlaw (FT-BOUNTY-01)")
+    try:
+        i18n.set_language("es")
+        assert event_text(event, {}) == "A Bounty is posted for the Outlaw"
+    finally:
+        i18n.set_language("en")
+
+
+def test_item_tags_read_as_words_in_both_languages_FT_HERO_04() -> None:
+    from mobile import i18n
+    from mobile.presenters.start import TAGS, tag_words
+
+    try:
+        assert tag_words(("transport", "dark_stone")) == "Transport, Dark Stone icon"
+        i18n.set_language("es")
+        assert tag_words(("transport", "clothing", "personal")) == "Transporte, Ropa, Personal"
+        assert all("_" not in tag_words((t,)) for t in TAGS)
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_presenters_read_no_english_out_of_event_or_prompt_text() -> None:
+    import mobile.presenters.dice as dice
+    import mobile.presenters.reading as reading
+    import mobile.presenters.words as words
+
+    source = Path(words.__file__).read_text(encoding="utf-8")
+    assert "event.text)" not in source.replace("plain(event.text)", "")  # only the fallback reads the English line
+    assert not hasattr(reading, "_TARGET") and not hasattr(dice, "FACES_READ")
+    assert '"double"' not in Path(dice.__file__).read_text(encoding="utf-8")

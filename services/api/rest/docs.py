@@ -246,7 +246,8 @@ def example_state() -> dict[str, Any]:
 
 EXAMPLE_EVENT: dict[str, Any] = {"type": "hazard_count", "text": "2 Travel Hazards on the road to a Medium Town",
                                  "hero": None, "rule": "FT-TRAVEL-02", "changes": [], "roll": None,
-                                 "bandit": None}
+                                 "bandit": None, "facts": [{"name": "count", "value": 2},
+                                                           {"name": "size", "value": "medium"}]}
 EXAMPLE_LEGAL = [
     {"type": "choose_town_size", "prompt": "", "hero": None, "options": ["small", "medium", "large"],
      "note": "Small: 1-3 on a D6 per hero adds a hazard; Medium: 1 each; Large: 1 each + 1-3"},

@@ -246,7 +246,8 @@ class SessionsController(TableOwnerHandlers, TableHostHandlers, Controller):
             request_example={"steps": 1},
             example=lambda: example_view(based_on=1, events=[
                 {"type": "undone", "text": "Undid 1 command: back to version 0", "hero": None,
-                 "rule": use_cases.UNDO_RULE, "changes": [], "roll": None, "bandit": None}]) | {"version": 2},
+                 "rule": use_cases.UNDO_RULE, "changes": [], "roll": None, "bandit": None,
+                 "facts": []}]) | {"version": 2},
             headers=_WRITE_HEADERS,
         ),
     )

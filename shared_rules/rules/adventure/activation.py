@@ -46,7 +46,7 @@ def activate(ctx: Ctx, command: Activate) -> Procedure:
     Recovers 1 Grit, and at Max Grit that Grit may be spent at once on +D6 Move or is lost (FF-GRIT-06/07)."""
     hero = command.hero
     update(ctx, activation=Activation(hero))
-    ctx.emit("activated", f"{ctx.name(hero)} activates", hero=hero, rule="FF-TURN-03")
+    ctx.emit("activated", f"{ctx.name(hero)} activates", hero=hero, rule="FF-TURN-03", figure=ctx.name(hero))
     if command.in_the_dark:
         hits = yield from ctx.d6("Voices in the Dark: Horror Hits", hero=hero, rule="FF-MOVE-07")
         yield from horror_hits(ctx, hero, hits, rule="FF-MOVE-07", why="Voices in the Dark")

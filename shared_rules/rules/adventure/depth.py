@@ -34,11 +34,13 @@ def move_darkness(ctx: Ctx, steps: int, *, rule: str, why: str) -> Steps[None]:
             break
         update(ctx, darkness=after)
         toward = "toward the Entrance" if steps > 0 else "back toward Darkness Start"
-        ctx.emit("darkness_moved", f"The Darkness moves {toward}: space {before} -> {after} ({why})", rule=rule)
+        ctx.emit("darkness_moved", f"The Darkness moves {toward}: space {before} -> {after} ({why})", rule=rule,
+                 before=before, after=after, toward="entrance" if steps > 0 else "start", why=why)  # fmt: skip
         if steps < 0:
             continue
         if after == track.entrance:
-            ctx.emit("darkness_moved", "The Darkness reaches the Entrance and escapes", rule="FF-DEPTH-09")
+            ctx.emit("darkness_moved", "The Darkness reaches the Entrance and escapes", rule="FF-DEPTH-09",
+                     reason="escaped")  # fmt: skip
             return
         space = track.space(after)
         if space.mark is SpaceMark.NONE:
@@ -57,12 +59,14 @@ def move_party(ctx: Ctx, steps: int, *, rule: str, why: str) -> None:
     after = max(0, min(adv.track.entrance, adv.party - steps))
     if after == adv.party:
         if steps > 0:
-            ctx.emit("party_moved", "The Hero Party marker is on Darkness Start and moves no further", rule=rule)
+            ctx.emit("party_moved", "The Hero Party marker is on Darkness Start and moves no further", rule=rule,
+                     reason="at_start")  # fmt: skip
         return
     update(ctx, party=after)
     target = adv.track.target(after)
     ctx.emit("party_moved", f"The Hero Party marker moves: space {adv.party} -> {after} ({why}); Hold Back the "
-             f"Darkness now needs {target}+", rule=rule)  # fmt: skip
+             f"Darkness now needs {target}+", rule=rule, before=adv.party, after=after, target=target,
+             why=why)  # fmt: skip
 
 
 def darkness_card(ctx: Ctx, *, rule: str) -> None:
@@ -102,7 +106,7 @@ def hold_back_the_darkness(ctx: Ctx, command: HoldBackTheDarkness) -> Procedure:
     if target is not None:
         holder = adventure(ctx).lantern
         roll = yield from ctx.roll(DieKind.TWO_D6, f"Hold Back the Darkness ({target}+)", hero=holder, chart=True,
-                                   rule="FF-DEPTH-04")  # fmt: skip
+                                   rule="FF-DEPTH-04", doubles=True)  # fmt: skip
         roll = yield from lantern_oil(ctx, roll, target)
         update(ctx, last_hbtd=roll)
         if not (yield from mission.resolve_hbtd(ctx, roll, target)):
@@ -149,10 +153,11 @@ def resolve(ctx: Ctx, roll: Roll, target: int) -> Steps[None]:
     first, second = roll.faces
     if first == second:  # natural doubles (FF-DICE-07): the Darkness does not move, even on a failing total
         ctx.emit("depth_event", f"Natural doubles ({first},{second}): a Depth Event; the Darkness does not move",
-                 rule="FF-DEPTH-05")  # fmt: skip
+                 rule="FF-DEPTH-05", first=first, second=second)  # fmt: skip
         yield from depth_event(ctx, first)
     elif roll.value >= target:
-        ctx.emit("darkness_held", f"{roll.value} holds back the Darkness (needs {target}+)", rule="FF-DEPTH-04")
+        ctx.emit("darkness_held", f"{roll.value} holds back the Darkness (needs {target}+)", rule="FF-DEPTH-04",
+                 value=roll.value, target=target)  # fmt: skip
     else:
         yield from move_darkness(ctx, 1, rule="FF-DEPTH-04", why=f"{roll.value} fails to reach {target}+")
 
@@ -176,7 +181,7 @@ def depth_event(ctx: Ctx, face: int) -> Steps[None]:
             apply_effect(ctx, lantern, effect, rule="FF-DEPTH-05")
         return
     entry = entries[face - 1]
-    ctx.emit("depth_event", f"Depth Event {face}: {entry.text}", rule="FF-DEPTH-05")
+    ctx.emit("depth_event", f"Depth Event {face}: {entry.text}", rule="FF-DEPTH-05", number=face, card_text=entry.text)
     for effect in entry.lantern_holder:
         apply_effect(ctx, lantern, effect, rule="FF-DEPTH-05")
     for hero in party_ids(ctx.state):

@@ -420,7 +420,7 @@ def activate_enemy(ctx: Ctx, command: ActivateEnemy) -> Procedure:
         figure = replace(figure, place=command.to)
         put_figure(ctx, figure)
     put(ctx, replace(adventure(ctx), activated=(*adventure(ctx).activated, figure.id)))
-    ctx.emit("activated", f"{figure.name} ({figure.id}) activates", rule="FF-TURN-03")
+    ctx.emit("activated", f"{figure.name} ({figure.id}) activates", rule="FF-TURN-03", figure=figure.name)
     mission = mission_of(ctx.state)
     for strike in command.strikes:
         if ctx.state.adventure is None:

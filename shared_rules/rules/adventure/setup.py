@@ -153,6 +153,6 @@ def start_adventure(ctx: Ctx, command: StartAdventure) -> Procedure:
             change_resource(ctx, hero_id, "arcane_powder", powder.value, rule="FF-SORC-08",
                             why="the Roku Demon Bag refilled")  # fmt: skip
     yield from mission.setup(ctx)
-    ctx.emit("turn_started", "Turn 1 begins", rule="FF-TURN-01")
+    ctx.emit("turn_started", "Turn 1 begins", rule="FF-TURN-01", turn=1)
     start_of_turn(ctx)
     yield from advance(ctx)

@@ -117,7 +117,8 @@ def finish_activation(ctx: Ctx, *, why: str = "") -> None:
     put(ctx, replace(adv, activation=None, activated=(*adv.activated, figure)))
     name = ctx.name(figure) if figure in {m.id for m in adv.heroes} else adv.figure(figure).name
     ctx.emit("activated", f"{name}'s activation ends" + (f" ({why})" if why else ""),
-             hero=figure if figure in {m.id for m in adv.heroes} else None, rule="FF-TURN-05")  # fmt: skip
+             hero=figure if figure in {m.id for m in adv.heroes} else None, rule="FF-TURN-05", figure=name, ends=True,
+             why=why)  # fmt: skip
 
 
 def advance(ctx: Ctx) -> Steps[None]:
@@ -188,7 +189,7 @@ def new_turn(ctx: Ctx) -> Steps[None]:
     heroes = tuple(replace(m, cover=0, armor=0, spice=False, spells_cast=(), tactics_used=()) for m in adv.heroes)
     put(ctx, replace(adv, turn=adv.turn + 1, step=TurnStep.START, activated=(), activation=None, last_hbtd=None,
                      heroes=heroes))  # fmt: skip
-    ctx.emit("turn_started", f"Turn {adv.turn + 1} begins", rule="FF-TURN-01")
+    ctx.emit("turn_started", f"Turn {adv.turn + 1} begins", rule="FF-TURN-01", turn=adv.turn + 1)
     start_of_turn(ctx)
     yield from mission_of(ctx.state).start_of_turn(ctx)
 

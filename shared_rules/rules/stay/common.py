@@ -173,7 +173,7 @@ def close_visit(ctx: Ctx, hero: str, *, why: str = "") -> None:
         return
     put_visit(ctx, hero, open=False)
     ctx.emit("visit_ended", f"{ctx.name(hero)} leaves the {visit.location}" + (f" ({why})" if why else ""), hero=hero,
-             rule="FT-UA-02" if visit.location in GOLD_VENUES else "")  # fmt: skip
+             rule="FT-UA-02" if visit.location in GOLD_VENUES else "", location=visit.location, why=why)  # fmt: skip
     if visit.location in GOLD_VENUES and visit.gained_gold and not ctx.hero(hero).removed:
         ctx.change(hero, "unwanted_attention", 1, rule="FT-UA-02", why=f"Gold gained at the {visit.location}")
 
@@ -200,7 +200,8 @@ def destroy(ctx: Ctx, location: str, *, rule: str, why: str) -> None:
     else:
         ctx.update(town=replace(town, slots=tuple(replace(s, destroyed=True) if s.location == location else s
                                                    for s in town.slots)))  # fmt: skip
-    ctx.emit("location_closed", f"The {location} is closed for the rest of the Stay: {why}", rule=rule)
+    ctx.emit("location_closed", f"The {location} is closed for the rest of the Stay: {why}", rule=rule,
+             location=location, why=why)  # fmt: skip
 
 
 # ---- town charts ---------------------------------------------------------------------------------------------

@@ -63,7 +63,8 @@ def start_day(ctx: Ctx, command: StartDay) -> Procedure:
     day = stay.day + 1 if stay.stage is StayStage.NIGHT else stay.day
     put_stay(ctx, day=day, stage=StayStage.DAY, event=None, lodging=(), visits=(), wheel=None)
     ctx.emit("day_begun", f"Day {day} in town" + (f" (of at most {ctx.state.carry.max_days})"
-                                                   if ctx.state.carry.max_days else ""), rule="FT-DAY-01")  # fmt: skip
+                                                   if ctx.state.carry.max_days else ""), rule="FT-DAY-01",
+             day=day, max_days=ctx.state.carry.max_days)  # fmt: skip
     yield from daily_event(ctx)
     for hero in ctx.heroes():
         yield from lodge(ctx, hero)
@@ -79,7 +80,8 @@ def daily_event(ctx: Ctx) -> Steps[None]:
         if not left:  # every card drawn: the discards are shuffled into a new deck (a reading, docs/rules.md)
             put_stay(ctx, drawn=())
             left = Counter(deck)
-            ctx.emit("daily_event", "The Daily Event deck is spent: the discards are shuffled", rule="FT-DAY-01")
+            ctx.emit("daily_event", "The Daily Event deck is spent: the discards are shuffled", rule="FT-DAY-01",
+                     reason="shuffled")  # fmt: skip
         names = sorted(left)
         name = yield from ctx.draw("the Daily Event card", [(n, n) for n in names], rule="FT-DAY-01",
                                    weights=[left[n] for n in names])  # fmt: skip
@@ -88,7 +90,8 @@ def daily_event(ctx: Ctx) -> Steps[None]:
         event = DailyEvent(card.name, card.text, card.just_another_day, card.lasting, card.closes,
                            card.location_event_modifier, card.camp_site_modifier)  # fmt: skip
         put_stay(ctx, event=event, drawn=(*stay_of(ctx.state).drawn, name))
-        ctx.emit("daily_event", f"Daily Event: {name}" + (f": {card.text}" if card.text else ""), rule="FT-DAY-01")
+        ctx.emit("daily_event", f"Daily Event: {name}" + (f": {card.text}" if card.text else ""), rule="FT-DAY-01",
+                 name=name, card_text=card.text)  # fmt: skip
         for hero in ctx.heroes():
             apply_effects(ctx, hero, card.effects, rule="FT-DAY-01")
     else:
@@ -102,13 +105,13 @@ def daily_event(ctx: Ctx) -> Steps[None]:
                 "Hero in town; its words stay up for the Day)", hero=first_hero(ctx), rule="FT-DAY-01")  # fmt: skip
             event = DailyEvent(entry.text or "Daily Event", entry.text)
             put_stay(ctx, event=event)
-            ctx.emit("daily_event", f"Daily Event: {event.name}", rule="FT-DAY-01")
+            ctx.emit("daily_event", f"Daily Event: {event.name}", rule="FT-DAY-01", name=event.name)
             for hero in ctx.heroes():
                 apply_effects(ctx, hero, entry.effects, rule="FT-DAY-01")
         else:
             event = DailyEvent(JUST_ANOTHER_DAY, just_another_day=True)
             put_stay(ctx, event=event)
-            ctx.emit("daily_event", f"Daily Event: {JUST_ANOTHER_DAY}", rule="FT-DAY-01")
+            ctx.emit("daily_event", f"Daily Event: {JUST_ANOTHER_DAY}", rule="FT-DAY-01", name=JUST_ANOTHER_DAY)
     if event.just_another_day:
         yield from just_another_day(ctx)
 
@@ -117,7 +120,7 @@ def just_another_day(ctx: Ctx) -> Steps[None]:
     """No effect in a Standard Frontier Town; in a Specialty Town, roll its card's Daily Event Chart (FT-DAY-02)."""
     town_type = ctx.state.town.town_type if ctx.state.town is not None else STANDARD
     if town_type == STANDARD:
-        ctx.emit("daily_event", "Just a normal day on the frontier: no effect", rule="FT-DAY-02")
+        ctx.emit("daily_event", "Just a normal day on the frontier: no effect", rule="FT-DAY-02", reason="normal")
         return
     chart = content(ctx.state).town_type(town_type).daily_events
     _, entry = yield from read_chart(
@@ -141,16 +144,16 @@ def lodge(ctx: Ctx, hero: str) -> Steps[None]:
         options.append(Option(Lodging.CAMP_SITE.value, "The Camp Site (free; roll its Hazard chart)"))
     if not options:
         ctx.emit("lodging", f"{ctx.name(hero)} cannot pay the Hotel and the Camp Site is closed: a night in the "
-                 "street", hero=hero, rule="FT-TOWN-06")  # fmt: skip
+                 "street", hero=hero, rule="FT-TOWN-06", where="street")  # fmt: skip
         return
     where = yield from ctx.choose(f"Day {stay.day}: where do you spend the night?", options, hero=hero,
                                   rule="FT-DAY-01")  # fmt: skip
     put_stay(ctx, lodging=(*stay_of(ctx.state).lodging, Lodger(hero, Lodging(where))))
     if where == Lodging.HOTEL.value:
         change(ctx, hero, "gold", -rate, rule="FT-DAY-01", why="a room at the Hotel")
-        ctx.emit("lodging", f"{ctx.name(hero)} takes a room at the Hotel", hero=hero, rule="FT-DAY-01")
+        ctx.emit("lodging", f"{ctx.name(hero)} takes a room at the Hotel", hero=hero, rule="FT-DAY-01", where="hotel")
         return
-    ctx.emit("lodging", f"{ctx.name(hero)} camps at the Camp Site", hero=hero, rule="FT-TOWN-06")
+    ctx.emit("lodging", f"{ctx.name(hero)} camps at the Camp Site", hero=hero, rule="FT-TOWN-06", where="camp")
     event = stay_of(ctx.state).event
     modifier = (1 if ctx.state.carry.army_convoy else 0) + (event.camp_site_modifier if event else 0)
     _, entry = yield from read_chart(
@@ -189,7 +192,7 @@ def day_ends(ctx: Ctx) -> Steps[None]:
     yield from town_event(ctx)
     put_stay(ctx, stage=StayStage.NIGHT, event=None)
     ctx.emit("day_ended", f"Day {stay.day} ends" + (f"; {stay.event.name} is discarded" if stay.event else ""),
-             rule="FT-DAY-01")  # fmt: skip
+             rule="FT-DAY-01", day=stay.day, name=stay.event.name if stay.event else "")  # fmt: skip
 
 
 def town_event(ctx: Ctx) -> Steps[None]:
@@ -239,4 +242,4 @@ def end_town_stay(ctx: Ctx, command: EndTownStay) -> Procedure:
         carry=Carry(extra_revive_tokens=carry.extra_revive_tokens, blood_moon=carry.blood_moon,
                     bounties=carry.bounties, last_town=ctx.state.town),
     )  # fmt: skip
-    ctx.emit("phase", "The Town Stay ends; on to the next Adventure", rule="FT-UA-06")
+    ctx.emit("phase", "The Town Stay ends; on to the next Adventure", rule="FT-UA-06", to="adventure")

@@ -122,7 +122,8 @@ def buy(ctx: Ctx, command: Buy) -> Procedure:
     deal = _deal(ctx.state, command)
     hero, ware = command.hero, deal.ware
     change(ctx, hero, "gold", -deal.cost, rule="FT-TOWN-07", why=f"buys {ware.name}")
-    ctx.emit("purchase", f"{ctx.name(hero)} buys {ware.name} for ${deal.cost}", hero=hero, rule="FT-TOWN-07")
+    ctx.emit("purchase", f"{ctx.name(hero)} buys {ware.name} for ${deal.cost}", hero=hero, rule="FT-TOWN-07",
+             item=ware.name, price=deal.cost)  # fmt: skip
     if ware is REPAIR:
         apply_effect(ctx, hero, _REPAIR_EFFECT, rule="FT-TRAVEL-D12")
     elif ware.kind == "token":
@@ -203,7 +204,7 @@ def sell(ctx: Ctx, command: Sell) -> Procedure:
     change(ctx, hero, "gold", total, rule="FT-TRAVEL-D24" if bonus else "FT-TOWN-07",
            why=f"{command.count} x {name} at ${each}" + (f" + ${bonus} Dark Stone Convoy" if bonus else ""))  # fmt: skip
     ctx.emit("sale", f"{ctx.name(hero)} sells {command.count} x {name} for ${total}", hero=hero,
-             rule="FT-TRAVEL-D24" if bonus else "FT-TOWN-07")  # fmt: skip
+             rule="FT-TRAVEL-D24" if bonus else "FT-TOWN-07", item=name, count=command.count, price=total)  # fmt: skip
     yield from ()
 
 

@@ -57,7 +57,7 @@ def visit_location(ctx: Ctx, command: VisitLocation) -> Procedure:
 
 def enter(ctx: Ctx, hero: str, location: str) -> Steps[None]:
     put_stay(ctx, visits=(*stay_of(ctx.state).visits, Visit(hero, location)))
-    ctx.emit("visit", f"{ctx.name(hero)} visits the {location}", hero=hero, rule="FT-TOWN-07")
+    ctx.emit("visit", f"{ctx.name(hero)} visits the {location}", hero=hero, rule="FT-TOWN-07", location=location)
     yield from location_event(ctx, hero, location)
 
 
@@ -66,11 +66,12 @@ def location_event(ctx: Ctx, hero: str, location: str) -> Steps[None]:
     with Unwanted Attention brings the trouble check (FT-UA-04); then the chart's result."""
     event = stay_of(ctx.state).event
     modifier = event.location_event_modifier if event is not None else 0
+    marshal = ctx.state.carry.dying_marshal and not stay_of(ctx.state).marshal_fought  # a double calls him out
     roll = yield from ctx.roll(DieKind.TWO_D6, f"the {location} Location Event Chart", hero=hero, chart=True,
-                               rule="FT-TOWN-07")  # fmt: skip
+                               rule="FT-TOWN-07", doubles=marshal)  # fmt: skip
     put_visit(ctx, hero, roll=roll.value)
     double = roll.faces[0] == roll.faces[1]
-    if double and ctx.state.carry.dying_marshal and not stay_of(ctx.state).marshal_fought:
+    if double and marshal:
         called = yield from call_out(ctx, hero, roll.faces)
         if called:
             return
@@ -201,7 +202,8 @@ def pay_off_warrants(ctx: Ctx, command: PayOffWarrants) -> Procedure:
     entering = stay_of(ctx.state).open_visit(hero) is None
     if entering:
         put_stay(ctx, visits=(*stay_of(ctx.state).visits, Visit(hero, SHERIFF)))
-        ctx.emit("visit", f"{ctx.name(hero)} walks into the {SHERIFF} to settle up", hero=hero, rule="FT-WANTED-02")
+        ctx.emit("visit", f"{ctx.name(hero)} walks into the {SHERIFF} to settle up", hero=hero, rule="FT-WANTED-02",
+                 location=SHERIFF, reason="warrants")  # fmt: skip
     change(ctx, hero, "gold", -cost, rule="FT-WANTED-02", why="Pay Off Your Warrants")
     ctx.change(hero, "wanted", -ctx.hero(hero).wanted, rule="FT-WANTED-02", why="warrants paid off")
     ctx.emit("warrants_paid", f"{ctx.name(hero)} is no longer Wanted!", hero=hero, rule="FT-WANTED-02")

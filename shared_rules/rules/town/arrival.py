@@ -49,7 +49,8 @@ def stay_again(ctx: Ctx, town: Town | None = None) -> Steps[None]:
         raise IllegalCommand("no town to stay in: the posse must travel (FT-TOWN-09)", field="type", rule="FT-TOWN-09")
     slots = yield from construct(ctx, town.size, town.town_type)
     ctx.update(town=Town(town.size, town.town_type, town.type_roll, slots), phase=Phase.TOWN, travel=None)
-    ctx.emit("phase", f"The posse stays in the {town.town_type}: a fresh Town Stay", rule="FT-TOWN-09")
+    ctx.emit("phase", f"The posse stays in the {town.town_type}: a fresh Town Stay", rule="FT-TOWN-09", to="stay",
+             town_type=town.town_type)  # fmt: skip
     yield from begin_stay(ctx)
 
 

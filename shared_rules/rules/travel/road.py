@@ -38,6 +38,8 @@ def choose_town_size(ctx: Ctx, command: ChooseTownSize) -> Procedure:
         "hazard_count",
         f"{count} Travel Hazard{'s' if count != 1 else ''} on the road to a {size.value.capitalize()} Town",
         rule="FT-TRAVEL-02",
+        count=count,
+        size=size.value,
     )
     ctx.update(phase=Phase.TRAVEL if count else Phase.ARRIVAL, travel=Travel(size, tuple(rollers)))
 
@@ -55,7 +57,8 @@ def roll_hazard(ctx: Ctx, command: RollHazard) -> Procedure:
     )
     entry = TRAVEL_HAZARDS[roll.value]
     ctx.update(travel=Travel(travel.size, travel.rollers, number, travel.turned_back, (*travel.hazards, roll.value)))
-    ctx.emit("hazard", f"Travel Hazard {number}: {roll.value} {entry.name}", hero=roller, rule=entry.rule)
+    ctx.emit("hazard", f"Travel Hazard {number}: {roll.value} {entry.name}", hero=roller, rule=entry.rule,
+             number=number, value=roll.value, name=entry.name)  # fmt: skip
     yield from HAZARDS[roll.value](ctx, roller)
     after = ctx.state.travel
     assert after is not None
@@ -65,4 +68,6 @@ def roll_hazard(ctx: Ctx, command: RollHazard) -> Procedure:
             "phase",
             "The posse reaches town" + (" (turned back to a Small Town)" if after.turned_back else ""),
             rule="FT-TRAVEL-04",
+            to="town",
+            turned_back=bool(after.turned_back),
         )

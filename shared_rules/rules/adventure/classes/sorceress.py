@@ -95,7 +95,8 @@ def cast_spell(ctx: Ctx, command: CastSpell) -> Procedure:
     put_member(ctx, replace(member(ctx, hero), spells_cast=(*member(ctx, hero).spells_cast, spell)))
     focus = FOCUS_BONUS if card.element and card.element == sheet.focus else 0
     purpose = f"Casting Roll for {spell} ({card.casting}+)"
-    roll = yield from ctx.roll(DieKind.POOL, purpose, hero=hero, pool=2 + command.extra_mana, rule="FF-SORC-05")
+    roll = yield from ctx.roll(DieKind.POOL, purpose, hero=hero, pool=2 + command.extra_mana, rule="FF-SORC-05",
+                               doubles=card.dangerous)  # fmt: skip
     roll, powder = yield from _after_the_roll(ctx, hero, roll, card, focus, purpose)
     total = casting_total(roll, focus, powder)
     if card.dangerous and len(set(roll.faces)) < len(roll.faces):  # any two dice match (A43)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ....dice import Roll
+from ....dice import DieKind, Roll
 from ....flow import Ctx, Procedure, Steps
 from ....prompts import Option, SkillCheck
 from ....state import Item, ItemTag
@@ -34,9 +34,10 @@ def lose_grit_or_take(ctx: Ctx, hero: str, field: str, *, purpose: str, rule: st
 
 def willpower_saves(ctx: Ctx, hero: str, hits: int, *, purpose: str, rule: str) -> Procedure:
     """Roll a Willpower save for each Hit (FF-HERO-05); returns how many were not saved."""
-    faces = yield from ctx.dice(hits, f"{purpose}: Willpower {ctx.hero(hero).willpower}+ saves", hero=hero,
-                                rule="FF-HERO-05")
-    return sum(1 for face in faces if face < ctx.hero(hero).willpower)
+    willpower = ctx.hero(hero).willpower
+    roll = yield from ctx.roll(DieKind.POOL, f"{purpose}: Willpower {willpower}+ saves", hero=hero, pool=hits,
+                               target=willpower, chart=True, rule="FF-HERO-05")  # fmt: skip
+    return hits - roll.successes
 
 
 def choose_item(ctx: Ctx, hero: str, items: list[Item], question: str, *, rule: str) -> Procedure:

@@ -18,7 +18,7 @@ def indian_curse(ctx: Ctx, roller: str) -> Procedure:
         if not hits:
             continue
         ctx.emit("hits", f"{sheet.name} takes {hits} Horror Hits from the vengeful spirits", hero=hero,
-                 rule="FT-TRAVEL-D61")
+                 rule="FT-TRAVEL-D61", hits=hits, hit_kind="horror")
         unsaved = yield from willpower_saves(ctx, hero, hits, purpose="Indian Curse", rule="FT-TRAVEL-D61")
         if unsaved:
             ctx.change(hero, "sanity_damage", unsaved * ctx.state.options.horror_hit_sanity,
