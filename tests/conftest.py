@@ -14,3 +14,16 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     left = processes.kill_leftovers()
     if left:
         warnings.warn(f"killed {len(left)} process group(s) a fixture left running: {left}", stacklevel=1)
+
+
+@pytest.hookimpl(trylast=True)  # after -m/-k have chosen: only a long run still selected stands in for its quick one
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A fuzz test's quick run (`test_x`) is the stand-in for its long run (`test_x_long`, marked slow) when the slow
+    tests are left out; when both are selected (CI runs everything) the long run fuzzes the same operation with more
+    examples, so the quick one is deselected rather than fuzzing every operation twice."""
+    longs = {item.nodeid.replace("_long[", "[", 1) if "_long[" in item.nodeid else item.nodeid.removesuffix("_long")
+             for item in items if getattr(item, "originalname", item.name).endswith("_long")}
+    quick = [item for item in items if item.nodeid in longs]
+    if quick:
+        config.hook.pytest_deselected(items=quick)
+        items[:] = [item for item in items if item.nodeid not in longs]
