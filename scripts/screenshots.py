@@ -86,8 +86,9 @@ _TAGS = __import__("re").compile(r"\[/?[a-z]+(?:=[^\]]*)?\]")
 
 
 def broken_words(widget: Any) -> list[str]:
-    """Words a wrapping label broke across two lines ("Corrup-" / "tion"): the text is mapped line by line onto
-    the label's own text, and a line that starts right where the last ended, inside a word, is a broken word."""
+    """Words a wrapping label broke across two lines ("Corrup-" / "tion", "Ones (white" / ")"): the text is mapped
+    line by line onto the label's own text, and a line that starts right where the last ended, not at a space, is
+    a broken word."""
     lines = getattr(widget._label, "_cached_lines", None) or []
     texts = ["".join(word.text for word in line.words).strip() for line in lines]
     texts = [t for t in texts if t]
@@ -100,7 +101,7 @@ def broken_words(widget: Any) -> list[str]:
         at = raw.find(text, pos)
         if at < 0:
             return found  # cannot be mapped (a shortened label): say nothing
-        if index and at == pos and raw[pos - 1].isalnum() and raw[pos].isalnum():
+        if index and at == pos and not raw[pos - 1].isspace() and not raw[pos].isspace():  # "(white" | ")"
             found.append(f"{texts[index - 1][-12:]}|{text[:12]}")
         pos = at + len(text)
     return found
@@ -276,6 +277,8 @@ def layout_problems(root: Any, where: str) -> list[str]:
                     found.append(f"{where}: text {clipped}: {text!r}")
                 texts.append((index, widget, _visible(rect, widget)))
                 painters.append((index, widget, _visible(rect, widget)))
+            if isinstance(widget, TextInput) and widget.text:
+                found += _field_problems(widget, where)
             if _paints(widget) or isinstance(widget, TextInput):
                 painters.append((index, widget, _visible(_window_rect(widget), widget)))
             if widget.right > screen_width + 1 or widget.x < -1:
@@ -295,6 +298,20 @@ def layout_problems(root: Any, where: str) -> list[str]:
                              f"(at most a third; the rest belongs behind 'More')")
         found += _covered(texts, painters, order, where)
     return found
+
+
+def _field_problems(field: Any, where: str) -> list[str]:
+    """A text field too small for what it holds: one line wider than the field (the card's words scrolled out of
+    sight), or wrapped lines taller than it."""
+    pad_x = field.padding[0] + field.padding[2]
+    text = field.text.replace("\n", " ")[:60]
+    if not field.multiline:
+        width = field._get_text_width(field.text, field.tab_width, field._label_cached)
+        if width > field.width - pad_x + 2:
+            return [f"{where}: text cut off in its field ({width:.0f}px in {field.width - pad_x:.0f}px): {text!r}"]
+    elif field.minimum_height > field.height + 2:
+        return [f"{where}: text cut off below in its field: {text!r}"]
+    return []
 
 
 def _covered(texts: list[Any], painters: list[Any], order: list[Any], where: str) -> list[str]:

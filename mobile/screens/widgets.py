@@ -67,12 +67,14 @@ class SlotLine(BoxLayout):
     destroyed = BooleanProperty(False)
 
 
-def text_input(text: str = "", hint: str = "") -> Any:
-    """A one-line input already holding `text`, shown from its start (a TextInput created before it is laid out
-    scrolls to keep its cursor in view at its first, narrow width, and would open with the text scrolled away)."""
+def text_input(text: str = "", hint: str = "", kind: str = "DarkInput") -> Any:
+    """An input already holding `text`, shown from its start (a TextInput created before it is laid out scrolls
+    to keep its cursor in view at its first, narrow width, and would open with the text scrolled away). `kind`:
+    "WrapInput" wraps the text and grows with it (a card's words, all in sight), "UrlInput" keeps an address on
+    one line."""
     from kivy.factory import Factory
 
-    widget = Factory.DarkInput(text=text, hint_text=hint)
+    widget = getattr(Factory, kind)(text=text, hint_text=hint)
     widget.cursor = (0, 0)
     widget.bind(width=lambda w, _width: setattr(w, "scroll_x", 0) if not w.focus else None)
     return widget
