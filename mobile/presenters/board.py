@@ -596,9 +596,9 @@ class BoardPresenter:
         """A finger on the board at board coordinates, where `across` spaces side by side fit the board at the
         smallest touch target (48 dp): while the spaces drawn are smaller than that, the tap zooms in around the
         finger to `across` spaces ("zoomed"); then taps pick spaces (`tap`)."""
-        view = self.view()
-        if self.zoom is None and view.viewport[2] > max(1, across) and self.input() is not None:
-            board = self.input().board  # type: ignore[union-attr]
+        data = self.input()
+        if self.zoom is None and data is not None and self.view().viewport[2] > max(1, across):
+            board = data.board
             size = max(1, min(across, board.width, board.height))
             x0 = max(0, min(board.width - size, int(x) - size // 2))
             y0 = max(0, min(board.height - size, int(y) - size // 2))
