@@ -431,7 +431,7 @@ def render(out: Path | None, size: str = "phone", scale: float = 1.0, only: str 
         for _ in range(8):
             Clock.tick()
             Clock.tick_draw()
-        for _ in range(frames if out is not None else 0):
+        for _ in range(frames):  # the check too: a screen switch or a popup closing completes on a frame
             EventLoop.idle()
 
     def shot(name: str, screen: str | None = None) -> None:
