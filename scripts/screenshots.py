@@ -86,8 +86,9 @@ _TAGS = __import__("re").compile(r"\[/?[a-z]+(?:=[^\]]*)?\]")
 
 
 def broken_words(widget: Any) -> list[str]:
-    """Words a wrapping label broke across two lines ("Corrup-" / "tion"): the text is mapped line by line onto
-    the label's own text, and a line that starts right where the last ended, inside a word, is a broken word."""
+    """Words a wrapping label broke across two lines ("Corrup-" / "tion", "Ones (white" / ")"): the text is mapped
+    line by line onto the label's own text, and a line that starts right where the last ended, not at a space, is
+    a broken word."""
     lines = getattr(widget._label, "_cached_lines", None) or []
     texts = ["".join(word.text for word in line.words).strip() for line in lines]
     texts = [t for t in texts if t]
@@ -100,45 +101,239 @@ def broken_words(widget: Any) -> list[str]:
         at = raw.find(text, pos)
         if at < 0:
             return found  # cannot be mapped (a shortened label): say nothing
-        if index and at == pos and raw[pos - 1].isalnum() and raw[pos].isalnum():
+        if index and at == pos and not raw[pos - 1].isspace() and not raw[pos].isspace():  # "(white" | ")"
             found.append(f"{texts[index - 1][-12:]}|{text[:12]}")
         pos = at + len(text)
     return found
 
 
-def layout_problems(root: Any, where: str) -> list[str]:
-    """Text that does not fit its label or breaks a word, widgets off the side of the screen, touch targets under
-    48 dp."""
-    from kivy.core.window import Window
+def _window_rect(widget: Any) -> tuple[float, float, float, float]:
+    """The widget's box in window coordinates (x0, y0, x1, y1): inside a ScrollView or a RelativeLayout, a
+    widget's own x and y are not where it is on the screen."""
+    x0, y0 = widget.to_window(widget.x, widget.y)
+    return x0, y0, x0 + widget.width, y0 + widget.height
+
+
+def _text_rect(label: Any) -> tuple[float, float, float, float]:
+    """Where a label's text is drawn, in window coordinates: Kivy centres the texture on the label."""
+    tw, th = label.texture_size
+    cx, cy = label.to_window(label.center_x, label.center_y)
+    return cx - tw / 2, cy - th / 2, cx + tw / 2, cy + th / 2
+
+
+def _meet(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, float, float, float]:
+    return max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+
+
+def _ancestors(widget: Any) -> list[Any]:
+    found, node = [], widget.parent
+    while node is not None and node is not node.parent:
+        found.append(node)
+        node = node.parent
+    return found
+
+
+def _scrolls_with_hint(view: Any, vertical: bool) -> bool:
+    """A ScrollView may hide what is scrolled away when it can scroll that way and shows that it does: a scroll
+    bar always drawn (`Page`), or a widget of its own saying so (`scroll_hint`)."""
     from kivy.metrics import dp
+
+    content = view.children[0] if view.children else None
+    if content is None:
+        return False
+    if vertical:
+        scrolls = view.do_scroll_y and content.height > view.height + 1
+    else:
+        scrolls = view.do_scroll_x and content.width > view.width + 1
+    shown = getattr(view, "scroll_hint", False) or (view.bar_width >= dp(3) and view.bar_inactive_color[3] >= 0.4
+                                                    and view.bar_color[3] >= 0.4)
+    return bool(scrolls and shown)
+
+
+def _clip_problem(rect: tuple[float, float, float, float], widget: Any, window: tuple[float, ...]) -> str:
+    """Why `rect` (drawn by `widget`) is not all on the screen: cut by a clipping ancestor (a ScrollView that
+    cannot scroll it into view or does not say it scrolls, a StencilView) or by the window's edge; "" if it shows."""
+    from kivy.metrics import dp
+    from kivy.uix.scrollview import ScrollView
+    from kivy.uix.stencilview import StencilView
+
+    slack = dp(2)
+    for node in _ancestors(widget):
+        if not isinstance(node, StencilView):
+            continue
+        box = _window_rect(node)
+        out_x = rect[0] < box[0] - slack or rect[2] > box[2] + slack
+        out_y = rect[1] < box[1] - slack or rect[3] > box[3] + slack
+        if not (out_x or out_y):
+            continue
+        if isinstance(node, ScrollView) and (not out_y or _scrolls_with_hint(node, True)) \
+                and (not out_x or _scrolls_with_hint(node, False)):
+            return ""  # scrolled away from a view that says it scrolls: the player can bring it back
+        kind = node.__class__.__name__
+        return f"cut off by its {kind} ({rect[1]:.0f}..{rect[3]:.0f} in {box[1]:.0f}..{box[3]:.0f})"
+    if rect[0] < window[0] - slack or rect[2] > window[2] + slack or rect[1] < window[1] - slack \
+            or rect[3] > window[3] + slack:
+        return f"cut off at the window's edge (x {rect[0]:.0f}..{rect[2]:.0f}, y {rect[1]:.0f}..{rect[3]:.0f})"
+    return ""
+
+
+def _visible(rect: tuple[float, ...], widget: Any) -> tuple[float, float, float, float]:
+    """The part of `rect` its clipping ancestors let through."""
+    from kivy.uix.stencilview import StencilView
+
+    for node in _ancestors(widget):
+        if isinstance(node, StencilView):
+            rect = _meet(rect, _window_rect(node))
+    return rect[0], rect[1], rect[2], rect[3]
+
+
+def _paints(widget: Any) -> bool:
+    """Whether the widget fills its box with something opaque (a background, a button, a board) that would hide
+    text drawn under it; a label's text is counted by its text box instead."""
+    from kivy.graphics import BorderImage, Ellipse, Rectangle, RoundedRectangle
+
+    alpha = 1.0
+    for group in (widget.canvas.before, widget.canvas):
+        for instruction in group.children:
+            name = instruction.__class__.__name__
+            if name == "Color":
+                alpha = instruction.a
+            elif isinstance(instruction, (Rectangle, RoundedRectangle, BorderImage, Ellipse)) and alpha > 0.05:
+                if getattr(instruction, "texture", None) is not None and instruction.texture is getattr(
+                        widget, "texture", object()):
+                    continue  # the label's own text
+                if instruction.size[0] > 1 and instruction.size[1] > 1:
+                    return True
+    return False
+
+
+def _touch_target(widget: Any) -> bool:
+    """Buttons and any other widget that takes taps itself (a text field, the board); not layouts that only pass
+    touches on to their children."""
     from kivy.uix.behaviors import ButtonBehavior
     from kivy.uix.label import Label
+    from kivy.uix.layout import Layout
+    from kivy.uix.modalview import ModalView
+    from kivy.uix.screenmanager import Screen, ScreenManager
+    from kivy.uix.scrollview import ScrollView
+    from kivy.uix.widget import Widget
+
+    if isinstance(widget, ButtonBehavior):
+        return True
+    if isinstance(widget, Label):
+        return bool(widget.refs)  # a label takes taps only on its [ref] words
+    if isinstance(widget, (Layout, ScrollView, ScreenManager, Screen, ModalView)):
+        return False
+    return type(widget).on_touch_down is not Widget.on_touch_down
+
+
+def shortened(widget: Any) -> bool:
+    """A label that shows its text cut short with "..." (Kivy's `shorten`): the words the player needs are gone."""
+    if not getattr(widget, "shorten", False):
+        return False
+    lines = getattr(widget._label, "_cached_lines", None) or []
+    shown = "".join(word.text for line in lines for word in line.words)
+    raw = widget.text
+    return any(mark in shown and mark not in raw for mark in ("...", "\u2026"))
+
+
+def layout_problems(root: Any, where: str) -> list[str]:
+    """Every screen's layout as a player sees it, in window coordinates: text that does not fit its label, is cut
+    by a clipping view (a ScrollView may hide what it can scroll back, if it shows that it scrolls) or the window's
+    edge, is covered by another widget drawn over it, is shortened with "...", or breaks a word; widgets off the
+    side of the screen; buttons and other touch targets (the board's spaces too) under 48 dp; a pinned bar taller
+    than a third of the screen."""
+    from kivy.core.window import Window
+    from kivy.metrics import dp
+    from kivy.uix.label import Label
+    from kivy.uix.textinput import TextInput
+
+    found: list[str] = []
+    screen_width = Window.width
+    window = (0.0, 0.0, float(Window.width), float(Window.height))
+    tops = list(root.children) if not hasattr(root, "walk") else [root]
+    for top in tops:
+        order = [w for w in top.walk(restrict=False) if _shown(w)]
+        texts: list[tuple[int, Any, tuple[float, float, float, float]]] = []
+        painters: list[tuple[int, Any, tuple[float, float, float, float]]] = []
+        for index, widget in enumerate(order):
+            if isinstance(widget, Label) and widget.text.strip():
+                widget.texture_update()
+                tw, th = widget.texture_size
+                wraps = widget.text_size[0] is not None
+                text = widget.text.replace("\n", " ")[:60]
+                if not widget.shorten and not wraps and tw > widget.width + 2:
+                    found.append(f"{where}: text cut off at the side ({tw:.0f}px in {widget.width:.0f}px): {text!r}")
+                if th > widget.height + 2:
+                    found.append(f"{where}: text cut off below ({th:.0f}px in {widget.height:.0f}px): {text!r}")
+                if wraps:
+                    found += [f"{where}: a word broken across lines ({pair}): {text!r}"
+                              for pair in broken_words(widget)]
+                if shortened(widget):
+                    found.append(f"{where}: text shortened with '...': {text!r}")
+                rect = _text_rect(widget)
+                clipped = _clip_problem(rect, widget, window)
+                if clipped:
+                    found.append(f"{where}: text {clipped}: {text!r}")
+                texts.append((index, widget, _visible(rect, widget)))
+                painters.append((index, widget, _visible(rect, widget)))
+            if isinstance(widget, TextInput) and widget.text:
+                found += _field_problems(widget, where)
+            if _paints(widget) or isinstance(widget, TextInput):
+                painters.append((index, widget, _visible(_window_rect(widget), widget)))
+            if widget.right > screen_width + 1 or widget.x < -1:
+                label = getattr(widget, "text", "") or widget.__class__.__name__
+                found.append(f"{where}: off the side of the screen (x {widget.x:.0f}..{widget.right:.0f}): {label!r}")
+            found += drawn_label_problems(widget, where)
+            if _touch_target(widget) and not widget.disabled:
+                label = getattr(widget, "text", "") or widget.__class__.__name__
+                if min(widget.size) < dp(48) - 1:
+                    found.append(f"{where}: touch target {widget.width / dp(1):.0f}x{widget.height / dp(1):.0f} dp "
+                                 f"< 48 dp: {label!r}")
+                for name, tw, th in getattr(widget, "tap_targets", lambda: [])():
+                    if min(tw, th) < dp(48) - 1:
+                        found.append(f"{where}: touch target {tw / dp(1):.0f}x{th / dp(1):.0f} dp < 48 dp: {name!r}")
+            if widget.__class__.__name__ == "PinnedBar" and widget.height > Window.height / 3 + 1:
+                found.append(f"{where}: a pinned bar takes {widget.height / Window.height:.0%} of the screen "
+                             f"(at most a third; the rest belongs behind 'More')")
+        found += _covered(texts, painters, order, where)
+    return found
+
+
+def _field_problems(field: Any, where: str) -> list[str]:
+    """A text field too small for what it holds: one line wider than the field (the card's words scrolled out of
+    sight), or wrapped lines taller than it."""
+    pad_x = field.padding[0] + field.padding[2]
+    text = field.text.replace("\n", " ")[:60]
+    if not field.multiline:
+        width = field._get_text_width(field.text, field.tab_width, field._label_cached)
+        if width > field.width - pad_x + 2:
+            return [f"{where}: text cut off in its field ({width:.0f}px in {field.width - pad_x:.0f}px): {text!r}"]
+    elif field.minimum_height > field.height + 2:
+        return [f"{where}: text cut off below in its field: {text!r}"]
+    return []
+
+
+def _covered(texts: list[Any], painters: list[Any], order: list[Any], where: str) -> list[str]:
+    """Text with something drawn over it later in the same window (Kivy draws in walk order): a sibling's
+    background, another label's text, an overlay."""
+    from kivy.metrics import dp
 
     found = []
-    screen_width = Window.width
-    tops = list(root.children) if not hasattr(root, "walk") else [root]
-    for widget in (w for top in tops for w in top.walk(restrict=False)):
-        if not _shown(widget):
-            continue
-        if isinstance(widget, Label) and widget.text.strip():
-            widget.texture_update()
-            tw, th = widget.texture_size
-            wraps = widget.text_size[0] is not None
-            text = widget.text.replace("\n", " ")[:60]
-            if not widget.shorten and not wraps and tw > widget.width + 2:
-                found.append(f"{where}: text cut off at the side ({tw:.0f}px in {widget.width:.0f}px): {text!r}")
-            if th > widget.height + 2:
-                found.append(f"{where}: text cut off below ({th:.0f}px in {widget.height:.0f}px): {text!r}")
-            if wraps:
-                found += [f"{where}: a word broken across lines ({pair}): {text!r}" for pair in broken_words(widget)]
-        if widget.right > screen_width + 1 or widget.x < -1:
-            label = getattr(widget, "text", "") or widget.__class__.__name__
-            found.append(f"{where}: off the side of the screen (x {widget.x:.0f}..{widget.right:.0f}): {label!r}")
-        found += drawn_label_problems(widget, where)
-        if isinstance(widget, ButtonBehavior) and not widget.disabled and min(widget.size) < dp(48) - 1:
-            label = getattr(widget, "text", "") or widget.__class__.__name__
-            found.append(f"{where}: touch target {widget.width / dp(1):.0f}x{widget.height / dp(1):.0f} dp < 48 dp: "
-                         f"{label!r}")
+    slack = dp(2)
+    for index, label, rect in texts:
+        if rect[2] - rect[0] <= slack or rect[3] - rect[1] <= slack:
+            continue  # scrolled out of view
+        inside = set(map(id, label.walk(restrict=True)))
+        for other_index, other, box in painters:
+            if other_index <= index or id(other) in inside:
+                continue
+            meet = _meet(rect, box)
+            if meet[2] - meet[0] > slack and meet[3] - meet[1] > slack:
+                name = getattr(other, "text", "") or other.__class__.__name__
+                text = label.text.replace("\n", " ")[:60]
+                found.append(f"{where}: text covered by {str(name)[:30]!r}: {text!r}")
+                break
     return found
 
 
@@ -172,8 +367,11 @@ def board_shots(app: Any, shot: Any) -> None:
     # the table put Kiri deeper in the Sheriff's Office: Bandit 1's shot is blocked; Bandit 1 tapped, then a space
     presenter = BoardPresenter(board_demo.shootout(board_demo.corrected("kiri", (6, 17))))
     app.screens["board"].presenter = presenter
-    presenter.tap(13.5, 11.5)
-    presenter.tap(14.5, 11.5)
+    screen = app.screens["board"]
+    screen.tap(13.5, 11.5)  # on a phone the first tap zooms in where the finger is: spaces of 48 dp or more
+    if not presenter.selected:
+        screen.tap(13.5, 11.5)
+    screen.tap(14.5, 11.5)
     shot("board_correct", "board")
 
 
@@ -233,7 +431,7 @@ def render(out: Path | None, size: str = "phone", scale: float = 1.0, only: str 
         for _ in range(8):
             Clock.tick()
             Clock.tick_draw()
-        for _ in range(frames if out is not None else 0):
+        for _ in range(frames):  # the check too: a screen switch or a popup closing completes on a frame
             EventLoop.idle()
 
     def shot(name: str, screen: str | None = None) -> None:

@@ -199,6 +199,7 @@ class BoardView:
     notice: str
     whole: bool  # the whole board, not the close-up
     empty_text: str = ""
+    zoomed: bool = False  # zoomed in where the player tapped: spaces big enough to tap one
 
 
 # ---- what the presenter reads ---------------------------------------------------------------------------------
@@ -437,6 +438,7 @@ class BoardPresenter:
         self.selected = ""
         self.overlay = True
         self.whole = False
+        self.zoom: tuple[int, int, int, int] | None = None  # the viewport a tap zoomed in to
         self.correction: Correction | None = None
         self.notice = ""
         self.sent: list[dict[str, Any]] = []
@@ -528,7 +530,9 @@ class BoardPresenter:
         tokens = [replace(t, label="") if t.ghost and (int(t.x), int(t.y)) in standing else t for t in tokens]
         tokens.sort(key=lambda t: (not t.ghost, t.selected))  # ghosts under the models, the selected on top
         turn.sort(key=lambda line: _order(line.label))
-        if self.whole:
+        if self.zoom is not None:
+            viewport = self.zoom
+        elif self.whole:
             viewport = (0, 0, board.width, board.height)
         else:  # the same close-up with the Bandits' turn shown or hidden
             ends = [centre(p, board) for m in moves.values() for p in (m.start, m.end)]
@@ -558,6 +562,7 @@ class BoardPresenter:
             correction=self.correction,
             notice=self.notice,
             whole=self.whole,
+            zoomed=self.zoom is not None,
         )
 
     def _fire_line(self, board: Board, by_id: Mapping[str, Model], move: Move, frm: Pos, focus: str,
@@ -594,6 +599,21 @@ class BoardPresenter:
             name=model.label, where=where)
 
     # ---- taps --------------------------------------------------------------------------------------------------
+    def touch(self, x: float, y: float, across: int) -> str:
+        """A finger on the board at board coordinates, where `across` spaces side by side fit the board at the
+        smallest touch target (48 dp): while the spaces drawn are smaller than that, the tap zooms in around the
+        finger to `across` spaces ("zoomed"); then taps pick spaces (`tap`)."""
+        data = self.input()
+        if self.zoom is None and data is not None and self.view().viewport[2] > max(1, across):
+            board = data.board
+            size = max(1, min(across, board.width, board.height))
+            x0 = max(0, min(board.width - size, int(x) - size // 2))
+            y0 = max(0, min(board.height - size, int(y) - size // 2))
+            self.zoom = (x0, y0, size, size)
+            self.notice = ""
+            return "zoomed"
+        return self.tap(x, y)
+
     def tap(self, x: float, y: float) -> str:
         """A tap at board coordinates: select the model there, or (with one selected) propose moving it there.
         Returns what happened: "selected", "unselected", "proposed", "refused", "outside"."""
@@ -703,6 +723,10 @@ class BoardPresenter:
         self.overlay = not self.overlay
 
     def toggle_whole(self) -> None:
+        """The whole board or the close-up; from a zoom, back to the view it zoomed in on."""
+        if self.zoom is not None:
+            self.zoom = None
+            return
         self.whole = not self.whole
 
 

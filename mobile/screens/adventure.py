@@ -169,11 +169,12 @@ class AdventureScreen(Screen):
         p = self.presenter
         assert p is not None
         bar = self.ids.actions
+        keep: list[Any] = []
         if vm.prompt and (vm.main is None or vm.main.key != "answer"):
-            bar.add_widget(Factory.Body(text=vm.prompt, color=theme.INFO))
+            bar.add_widget(Factory.BarText(text=vm.prompt, color=theme.INFO))
         if vm.dice is not None:
             first = vm.dice[0]
-            bar.add_widget(Factory.Body(text=_("Hold Back the Darkness: tap the first die, then the second")
+            bar.add_widget(Factory.BarText(text=_("Hold Back the Darkness: tap the first die, then the second")
                                         if first is None else _("First die {a}: now the second").format(a=first),
                                         bold=True))
             pad = GridLayout(cols=6, spacing=dp(6), size_hint_y=None, height=dp(56))
@@ -181,15 +182,15 @@ class AdventureScreen(Screen):
                 pad.add_widget(Factory.PadButton(die_colour="white", face=face, size_hint=(1, None), height=dp(56),
                                                  on_release=lambda _b, f=face: p.tap_die(f)))
             bar.add_widget(pad)
-            if vm.main is not None and vm.main.key == "hbtd":
-                bar.add_widget(Factory.DarkButton(text=_("Roll for me"), on_release=lambda *_a: p.act()))
+            if vm.main is not None and vm.main.key == "hbtd":  # beside "More…" when the bar is full
+                keep.append(Factory.DarkButton(text=_("Roll for me"), on_release=lambda *_a: p.act()))
         elif vm.setup is not None and vm.setup.start is not None:
             start = vm.setup.start
             bar.add_widget(Factory.PrimaryButton(text=start.label, on_release=lambda *_a: self._do(start)))
         elif vm.main is not None:
             bar.add_widget(Factory.PrimaryButton(text=vm.main.label, disabled=not vm.main.enabled,
                                                  on_release=lambda *_a, a=vm.main: self._do(a)))
-        add_other_actions(bar, Factory.ButtonGrid(), vm.others, self._do, self.odds_fit, self.show_odds)
+        add_other_actions(bar, Factory.ButtonGrid(), vm.others, self._do, self.odds_fit, self.show_odds, keep)
 
     def _do(self, action: AdventureAction) -> None:
         if action.key == "answer":

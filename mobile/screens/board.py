@@ -69,6 +69,20 @@ class BoardCanvas(StencilView):
         cell = self.cell
         return vx + (sx - ox) / cell, vy + vh - (sy - oy) / cell
 
+    def across(self) -> int:
+        """How many spaces side by side fit this board at the smallest touch target."""
+        return max(1, int(min(self.width, self.height) // dp(theme.TOUCH)))
+
+    def tap_targets(self) -> list[tuple[str, float, float]]:
+        """What a tap here picks, for the render check: a space as drawn once a tap picks spaces (zoomed in, or
+        spaces already big enough), else the whole board (a tap zooms in)."""
+        vm = self.vm
+        if vm is None or not vm.viewport[2]:
+            return []
+        if vm.zoomed or vm.viewport[2] <= self.across():
+            return [("a board space", self.cell, self.cell)]
+        return [("the board (a tap zooms in)", self.width, self.height)]
+
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos) or self.vm is None or not self.vm.viewport[2]:
             return bool(super().on_touch_down(touch))
@@ -92,8 +106,10 @@ class BoardCanvas(StencilView):
                 self._text(label.text, label.x, label.y, min(sp(14), cell * 0.62), colour, bold=True)
             if vm.overlay:
                 self._moves(vm, cell)
-            for token in vm.tokens:
-                self._token(token, cell)
+            vx, vy, vw, vh = vm.viewport
+            for token in vm.tokens:  # zoomed in, the models off the view are not drawn half-cut at its edge
+                if vx <= token.x <= vx + vw and vy <= token.y <= vy + vh:
+                    self._token(token, cell)
             if vm.overlay:
                 for line in vm.fire:
                     self._fire_marks(line, cell)
@@ -373,7 +389,7 @@ class BoardScreen(Screen):
 
     def tap(self, bx: float, by: float) -> None:
         if self.presenter is not None:
-            self.presenter.tap(bx, by)
+            self.presenter.touch(bx, by, self.ids.board.across())
             self.refresh()
 
     def select(self, bandit: str) -> None:

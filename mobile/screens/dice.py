@@ -78,9 +78,9 @@ class DiceScreen(Screen):
             body.add_widget(Factory.Section(text=_("Or each die's face")))
         dice = _grid(min(4, max(1, len(entry.slots))))  # four 72 dp dice fit 336 dp
         for slot in entry.slots:
-            cell = Factory.Column(spacing=dp(4), size_hint_x=None, width=dp(72))
+            cell = Factory.Column(spacing=dp(4))  # the grid's width shared out: room for "Ones (white)"
             cell.add_widget(DieButton(die_colour=slot.colour, face=slot.face or 0, selected=slot.selected,
-                                      on_release=lambda _b, i=slot.index: p.select_die(i)))
+                                      pos_hint={"center_x": 0.5}, on_release=lambda _b, i=slot.index: p.select_die(i)))
             cell.add_widget(Factory.Muted(text=_(slot.label), halign="center", font_size=f"{min(12, 16)}sp"))
             dice.add_widget(cell)
         dice.bind(minimum_height=dice.setter("height"))
@@ -95,7 +95,7 @@ class DiceScreen(Screen):
         pad.bind(minimum_height=pad.setter("height"))
         body.add_widget(pad)
         if entry.sending:
-            actions.add_widget(Factory.Body(text=_("Sending {reading}…").format(reading=entry.reading),
+            actions.add_widget(Factory.BarText(text=_("Sending {reading}…").format(reading=entry.reading),
                                             color=theme.INFO))
         row = Factory.Row()
         started = any(slot.face for slot in entry.slots)
@@ -161,7 +161,7 @@ class DiceScreen(Screen):
         assert p is not None and entry is not None
         body.add_widget(Factory.Muted(text=_("Draw a card from the {chart} deck or chart, and enter what it "
                                              "says.").format(chart=_(entry.chart.replace("_", " ")))))
-        text = text_input(entry.text, _("What the card says"))
+        text = text_input(entry.text, _("What the card says"), "WrapInput")
         text.bind(text=lambda _w, value: p.set_card_text(value))
         body.add_widget(text)
         body.add_widget(Factory.Section(text=_("What it changes")))

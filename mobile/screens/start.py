@@ -49,7 +49,7 @@ class StartScreen(Screen):
         body.clear_widgets()
         if vm.mode in ("create", "join"):
             body.add_widget(Factory.Section(text=_("Server address")))
-            server = text_input(vm.server, "http://192.168.1.5:8000")
+            server = text_input(vm.server, "http://192.168.1.5:8000", "UrlInput")
             server.bind(text=lambda _w, value: p.set_server(value))
             body.add_widget(server)
         if vm.mode == "join":

@@ -55,8 +55,6 @@ class TravelScreen(Screen):
             ids.waiting.add_widget(stepper)
         if vm.action and vm.hazard_dice is None:
             ids.actions.add_widget(Factory.PrimaryButton(text=vm.action_label, on_release=lambda *_a: p.act()))
-        elif vm.hazard_dice is not None and not vm.sending:
-            ids.actions.add_widget(Factory.DarkButton(text=_("Roll for me"), on_release=lambda *_a: p.roll_hazard()))
 
     def _result(self, vm: TravelView) -> None:
         box = self.ids.result
@@ -83,16 +81,20 @@ class TravelScreen(Screen):
         assert p is not None and vm.hazard_dice is not None
         tens, ones = vm.hazard_dice
         bar = self.ids.actions
-        bar.add_widget(Factory.Body(text=vm.action_label, bold=True))
+        reading = f" · D36 = {10 * tens + ones}" if tens is not None and ones is not None else ""
+        bar.add_widget(Factory.BarText(text=vm.action_label + reading, bold=True))
         dice = Factory.Row()
         dice.add_widget(Factory.DieButton(die_colour="red", face=tens or 0, selected=tens is None,
                                           on_release=lambda *_a: p.clear_hazard_dice()))
         dice.add_widget(Factory.DieButton(die_colour="white", face=ones or 0,
                                           selected=tens is not None and ones is None,
                                           on_release=lambda *_a: p.clear_hazard_dice()))
-        reading = f"D36 = {10 * tens + ones}" if tens is not None and ones is not None else (
-            _("Red die (tens)") if tens is None else _("White die (ones)"))
-        dice.add_widget(Factory.Heading(text=reading, color=theme.ACCENT, size_hint_y=None, height=dp(64)))
+        if vm.sending:  # beside the dice: the bar keeps to a third of the screen
+            dice.add_widget(Factory.DarkButton(text=_("Wait, fix it"), on_release=lambda *_a: p.hold(),
+                                               pos_hint={"center_y": 0.5}))
+        else:
+            dice.add_widget(Factory.DarkButton(text=_("Roll for me"), on_release=lambda *_a: p.roll_hazard(),
+                                               pos_hint={"center_y": 0.5}))
         bar.add_widget(dice)
         colour = "white" if tens is not None and ones is None else "red"
         pad = GridLayout(cols=6, spacing=dp(6), size_hint_y=None, height=dp(56))
@@ -100,5 +102,3 @@ class TravelScreen(Screen):
             pad.add_widget(Factory.PadButton(die_colour=colour, face=face, size_hint=(1, None), height=dp(56),
                                              on_release=lambda _b, f=face: p.tap_hazard_die(f)))
         bar.add_widget(pad)
-        if vm.sending:
-            bar.add_widget(Factory.DarkButton(text=_("Wait, fix it"), on_release=lambda *_a: p.hold()))

@@ -7,6 +7,7 @@ from typing import Any
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
+from kivy.uix.modalview import ModalView
 
 from .. import theme
 
@@ -66,28 +67,82 @@ class SlotLine(BoxLayout):
     destroyed = BooleanProperty(False)
 
 
-def text_input(text: str = "", hint: str = "") -> Any:
-    """A one-line input already holding `text`, shown from its start (a TextInput created before it is laid out
-    scrolls to keep its cursor in view at its first, narrow width, and would open with the text scrolled away)."""
+def text_input(text: str = "", hint: str = "", kind: str = "DarkInput") -> Any:
+    """An input already holding `text`, shown from its start (a TextInput created before it is laid out scrolls
+    to keep its cursor in view at its first, narrow width, and would open with the text scrolled away). `kind`:
+    "WrapInput" wraps the text and grows with it (a card's words, all in sight), "UrlInput" keeps an address on
+    one line."""
     from kivy.factory import Factory
 
-    widget = Factory.DarkInput(text=text, hint_text=hint)
+    widget = getattr(Factory, kind)(text=text, hint_text=hint)
     widget.cursor = (0, 0)
     widget.bind(width=lambda w, _width: setattr(w, "scroll_x", 0) if not w.focus else None)
     return widget
 
 
-def add_other_actions(bar: Any, row: Any, actions: Any, do: Any, odds_fit: Any, show_odds: Any) -> None:
-    """The Stay's and the Adventure's row under the main button: every other action, then "Our odds?" when an odds
-    question fits the table now; the row goes in `bar` only when it holds a button."""
+def add_other_actions(bar: Any, row: Any, actions: Any, do: Any, odds_fit: Any, show_odds: Any,
+                      keep: Any = ()) -> None:
+    """The Stay's and the Adventure's row under the main button: `keep` (buttons that stay in the bar), every other
+    action, then "Our odds?" when an odds question fits the table now; the row goes in `bar` only when it holds a
+    button. When the row would make the bar taller than a third of the screen, the other actions go behind
+    "More…" (`keep_to_a_third`)."""
     from kivy.factory import Factory
 
     from ..i18n import _
 
-    for action in actions:
-        row.add_widget(Factory.DarkButton(text=action.label, disabled=not action.enabled,
-                                          on_release=lambda *_a, a=action: do(a)))  # fmt: skip
+    others = [Factory.DarkButton(text=action.label, disabled=not action.enabled,
+                                 on_release=lambda *_a, a=action: do(a)) for action in actions]  # fmt: skip
     if odds_fit is not None and odds_fit() and show_odds is not None:
-        row.add_widget(Factory.DarkButton(text=_("Our odds?"), on_release=lambda *_a: show_odds()))
+        others.append(Factory.DarkButton(text=_("Our odds?"), on_release=lambda *_a: show_odds()))
+    for button in (*keep, *others):
+        row.add_widget(button)
     if row.children:
         bar.add_widget(row)
+        keep_to_a_third(bar, row, list(keep), others)
+
+
+class MorePopup(ModalView):
+    """The actions a pinned bar had no room for, as a list over the screen; a tap on one closes the list."""
+
+    def __init__(self, buttons: list[Any], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        for button in buttons:
+            if button.parent is not None:  # the list opened before
+                button.parent.remove_widget(button)
+            self.ids.buttons.add_widget(button)
+            button.bind(on_release=self._picked)
+
+    def _picked(self, button: Any) -> None:
+        button.unbind(on_release=self._picked)
+        self.dismiss()
+
+
+def keep_to_a_third(bar: Any, row: Any, keep: list[Any], others: list[Any]) -> None:
+    """A pinned bar takes at most a third of the screen: when `row` makes it taller, `others` go behind one
+    "More…" button that lists them, beside the buttons in `keep` (with text no larger than the bar's own, so they
+    share one line). Checked whenever the bar's height changes (its text is laid out after it is built)."""
+    from kivy.core.window import Window
+    from kivy.factory import Factory
+    from kivy.metrics import dp, sp
+
+    from ..i18n import _
+
+    def fit(*_args: Any) -> None:
+        if row not in bar.children or len(others) < 2 or bar.height <= Window.height / 3:
+            return
+        at = bar.children.index(row)
+        bar.remove_widget(row)
+        row.clear_widgets()
+        line = Factory.Row()
+        for button in keep:
+            button.font_size = min(sp(theme.BODY), dp(20))
+            line.add_widget(button)
+        line.add_widget(Factory.DarkButton(text=_("More…"), font_size=min(sp(theme.BODY), dp(20)),
+                                           on_release=lambda *_a: MorePopup(others).open()))
+        bar.add_widget(line, index=at)
+
+    previous = getattr(bar, "_fit_to_a_third", None)
+    if previous is not None:
+        bar.unbind(height=previous)
+    bar._fit_to_a_third = fit
+    bar.bind(height=fit)

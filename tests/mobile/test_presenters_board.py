@@ -278,3 +278,24 @@ def test_the_legend_names_what_is_on_the_screen() -> None:
     whole = presenter()
     whole.toggle_whole()
     assert "shared roof" in [item.key for item in whole.view().legend]
+
+
+def test_while_spaces_are_drawn_under_48_dp_a_tap_zooms_in_around_the_finger_then_taps_pick_spaces() -> None:
+    """Issue 18: the close-up's 12+ spaces across give a 360 dp phone ~28 dp spaces, under the 48 dp touch target;
+    with 6 spaces fitting at 48 dp, the first tap zooms to 6 spaces around the finger, the next ones pick spaces."""
+    board = presenter()
+    assert board.view().viewport[2] >= 12
+    assert board.touch(13.5, 11.5, across=6) == "zoomed" and board.selected == ""
+    zoomed = board.view()
+    x, y, w, h = zoomed.viewport
+    assert zoomed.zoomed and (w, h) == (6, 6) and x <= 13 < x + w and y <= 11 < y + h
+    assert board.touch(13.5, 11.5, across=6) == "selected" and board.selected == "bandit-1"
+    assert board.touch(14.5, 11.5, across=6) == "proposed"
+    board.toggle_whole()  # "Zoom out": back to the close-up it zoomed in on
+    assert not board.view().zoomed and board.view().viewport == presenter().view().viewport
+
+
+def test_spaces_already_48_dp_wide_are_picked_by_the_first_tap() -> None:
+    board = presenter()
+    across = board.view().viewport[2]  # a tablet: the whole close-up fits at 48 dp a space
+    assert board.touch(13.5, 11.5, across=across) == "selected" and not board.view().zoomed
