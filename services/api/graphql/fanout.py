@@ -2,11 +2,13 @@
 and the same text goes to every subscriber of that shape in the process, with only the operation id spliced in.
 
 A featured table has a thousand spectators on one replica: executing the selection set and encoding the state once
-per subscriber per change made each change cost a thousand executions. Each subscriber still runs its own stream
-(its own authorization, start version, gap filling and end), so what it receives is exactly what it would receive
-alone; only the execution of an event and the encoding of its payload are shared. Once a shape's payload for an
-event is encoded, the other subscribers' streams send it themselves (`Follower.sent`) instead of handing the event to
-the GraphQL machinery: it is the frame the machinery would send, built from the same text.
+per subscriber per change made each change cost a thousand executions, and a stream task per subscriber woke, read
+and sent for each change. Over a websocket, a table's subscribers of one shape now share one `Sender` (one task, one
+store subscription): it hears each change once, executes and encodes it once and writes the same text to every
+socket, each operation id spliced in. Each subscriber keeps its own authorization (when it subscribes), its own
+catch-up from its start version (sent by its own stream before it joins; a shape's payload already encoded is sent
+as is, `Follower.sent`) and its own end (its token checked again on an access notice, its socket), so what it
+receives is exactly what its own `watch_session` stream would send.
 
 A result is shared between two subscribers only when all of these are the same: the event object itself (one
 version of one incarnation of a table, as `History.change` keeps it), the query text, the operation name, the
