@@ -5,6 +5,12 @@ Redis connections each replica held (one shared pub/sub per replica), and the re
 delivered message (from /proc: what the fan-out costs the server, whatever share of the cores the client takes).
 
     python bench/fanout.py [--featured] [--subscribers N] [--tables N] [--changes N] [--rate R] [--redis URL]
+                           [--clients N] [--compare DIR]
+
+The subscribers run in `--clients` processes (default 2; one Python process saturates a core with 1,200 sockets and
+then measures itself): each one's CPU share of a core while posting is printed. `--compare DIR` runs the same load
+first against the servers of another checkout (say `git archive <commit> | tar -x -C DIR`), then this one's, and
+prints the ratios (same machine, same minutes: the load on a shared machine makes absolute figures move).
 
 Two shapes of load:
 - an evening (the default): 200 tables with 6 phones each (1,200 subscribers), 400 changes at 20/s spread over the
@@ -28,10 +34,11 @@ import time
 import uuid
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.service import LOGS, free_port, start, stop, wait_http  # noqa: E402
+from bench.service import LOGS, ROOT, free_port, start, stop, wait_http  # noqa: E402
 
 QUERY = "subscription ($sid: String!) { sessionChanges(sessionId: $sid) { version } }"
 COMMAND = {"type": "adjust", "hero": "anna", "effects": [{"op": "change", "field": "gold", "amount": 1}]}
@@ -61,6 +68,40 @@ async def subscriber(url: str, sid: str, token: str, ready: asyncio.Event, count
                 await ws.send(json.dumps({"type": "pong"}))
 
 
+def _client(urls: list[tuple[str, str, str]], conn: Any) -> None:
+    """A client process: its subscribers (url, session, token), reporting when all are subscribed, then each
+    arrival once the parent says how many to wait for."""
+    asyncio.run(_client_main(urls, conn))
+
+
+async def _client_main(urls: list[tuple[str, str, str]], conn: Any) -> None:
+    loop = asyncio.get_running_loop()
+    ready = asyncio.Event()
+    counter = [0]
+    arrivals: dict[tuple[str, int], list[float]] = {}
+    stop_event = asyncio.Event()
+    tasks = []
+    for i, (url, sid, token) in enumerate(urls):
+        tasks.append(asyncio.create_task(subscriber(url, sid, token, ready, counter, len(urls), arrivals,
+                                                    stop_event)))
+        if i % 100 == 99 or i == len(urls) - 1:
+            while counter[0] < i + 1:
+                failed = [task for task in tasks if task.done()]
+                if failed:
+                    failed[0].result()
+                await asyncio.sleep(0.05)
+    conn.send(("ready", len(urls)))
+    wanted = await loop.run_in_executor(None, conn.recv)  # how many deliveries to wait for
+    deadline = time.perf_counter() + 60
+    while time.perf_counter() < deadline and sum(len(v) for v in arrivals.values()) < wanted:
+        await asyncio.sleep(0.2)
+    conn.send(("arrivals", arrivals))
+    stop_event.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
 def cpu_seconds(pid: int) -> float:
     """CPU time (user + system) a process has used so far, from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
@@ -88,7 +129,7 @@ def top_frames(raw: Path, count: int = 25) -> list[tuple[str, float, float]]:
 
 
 async def run(redis_url: str, subscribers: int, tables: int, changes: int, rate: float,
-              target: float, profile: bool = False) -> dict[str, float]:
+              target: float, profile: bool = False, clients: int = 2, root: Path | None = None) -> dict[str, float]:
     import httpx
 
     prefix = f"fan{uuid.uuid4().hex[:8]}"
@@ -96,9 +137,7 @@ async def run(redis_url: str, subscribers: int, tables: int, changes: int, rate:
            "BRIMSTONE_RATE_LIMIT_CREATE": "100000/minute"}
     ports = [free_port(), free_port()]
     replicas = [start([sys.executable, "-m", "services.api.serve", "--port", str(p), "--redis", redis_url,
-                       "--redis-prefix", prefix, "--log-level", "warning"], env) for p in ports]
-    stop_event = asyncio.Event()
-    tasks: list[asyncio.Task[None]] = []
+                       "--redis-prefix", prefix, "--log-level", "warning"], env, root or ROOT) for p in ports]
     try:
         for port, process in zip(ports, replicas, strict=True):
             wait_http(f"http://127.0.0.1:{port}/v1/health", process)
@@ -108,30 +147,35 @@ async def run(redis_url: str, subscribers: int, tables: int, changes: int, rate:
                 response = await http.post("/v1/sessions", json={"heroes": [{"id": "anna", "name": "Anna"}]})
                 assert response.status_code == 201, response.text
                 made.append(response.json())
-        ready = asyncio.Event()
-        counter = [0]
-        arrivals: dict[tuple[str, int], list[float]] = {}
-        deadline = time.perf_counter() + 180
-        for i in range(subscribers):  # in waves of 100, each subscribed before the next opens its sockets
+        import multiprocessing
+
+        spawn = multiprocessing.get_context("spawn")
+        slices: list[list[tuple[str, str, str]]] = [[] for _ in range(clients)]
+        for i in range(subscribers):
             table = made[i % tables]
-            url = f"ws://127.0.0.1:{ports[i % 2]}/graphql"  # alternate replicas
-            tasks.append(asyncio.create_task(subscriber(url, table["session_id"], table["token"], ready, counter,
-                                                        subscribers, arrivals, stop_event)))
-            if i % 100 == 99 or i == subscribers - 1:
-                while counter[0] < i + 1:
-                    failed = [task for task in tasks if task.done()]
-                    if failed:
-                        failed[0].result()  # a subscriber could not connect: say why
-                    if time.perf_counter() > deadline:
-                        raise SystemExit(f"only {counter[0]} of {subscribers} subscribers connected in 180 s")
-                    await asyncio.sleep(0.05)
-        await ready.wait()
+            slices[i % clients].append((f"ws://127.0.0.1:{ports[i % 2]}/graphql", table["session_id"],
+                                        table["token"]))  # alternate replicas
+        pipes, children = [], []
+        for part in slices:
+            mine, theirs = spawn.Pipe()
+            child = spawn.Process(target=_client, args=(part, theirs), daemon=True)
+            child.start()
+            pipes.append(mine)
+            children.append(child)
+        deadline = time.perf_counter() + 180
+        for pipe, child in zip(pipes, children, strict=True):
+            while not pipe.poll(0.2):
+                if not child.is_alive() or time.perf_counter() > deadline:
+                    raise SystemExit(f"a client process could not subscribe its {len(slices[0])} in 180 s")
+            pipe.recv()
         await asyncio.sleep(3.0)  # the last subscriptions go live on the servers
         per_table = subscribers // tables + (1 if subscribers % tables else 0)
         print(f"{subscribers} subscribers on {tables} table(s) (~{per_table} each) over 2 replicas; "
               f"posting {changes} changes at {rate:.0f}/s")
         posted: dict[tuple[str, int], float] = {}
         cpu_before = [cpu_seconds(p.pid) for p in replicas]
+        client_before = [cpu_seconds(c.pid) for c in children] + [cpu_seconds(os.getpid())]
+        wall_before = time.perf_counter()
         spy = None
         if profile:
             import subprocess
@@ -158,9 +202,19 @@ async def run(redis_url: str, subscribers: int, tables: int, changes: int, rate:
                 await asyncio.sleep(max(0.0, 1.0 / rate - (time.perf_counter() - began)))
         expected = {sid: sum(1 for i in range(subscribers) if made[i % tables]["session_id"] == sid)
                     for sid in {t["session_id"] for t in made}}
-        deadline = time.perf_counter() + 60
-        while time.perf_counter() < deadline and any(len(arrivals.get(key, ())) < expected[key[0]] for key in posted):
-            await asyncio.sleep(0.2)
+        for part, pipe in zip(slices, pipes, strict=True):
+            pipe.send(sum(1 for key in posted for (_, sid, _) in part if sid == key[0]))
+        arrivals: dict[tuple[str, int], list[float]] = {}
+        for pipe in pipes:
+            kind, theirs = pipe.recv()
+            for key, times in theirs.items():
+                arrivals.setdefault(key, []).extend(times)
+        wall = time.perf_counter() - wall_before
+        client_cpu = [(cpu_seconds(c.pid) - b) / wall for c, b in zip([*children, None], client_before, strict=False)
+                      if c is not None]
+        client_cpu.append((cpu_seconds(os.getpid()) - client_before[-1]) / wall)
+        for child in children:
+            child.join(30)
         cpu = [cpu_seconds(p.pid) - before for p, before in zip(replicas, cpu_before, strict=True)]
         latencies = [(arrival - began) * 1000 for key, began in posted.items() for arrival in arrivals.get(key, ())]
         delivered = len(latencies)
@@ -177,6 +231,9 @@ async def run(redis_url: str, subscribers: int, tables: int, changes: int, rate:
               f"{result['cpu_ms_per_change']:.1f} ms per change (its write and its fan-out), "
               f"{result['cpu_us_per_delivery']:.0f} us per delivered message; load average "
               f"{Path('/proc/loadavg').read_text().split()[0]}")
+        result["client_cpu_max"] = max(client_cpu[:-1])
+        print(f"client processes' CPU share of a core while posting and delivering: "
+              f"{', '.join(f'{c:.0%}' for c in client_cpu[:-1])} (subscribers), {client_cpu[-1]:.0%} (the poster)")
         if spy is not None:
             spy.wait(timeout=120)
             print("replica 1, py-spy (inclusive %, leaf %):")
@@ -189,10 +246,6 @@ async def run(redis_url: str, subscribers: int, tables: int, changes: int, rate:
               f"{sum(1 for c in clients if int(c.get('psub', 0)) or int(c.get('sub', 0)))})")
         return result
     finally:
-        stop_event.set()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
         for process in replicas:
             stop(process)
 
@@ -206,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, help="tables (default 200; 1 with --featured)")
     parser.add_argument("--changes", type=int, help="changes posted (default 400; 200 with --featured)")
     parser.add_argument("--rate", type=float, help="changes posted per second (default 20; 5 with --featured)")
+    parser.add_argument("--clients", type=int, default=2, help="client processes the subscribers run in")
+    parser.add_argument("--compare", type=Path, help="first run the servers of this checkout, then this one's")
     parser.add_argument("--profile", action="store_true", help="sample the first replica with py-spy while posting")
     parser.add_argument("--target", type=float, help="the p99 target in ms (default 25; 100 with --featured)")
     args = parser.parse_args(argv)
@@ -230,7 +285,17 @@ def main(argv: list[str] | None = None) -> int:
     try:
         print(f"{os.cpu_count()} cores; load average {Path('/proc/loadavg').read_text().strip()}; "
               f"{'a featured table' if featured else 'an evening'}")
-        asyncio.run(run(redis_url, args.subscribers, tables, changes, rate, target, args.profile))
+        runs = [("before", args.compare), ("after", None)] if args.compare else [("", None)]
+        results = []
+        for label, root in runs:
+            if label:
+                print(f"-- {label}: servers of {root or ROOT}")
+            results.append(asyncio.run(run(redis_url, args.subscribers, tables, changes, rate, target, args.profile,
+                                           args.clients, root)))
+        if len(results) == 2:
+            before, after = results
+            print("after / before: " + ", ".join(f"{name} {after[name] / before[name]:.2f}" for name in
+                                                  ("p50", "p99", "cpu_us_per_delivery", "cpu_ms_per_change")))
     finally:
         if redis_process is not None:
             stop(redis_process)  # type: ignore[arg-type]

@@ -115,11 +115,12 @@ def wait_http(url: str, process: subprocess.Popen[bytes], timeout: float = 120) 
 LOGS = Path(tempfile.mkdtemp(prefix="brimstone-bench-"))
 
 
-def start(command: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-    """A server process; its output goes to a file (a pipe nobody reads would stall it when full)."""
-    environment = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+def start(command: list[str], env: dict[str, str] | None = None, root: Path = ROOT) -> subprocess.Popen[bytes]:
+    """A server process (of the code under `root`: another checkout, to compare); its output goes to a file (a pipe
+    nobody reads would stall it when full)."""
+    environment = {**os.environ, "PYTHONPATH": str(root), **(env or {})}
     with (LOGS / f"{Path(command[1]).stem}-{uuid.uuid4().hex[:6]}.log").open("wb") as log:
-        return subprocess.Popen(command, cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT)
+        return subprocess.Popen(command, cwd=root, env=environment, stdout=log, stderr=subprocess.STDOUT)
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:

@@ -752,9 +752,7 @@ async def watch_session(
             if notice.get("deleted"):
                 return
             if notice.get("access"):  # a token rotated or revoked: does this one still open the table?
-                latest = await services.history.latest(session_id)
-                if latest is None or latest.token_hash != incarnation or not token \
-                        or await role_at(services, latest, token) is None:
+                if not await still_opens(services, await services.history.latest(session_id), incarnation, token):
                     return
                 continue
             version = notice.get("version")
@@ -768,6 +766,26 @@ async def watch_session(
             async for change in _versions(services, session_id, incarnation, last, version):
                 yield change
             last = version
+
+
+async def watch_door(services: Services, session_id: str, token: str | None, after_version: int | None
+                     ) -> tuple[Table, int | None]:
+    """A subscriber's door (what `watch_session` checks before subscribing): the table its token opens and the
+    version it asked to start after (checked; None: the current one)."""
+    table = await _open(services, session_id, token, host_may=True)
+    return table, None if after_version is None else _int(after_version, "after_version", -1, MAX_VERSION)
+
+
+async def still_opens(services: Services, table: Table | None, incarnation: str, token: str | None) -> bool:
+    """Whether `token` still opens this incarnation of the table (after a token was rotated or revoked)."""
+    return table is not None and table.token_hash == incarnation and bool(token) \
+        and await role_at(services, table, token) is not None  # type: ignore[arg-type]
+
+
+def versions_between(services: Services, session_id: str, incarnation: str, after: int, upto: int
+                     ) -> AsyncIterator[JSON]:
+    """What a subscriber receives for each version after `after` up to `upto`, in order (stops at a missing one)."""
+    return _versions(services, session_id, incarnation, after, upto)
 
 
 async def _versions(services: Services, session_id: str, incarnation: str, after: int, upto: int

@@ -199,3 +199,96 @@ def test_subscribers_over_both_protocols_receive_every_version_with_their_own_id
     assert payload[0] == payload[1] == payload[2]  # one shape: the same text, whichever the protocol
     assert messages[3][2]["payload"]["data"]["sessionChanges"]["state"]["heroes"][0]["gold"] == \
         messages[3][0]["payload"]["data"]["sessionChanges"]["state"]["heroes"][0]["gold"] + 2
+
+
+class _Watcher:
+    """One websocket subscriber (graphql-transport-ws) on its own task: the versions it receives, in order, and
+    whether its subscription was completed by the server."""
+
+    def __init__(self, url: str, token: str, operation_id: str, query: str, sid: str) -> None:
+        self.versions: list[int] = []
+        self.completed = False
+        self.subscribed = asyncio.Event()
+        self._news = asyncio.Event()
+        self.task = asyncio.create_task(self._run(url, token, operation_id, query, sid))
+
+    async def _run(self, url: str, token: str, operation_id: str, query: str, sid: str) -> None:
+        import websockets
+
+        async with websockets.connect(url, subprotocols=["graphql-transport-ws"]) as ws:  # type: ignore[list-item]
+            await ws.send(json.dumps({"type": "connection_init", "payload": {"token": token}}))
+            while json.loads(await ws.recv())["type"] != "connection_ack":
+                pass
+            await ws.send(json.dumps({"id": operation_id, "type": "subscribe",
+                                      "payload": {"query": query, "variables": {"sid": sid}}}))
+            self.subscribed.set()
+            while not self.completed:
+                message = json.loads(await ws.recv())
+                assert message.get("id") in (None, operation_id), message
+                if message["type"] == "next":
+                    assert "errors" not in message["payload"], message
+                    self.versions.append(message["payload"]["data"]["sessionChanges"]["version"])
+                elif message["type"] in ("complete", "error"):
+                    self.completed = True
+                self._news.set()
+
+    async def until(self, done: Any) -> None:
+        """Wait (at most 30 s) until `done(self)` holds."""
+        async def waiting() -> None:
+            while not done(self):
+                self._news.clear()
+                await self._news.wait()
+        await asyncio.wait_for(waiting(), 30)
+
+
+def test_one_sender_per_shape_delivers_each_change_once_in_order_and_ends_each_subscriber_on_its_own(
+        tmp_path: Path) -> None:
+    """On a real server: two player subscribers of one shape, one of another shape and a spectator each receive
+    versions 1..n exactly once and in order; a late joiner catches up from afterVersion 0 while changes keep coming,
+    without gaps or duplicates; the spectator's stream ends when its token is revoked (it receives nothing after),
+    and every stream ends when the table is deleted."""
+    import httpx
+
+    with _serving(tmp_path) as where, httpx.Client(base_url=f"http://{where}", timeout=30) as http:
+        created = http.post("/v1/sessions", json={"heroes": HEROES}).json()
+        sid, token = created["session_id"], created["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        spectator = http.post(f"/v1/sessions/{sid}/tokens/spectator", headers=auth).json()["token"]
+        url = f"ws://{where}/graphql"
+
+        async def scenario() -> list[_Watcher]:
+            async with httpx.AsyncClient(base_url=f"http://{where}", timeout=30, headers=auth) as player:
+                async def write(count: int) -> None:
+                    for _ in range(count):
+                        assert (await player.post(f"/v1/sessions/{sid}/commands", json=GOLD)).status_code == 200
+
+                first = [_Watcher(url, token, "a", VERSIONS, sid), _Watcher(url, token, "b", VERSIONS, sid),
+                         _Watcher(url, token, "c", WITH_STATE, sid), _Watcher(url, spectator, "s", VERSIONS, sid)]
+                await asyncio.wait_for(asyncio.gather(*(w.subscribed.wait() for w in first)), 30)
+                await write(3)
+                for watcher in first:
+                    await watcher.until(lambda w: len(w.versions) >= 3)
+                late = _Watcher(url, token, "late", VERSIONS, sid)  # joins while versions 4..6 are written
+                await late.subscribed.wait()
+                await write(3)
+                everyone = [*first, late]
+                for watcher in everyone:
+                    await watcher.until(lambda w: len(w.versions) >= 6)
+                assert (await player.delete(f"/v1/sessions/{sid}/tokens/spectator")).status_code == 204
+                await first[3].until(lambda w: w.completed)
+                await write(1)
+                for watcher in everyone[:3] + [late]:
+                    await watcher.until(lambda w: len(w.versions) >= 7)
+                assert (await player.delete(f"/v1/sessions/{sid}")).status_code == 204
+                for watcher in everyone:
+                    await watcher.until(lambda w: w.completed)
+                await asyncio.wait_for(asyncio.gather(*(w.task for w in everyone)), 30)
+                return everyone
+
+        sent = fanout.memo.sent
+        watchers = asyncio.run(scenario())
+        assert fanout.memo.sent > sent  # the shared senders wrote frames themselves
+        assert not [key for key in fanout._senders if key[1] == sid]  # every sender of the table ended with it
+    for watcher in watchers[:3] + watchers[4:]:
+        assert watcher.versions == [1, 2, 3, 4, 5, 6, 7], watcher.versions
+    assert watchers[3].versions == [1, 2, 3, 4, 5, 6]  # the revoked spectator: nothing after its end

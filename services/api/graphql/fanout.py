@@ -2,11 +2,13 @@
 and the same text goes to every subscriber of that shape in the process, with only the operation id spliced in.
 
 A featured table has a thousand spectators on one replica: executing the selection set and encoding the state once
-per subscriber per change made each change cost a thousand executions. Each subscriber still runs its own stream
-(its own authorization, start version, gap filling and end), so what it receives is exactly what it would receive
-alone; only the execution of an event and the encoding of its payload are shared. Once a shape's payload for an
-event is encoded, the other subscribers' streams send it themselves (`Follower.sent`) instead of handing the event to
-the GraphQL machinery: it is the frame the machinery would send, built from the same text.
+per subscriber per change made each change cost a thousand executions, and a stream task per subscriber woke, read
+and sent for each change. Over a websocket, a table's subscribers of one shape now share one `Sender` (one task, one
+store subscription): it hears each change once, executes and encodes it once and writes the same text to every
+socket, each operation id spliced in. Each subscriber keeps its own authorization (when it subscribes), its own
+catch-up from its start version (sent by its own stream before it joins; a shape's payload already encoded is sent
+as is, `Follower.sent`) and its own end (its token checked again on an access notice, its socket), so what it
+receives is exactly what its own `watch_session` stream would send.
 
 A result is shared between two subscribers only when all of these are the same: the event object itself (one
 version of one incarnation of a table, as `History.change` keeps it), the query text, the operation name, the
@@ -16,15 +18,17 @@ player's token, nor the reverse). Results with errors or extensions are never sh
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from graphql import ExecutionResult, GraphQLError
-from graphql.language import print_ast
+from graphql.language import OperationType, print_ast
 from graphql.pyutils import is_awaitable as default_is_awaitable
 from litestar.exceptions import WebSocketDisconnect
 from strawberry.http.exceptions import WebSocketDisconnected
@@ -120,6 +124,11 @@ class FanoutExecutor(StrawberryGraphQLCoreExecutionContext):
 
     _fanout_shape: tuple[str, ...] | None = None
     _fanout_event = False
+
+    def build_resolve_info(self, field_def: Any, field_nodes: Any, parent_type: Any, path: Any) -> Any:
+        if not self._fanout_event and path.prev is None and self.operation.operation is OperationType.SUBSCRIPTION:
+            _subscribing.set(self)  # the subscription's resolver is called next: it may join a shared sender
+        return super().build_resolve_info(field_def, field_nodes, parent_type, path)
 
     def _shape(self) -> tuple[str, ...]:
         return shape_of(self.operation, self.variable_values.coerced, self.context_value)
@@ -265,3 +274,205 @@ async def stream(info: Info, source: AsyncIterator[T]) -> AsyncIterator[T]:
         raise graphql_error(exc) from exc
     finally:
         await source.aclose()  # type: ignore[attr-defined]
+
+
+# ---- one sender per shape ------------------------------------------------------------------------------------
+
+_subscribing: ContextVar[Any] = ContextVar("brimstone_fanout_executor", default=None)
+"""The executor of the subscription whose resolver is being called (the operation's own task)."""
+
+log = logging.getLogger("brimstone.fanout")
+
+
+class Member:
+    """One subscriber of a shared sender: its socket's frame prefix, its token (checked again when access changes),
+    the executor its subscription was built with, and the future its stream waits on until the sender ends it."""
+
+    __slots__ = ("ended", "executor", "joined", "outlet", "token")
+
+    def __init__(self, outlet: _Outlet, token: str | None, executor: Any) -> None:
+        self.outlet = outlet
+        self.token = token
+        self.executor = executor
+        self.joined = False
+        self.ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def end(self) -> None:
+        if not self.ended.done():
+            self.ended.set_result(None)
+
+
+class Sender:
+    """Every subscriber of one table with one shape on this process: one task hears the table's notifications (one
+    subscription to the store's shared pub/sub), reads each change once, executes and encodes it once and writes the
+    same text, each operation id spliced in, to every joined subscriber's socket.
+
+    A subscriber joins only after its own catch-up (the versions after its start version up to the sender's last,
+    sent by its own stream), so it receives each version exactly once and in order. Ends, as `watch_session`'s:
+    the table deleted or another incarnation (every subscriber), a token revoked or rotated (each subscriber's own
+    token is checked again on the access notice), the notification queue overflowed (every subscriber: they
+    subscribe again), a socket closed (that subscriber)."""
+
+    def __init__(self, key: tuple[Any, ...], services: Any, session_id: str, incarnation: str,
+                 shape: tuple[str, ...]) -> None:
+        self.key = key
+        self.services = services
+        self.session_id = session_id
+        self.incarnation = incarnation
+        self.shape = shape
+        self.members: dict[int, Member] = {}
+        self.last = -1
+        self.closed = False
+        self.ready = asyncio.Event()
+        self.failure: BaseException | None = None
+        self.task = asyncio.get_running_loop().create_task(self._run(), name=f"brimstone-fanout-{session_id}")
+
+    def _close(self) -> None:
+        self.closed = True
+        if _senders.get(self.key) is self:
+            del _senders[self.key]
+        for member in self.members.values():
+            member.end()
+        self.ready.set()
+
+    async def _run(self) -> None:
+        from services import use_cases
+
+        services, sid = self.services, self.session_id
+        try:
+            async with services.store.subscribe(sid) as subscription:
+                table = await services.history.latest(sid)
+                if table is None or table.token_hash != self.incarnation:
+                    return
+                self.last = table.version
+                self.ready.set()
+                async for message in subscription:
+                    try:
+                        notice = json.loads(message)
+                    except ValueError:
+                        continue
+                    if not isinstance(notice, dict):
+                        continue
+                    if notice.get("deleted"):
+                        return
+                    if notice.get("access"):  # a token rotated or revoked: check each subscriber's own
+                        latest = await services.history.latest(sid)
+                        for member in list(self.members.values()):
+                            if not await use_cases.still_opens(services, latest, self.incarnation, member.token):
+                                member.end()
+                        continue
+                    version = notice.get("version")
+                    if notice.get("resync"):
+                        latest = await services.history.latest(sid)
+                        if latest is None or latest.token_hash != self.incarnation:
+                            return
+                        version = latest.version
+                    if not isinstance(version, int) or version <= self.last:
+                        continue
+                    async for change in use_cases.versions_between(services, sid, self.incarnation, self.last,
+                                                                    version):
+                        await self._send(change)
+                    self.last = version
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the store went away: the subscribers end (and subscribe again)
+            self.failure = exc
+            log.warning("fan-out of %s ended: %r", sid, exc)
+        finally:
+            self._close()
+
+    async def _send(self, change: Any) -> None:
+        self.last = change["version"]  # a subscriber joining from now on has this version from its own catch-up
+        targets = [m for m in self.members.values() if m.joined and not m.ended.done()]
+        if not targets:
+            return
+        result = targets[0].executor.build_per_event_executor(change).execute_operation(False)
+        if default_is_awaitable(result):
+            result = await result
+        data = result.data
+        if type(data) is SharedData:
+            text = data.payload_text
+            if text is None:
+                text = data.payload_text = self._encode({"data": data})
+        else:  # errors: sent as they are, never shared with anyone else
+            payload: dict[str, Any] = {"data": data}
+            if result.errors:
+                payload["errors"] = [error.formatted for error in result.errors]
+            text = self._encode(payload)
+        memo.sent += len(targets) - 1  # the first one's is the execution (or the reuse) counted above
+        for member in targets:
+            try:
+                await member.outlet.adapter.send_frame(member.outlet.prefix + text + "}")
+            except Exception:  # its socket closed: that subscriber ends (the others go on)
+                member.end()
+
+    def _encode(self, payload: Mapping[str, Any]) -> str:
+        for member in self.members.values():
+            return member.outlet.adapter.view.encode_json_string(payload)  # type: ignore[no-any-return]
+        return json.dumps(payload, separators=(",", ":"))
+
+    def leave(self, member: Member) -> None:
+        self.members.pop(id(member), None)
+        member.end()
+        if not self.members and not self.closed:
+            self.task.cancel()
+            self._close()
+
+
+_senders: dict[tuple[Any, ...], Sender] = {}
+
+
+def senders() -> int:
+    """Live shared senders in this process (a figure for the tests and the benchmarks)."""
+    return len(_senders)
+
+
+def session_changes(info: Info, services: Any, session_id: str, token: str | None, after_version: int | None
+                    ) -> AsyncIterator[Any]:
+    """The `sessionChanges` subscription: over a websocket, its subscriber joins its table's shared sender for its
+    shape after its own authorization and catch-up; elsewhere (no socket), its own `watch_session` stream."""
+    outlet, executor = _outlet.get(), _subscribing.get()
+    if outlet is None or executor is None:
+        from services import use_cases
+
+        return stream(info, use_cases.watch_session(services, session_id, token, after_version=after_version))
+    return _joined(info, outlet, executor, services, session_id, token, after_version)
+
+
+async def _joined(info: Info, outlet: _Outlet, executor: Any, services: Any, session_id: str, token: str | None,
+                  after_version: int | None) -> AsyncIterator[Any]:
+    from services import use_cases
+
+    try:
+        table, start = await use_cases.watch_door(services, session_id, token, after_version)
+        shape = shape_of(info.operation, info.variable_values, info.context)
+        key = (id(services), session_id, table.token_hash, shape)
+        sender = _senders.get(key)
+        if sender is None or sender.closed:
+            sender = _senders[key] = Sender(key, services, session_id, table.token_hash, shape)
+        member = Member(outlet, token, executor)
+        sender.members[id(member)] = member
+        fan = Follower(outlet, shape)
+        try:
+            await sender.ready.wait()
+            if sender.closed:
+                if sender.failure is not None:
+                    raise sender.failure
+                return
+            last = sender.last if start is None else min(start, sender.last)
+            while last < sender.last and not sender.closed:  # its own catch-up, then it joins
+                upto = sender.last
+                async for change in use_cases.versions_between(services, session_id, table.token_hash, last, upto):
+                    if not await fan.sent(change):
+                        yield change
+                last = upto
+            if sender.closed:
+                return
+            member.joined = True  # no await since the last check: the sender sends it every version after `last`
+            await member.ended
+        finally:
+            sender.leave(member)
+    except GraphQLError:
+        raise
+    except Exception as exc:
+        raise graphql_error(exc) from exc

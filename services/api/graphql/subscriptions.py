@@ -9,7 +9,6 @@ from typing import Any
 import strawberry
 from strawberry.types import Info
 
-from services import use_cases
 from services.api.graphql import fanout
 from services.api.graphql.context import services, token
 from services.api.graphql.types import SessionChangeType
@@ -23,5 +22,5 @@ class Subscription:
     def session_changes(
         self, info: Info, session_id: str, after_version: int | None = None
     ) -> AsyncGenerator[Any, None]:
-        changes = use_cases.watch_session(services(info), session_id, token(info), after_version=after_version)
-        return fanout.stream(info, changes)  # type: ignore[return-value]
+        return fanout.session_changes(info, services(info), session_id, token(info),  # type: ignore[return-value]
+                                      after_version)
