@@ -402,8 +402,9 @@ class Sender:
         memo.sent += len(targets) - 1  # the first one's is the execution (or the reuse) counted above
         for member in targets:
             try:
-                await member.outlet.adapter.send_frame(member.outlet.prefix + text + "}")
-            except Exception:  # its socket closed: that subscriber ends (the others go on)
+                async with asyncio.timeout(SLOW_SOCKET_SECONDS):  # a timer, not a task: cheap when the send is instant
+                    await member.outlet.adapter.send_frame(member.outlet.prefix + text + "}")
+            except Exception:  # its socket closed, or its client stopped reading: that subscriber ends, the others go on
                 member.end()
 
     def _encode(self, payload: Mapping[str, Any]) -> str:
@@ -418,6 +419,11 @@ class Sender:
             self.task.cancel()
             self._close()
 
+
+SLOW_SOCKET_SECONDS = 1.0
+"""How long one socket may hold up its shape's sender: a client that has stopped reading (its socket's buffer full)
+is ended after this, and resumes from its last version when it subscribes again, instead of stalling every other
+subscriber of the table."""
 
 _senders: dict[tuple[Any, ...], Sender] = {}
 
