@@ -742,13 +742,7 @@ async def watch_session(
             async for change in _versions(services, session_id, incarnation, last, table.version):
                 yield change
             last = table.version
-        async for message in subscription:
-            try:
-                notice = json.loads(message)
-            except ValueError:
-                continue
-            if not isinstance(notice, dict):
-                continue
+        async for notice in notices(subscription):
             if notice.get("deleted"):
                 return
             if notice.get("access"):  # a token rotated or revoked: does this one still open the table?
@@ -766,6 +760,18 @@ async def watch_session(
             async for change in _versions(services, session_id, incarnation, last, version):
                 yield change
             last = version
+
+
+
+async def notices(subscription: AsyncIterator[Any]) -> AsyncIterator[dict[str, Any]]:
+    """A table's notifications on the store's channel, as objects (anything else on it is skipped)."""
+    async for message in subscription:
+        try:
+            notice = json.loads(message)
+        except ValueError:
+            continue
+        if isinstance(notice, dict):
+            yield notice
 
 
 async def watch_door(services: Services, session_id: str, token: str | None, after_version: int | None

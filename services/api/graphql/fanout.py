@@ -346,13 +346,7 @@ class Sender:
                     return
                 self.last = table.version
                 self.ready.set()
-                async for message in subscription:
-                    try:
-                        notice = json.loads(message)
-                    except ValueError:
-                        continue
-                    if not isinstance(notice, dict):
-                        continue
+                async for notice in use_cases.notices(subscription):
                     if notice.get("deleted"):
                         return
                     if notice.get("access"):  # a token rotated or revoked: check each subscriber's own
