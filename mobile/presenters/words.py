@@ -91,9 +91,15 @@ def _changed(event: Event, who: str, facts: dict[str, object]) -> str | None:
     return f"{text} ({shown})" + (f": {why}" if why else "")
 
 
+
+def _count(value: object) -> int:
+    """A fact that counts something (a number in the contract; anything else reads as none)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
 def _test(who: str, facts: dict[str, object]) -> str:
     skill = _(str(facts.get("skill", "")).capitalize())
-    n = int(facts.get("successes", 0) or 0)
+    n = _count(facts.get("successes"))
     template = _("{who} passes the {purpose}: {skill} {target}+ test") if facts.get("passed") else \
         _("{who} fails the {purpose}: {skill} {target}+ test")  # fmt: skip
     count = (_("{n} success") if n == 1 else _("{n} successes")).format(n=n)
@@ -187,7 +193,7 @@ def _worded(event: Event, who: str, facts: dict[str, object]) -> str | None:
             **{k: f.get(k, "") for k in ("number", "value", "name")}
         )
     if kind == "hazard_count":
-        n = int(f.get("count", 0) or 0)
+        n = _count(f.get("count"))
         town = {"small": _("Small Town"), "medium": _("Medium Town"), "large": _("Large Town")}.get(
             str(f.get("size")), str(f.get("size", "")))  # fmt: skip
         template = _("{n} Travel Hazard on the road to a {town}") if n == 1 else \
@@ -261,7 +267,7 @@ def event_text(event: Event, names: dict[str, str]) -> str:
             words = _flag_words(name, change.field, change.after)
             if words:
                 return words
-    facts = {fact.name: fact.value for fact in event.facts}
+    facts: dict[str, object] = {fact.name: fact.value for fact in event.facts}
     worded = _worded(event, name or _("The posse"), facts)
     if worded is not None:
         return worded

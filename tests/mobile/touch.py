@@ -72,10 +72,26 @@ class Harness:
         raise LookupError(f"no {what} on the screen; the buttons: {shown}")
 
     def button(self, text: str, root: Any | None = None) -> Any:
+        """The enabled button that says `text`; when it is not on the screen but a pinned bar's "More…" is, the
+        finger opens "More…" first (a counted tap, as a person's) and finds it in the list."""
         from kivy.uix.button import Button
 
-        return self.find(lambda w: isinstance(w, Button) and w.text == text and not w.disabled, root,
-                         f"button {text!r}")
+        def says(wanted: str) -> Callable[[Any], bool]:
+            return lambda w: isinstance(w, Button) and w.text == wanted and not w.disabled
+
+        try:
+            return self.find(says(text), root, f"button {text!r}")
+        except LookupError:
+            if root is not None or text == "More…":
+                raise
+            try:
+                more = self.find(says("More…"), None, "More…")
+            except LookupError:
+                pass
+            else:
+                self.tap(more)
+                self.frames(2)
+            return self.find(says(text), None, f"button {text!r}")
 
     def tap(self, widget: Any) -> None:
         """A finger on the widget's centre: down, a frame, up, then the frames a ScrollView takes to pass it on."""
@@ -405,7 +421,7 @@ def enter_posse(h: Harness, seed: int, with_pack: bool) -> dict[str, Any]:
     import shutil
 
     from mobile.app import NumberPopup
-    from mobile.presenters.start import DRAFT_STATS
+    from mobile.presenters.start import DRAFT_STATS, tag_word
 
     sheets = posse_sheets(seed)
     start = h.app.screens["start"]
@@ -443,7 +459,8 @@ def enter_posse(h: Harness, seed: int, with_pack: bool) -> dict[str, Any]:
                 h.type_into(popup.ids.field, str(sheet[key]))
             h.press_enter(popup.ids.field)
         h.until(lambda p=popup: p.parent is None, "the keypad to close after the last number")
-        h.tap(h.find(lambda w, t=tag: w.__class__.__name__ == "ToggleButton" and w.text == t, card(index), tag))
+        chip = tag_word(tag)  # the chip reads as the card prints the keyword
+        h.tap(h.find(lambda w, t=chip: w.__class__.__name__ == "ToggleButton" and w.text == t, card(index), tag))
         field = h.find(lambda w: getattr(w, "hint_text", "") == "Item name (enter adds it)", card(index), "item")
         h.tap(field)
         h.type_into(field, item)

@@ -33,7 +33,7 @@ def test_the_question_needs_what_start_adventure_needs() -> None:
     state = new_session([hero("a")], seed=3)
     with pytest.raises(InvalidCommand) as error:
         odds.plan(state, "town_mission", {"sheets": [{"hero": "a", "initiative": 5}]})
-    assert error.value.field == "track"
+    assert error.value.field == "params.track"  # named as the odds request names it
     with pytest.raises(InvalidCommand) as error:
         odds.plan(state, "town_mission", {"missions": ["nope"], "layout": LAYOUT})
     assert error.value.field == "params.missions"
