@@ -426,12 +426,23 @@ def render(out: Path | None, size: str = "phone", scale: float = 1.0, only: str 
     report: dict[str, Any] = {"size": [Window.width, Window.height], "screens": {}, "problems": []}
 
     def settle(frames: int = 3) -> None:
-        """Let layout and text settle (clock ticks are cheap), then draw a few window frames: an export drawn
-        before any frame comes out flooded, and a software renderer draws a 1080x2340 frame slowly."""
+        """Let layout and text settle (clock ticks are cheap) and every screen change or popup animation end, then
+        draw a few window frames: an export drawn before any frame comes out flooded, and a software renderer draws
+        a 1080x2340 frame slowly. The animations run on wall time (a screen change takes 0.15 s), so a fixed number
+        of ticks saw the old screen over the new one on a fast machine and not on a slow one."""
+        from kivy.animation import Animation
+
+        manager = app.root.ids.screens
+        deadline = time.monotonic() + 60
         for _ in range(8):
             Clock.tick()
             Clock.tick_draw()
-        for _ in range(frames):  # the check too: a screen switch or a popup closing completes on a frame
+        while (Animation._instances or manager.transition.is_active or len(manager.children) > 1) \
+                and time.monotonic() < deadline:
+            Clock.tick()
+            Clock.tick_draw()
+            time.sleep(0.01)  # the animations' own wall clock has to pass; nothing else here waits on it
+        for _ in range(frames):  # the check too: a frame completes a popup's closing
             EventLoop.idle()
 
     def shot(name: str, screen: str | None = None) -> None:
