@@ -164,7 +164,7 @@ class WorkerProcess:
     def start(self) -> WorkerProcess:
         assert self.storage.redis_url
         command = [sys.executable, "-m", "services.jobs.worker", "--redis", self.storage.redis_url, "--queue",
-                   self.storage.queue, "--log-level", "warning", *(["--burst"] if self.burst else [])]
+                   self.storage.queue, "--log-level", "info", *(["--burst"] if self.burst else [])]  # its story, if it fails
         with self.log_path.open("ab") as log:
             self.process = processes.launch(command, cwd=ROOT, env=_env({}), stdout=log, stderr=subprocess.STDOUT)
         return self
@@ -173,12 +173,13 @@ class WorkerProcess:
         process, self.process = self.process, None
         processes.stop(process, grace=30)  # rq: SIGTERM is a warm shutdown, finishing the current job
 
-    def wait(self, timeout: float = 60) -> int | None:
-        """Wait for a burst worker to empty the queue and exit by itself; stop it if it does not."""
+    def wait(self, timeout: float | None = None) -> int | None:
+        """Wait for a burst worker to empty the queue and exit by itself (a deadline that scales with the machine's
+        load); stop it if it does not."""
         if self.process is None:
             return None
         try:
-            return self.process.wait(timeout=timeout)
+            return self.process.wait(timeout=timeout or processes.start_timeout())
         except subprocess.TimeoutExpired:
             self.stop()
             return None
