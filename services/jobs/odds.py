@@ -75,11 +75,19 @@ class OddsRunner(Protocol):
 
     async def cancel(self, job_id: str) -> JSON | None: ...
 
+    def watch(self, job_id: str) -> AsyncIterator[JSON]: ...
+
     async def close(self) -> None: ...
 
 
 async def watch(runner: OddsRunner, job_id: str) -> AsyncIterator[JSON]:
     """The job's view now, then each time its progress changes, until it is finished, failed or cancelled."""
+    async for view in runner.watch(job_id):
+        yield view
+
+
+async def poll(runner: OddsRunner, job_id: str) -> AsyncIterator[JSON]:
+    """`watch` by looking at the job every WATCH_INTERVAL (a backend that cannot tell its watchers of a change)."""
     last: tuple[Any, ...] | None = None
     while True:
         view = await runner.status(job_id)
@@ -112,6 +120,7 @@ class _Job:
     task: asyncio.Task[None] | None = None
     answer: JSON | None = None
     answered_at: int = -1  # chunks_done when `answer` was built
+    watchers: list[asyncio.Queue[JSON]] = field(default_factory=list)  # each gets every change's view
 
 
 class LocalOddsRunner:
@@ -165,6 +174,7 @@ class LocalOddsRunner:
                     if piece[0] == key and later not in job.results:
                         job.done[later] = piece[2]  # not run: counted as done for the progress
                         futures[later].cancel()
+            self._changed(job)
 
         job.status = "running"
         futures: list[asyncio.Future[None]] = []
@@ -183,6 +193,31 @@ class LocalOddsRunner:
                 future.cancel()
             log.exception("odds job %s failed", job.job_id)
             job.status, job.error = "failed", f"{type(exc).__name__}: {exc}"
+        finally:
+            self._changed(job)
+
+    def _changed(self, job: _Job) -> None:
+        """Hand each watcher the job's view now: every chunk that arrives is seen, however fast they come."""
+        if job.watchers:
+            view = self._view(job)
+            for queue in job.watchers:
+                queue.put_nowait(view)
+
+    async def watch(self, job_id: str) -> AsyncIterator[JSON]:
+        job = self._jobs.get(job_id)
+        if job is None:
+            return
+        queue: asyncio.Queue[JSON] = asyncio.Queue()
+        job.watchers.append(queue)
+        try:
+            view = self._view(job)
+            while True:
+                yield view
+                if view["status"] in TERMINAL:
+                    return
+                view = await queue.get()
+        finally:
+            job.watchers.remove(queue)
 
     def _view(self, job: _Job) -> JSON:
         if job.answered_at != job.chunks_done or job.answer is None:
@@ -205,6 +240,7 @@ class LocalOddsRunner:
             job.status, job.error = "cancelled", None
             if job.task is not None:
                 job.task.cancel()
+            self._changed(job)
         return self._view(job)
 
     def _forget_old(self) -> None:
@@ -298,6 +334,9 @@ class RqOddsRunner:
 
     async def status(self, job_id: str) -> JSON | None:
         return await asyncio.to_thread(self._status, job_id)
+
+    def watch(self, job_id: str) -> AsyncIterator[JSON]:
+        return poll(self, job_id)  # the chunks finish in the workers: looked at, not told
 
     def _drop(self, chunk_ids: list[str]) -> None:
         """Cancel chunks no longer needed (their option met its precision) that no worker has taken yet."""
