@@ -14,22 +14,25 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[$extras]"
   touch "$stamp"
 fi
-if [ "$extras" = "dev" ] && ! command -v redis-server >/dev/null 2>&1; then
-  # the tests start throwaway redis-servers (pytest-redis)
-  if command -v apt-get >/dev/null 2>&1; then
-    apt-get update -q && apt-get install -y -q redis-server
-  else
-    echo "redis-server is needed for the tests; install it with your package manager" >&2
-    exit 1
-  fi
-fi
-if [ "$extras" = "dev" ] && ! command -v npm >/dev/null 2>&1; then
-  # the client checks (tests/clients) run Redocly, Spectral, openapi-typescript, tsc and GraphQL Code Generator
-  if command -v apt-get >/dev/null 2>&1; then
-    apt-get update -q && apt-get install -y -q nodejs npm
-  else
-    echo "Node.js (npm) is needed for tests/clients; install it with your package manager" >&2
-    exit 1
+if [ "$extras" = "dev" ]; then
+  # What the suite runs beside Python, installed here in one apt-get before pytest (tests installing them on demand
+  # from parallel workers raced for dpkg's lock): throwaway redis-servers (pytest-redis), the client checks' Node
+  # tools (tests/clients), headless Chromium (the host's pages), nginx (the deployment test), promtool (monitoring).
+  missing=()
+  for pair in redis-server:redis-server npm:"nodejs npm" chromium:chromium chromedriver:chromium-driver \
+              nginx:nginx promtool:prometheus; do
+    binary=${pair%%:*}
+    if ! command -v "$binary" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$binary" ]; then
+      missing+=(${pair#*:})
+    fi
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    if command -v apt-get >/dev/null 2>&1; then
+      apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+    else
+      echo "the tests need: ${missing[*]}; install them with your package manager" >&2
+      exit 1
+    fi
   fi
 fi
 # The service's own bytecode, written now so a start does not compile it (0.5 s of CPU on a start without .pyc;

@@ -32,7 +32,7 @@ import pytest
 import redis
 import websockets
 
-from tests import processes
+from tests import processes, system_packages
 from tests.services.servers import (
     ROOT,
     ServerProcess,
@@ -51,13 +51,7 @@ WRONG_TOKENS = 4
 
 
 def _ensure(binary: str, package: str) -> str:
-    found = shutil.which(binary) or (f"/usr/sbin/{binary}" if Path(f"/usr/sbin/{binary}").exists() else None)
-    if found:
-        return found
-    subprocess.run(["apt-get", "update", "-q"], check=False, capture_output=True)
-    subprocess.run(["apt-get", "install", "-y", "-q", package], check=True, capture_output=True,
-                   env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
-    return shutil.which(binary) or f"/usr/sbin/{binary}"
+    return system_packages.ensure(binary, package)
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from tests import processes
+from tests import processes, system_packages
 from tests.services.servers import ServerProcess, next_command, sqlite_storage
 from tests.services.test_e2e_adventure import LAYOUT
 
@@ -42,13 +42,8 @@ FOUR = [{"id": "hanzo", "name": "Hanzo", "hero_class": "Samurai Warrior"}, {"id"
 
 def _ensure_chromium() -> None:
     """Chromium and its driver from the system packages; selenium from the test extras."""
-    if shutil.which("chromium") and shutil.which("chromedriver"):
-        return
-    if shutil.which("apt-get") is None:
-        pytest.fail("the browser tests need chromium and chromium-driver (apt-get install chromium chromium-driver)")
-    subprocess.run(["apt-get", "update", "-q"], check=False, capture_output=True)
-    subprocess.run(["apt-get", "install", "-y", "-q", "chromium", "chromium-driver"], check=True, capture_output=True,
-                   env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    system_packages.ensure("chromium", "chromium", "chromium-driver")
+    system_packages.ensure("chromedriver", "chromium", "chromium-driver")
 
 
 @pytest.fixture(scope="module")
