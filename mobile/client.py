@@ -850,15 +850,18 @@ class GraphQLBackend:
                  timeout: float = 60.0, partial: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
         """Ask the service an odds question of this table (`askOdds`) and poll it until answered: the answer
         document of `shared_rules.odds.answer`; `partial(answer)` sees each answer so far while it runs. Raises
-        BackendError when the job fails or takes too long."""
+        BackendError when the job fails, or when `timeout` seconds pass with no progress (a busy service that is
+        still working is waited for)."""
         table = self._need_table()
         job = self._execute(ODDS_ASK, {"q": question, "s": table.session_id, "p": params, "t": trials})["askOdds"]
-        deadline = time.monotonic() + timeout
+        deadline, progress = time.monotonic() + timeout, job.get("progress")
         while job["status"] in ("queued", "running"):
             if time.monotonic() > deadline:
                 raise BackendError("The odds took too long to come back")
             time.sleep(poll)
             job = self._execute(ODDS_POLL, {"j": job["jobId"]})["odds"]
+            if job.get("progress") != progress:
+                deadline, progress = time.monotonic() + timeout, job.get("progress")
             if partial is not None and job["status"] == "running" and job.get("answer"):
                 partial(job["answer"])
         if job["status"] != "finished" or not job.get("answer"):
