@@ -617,10 +617,9 @@ class Hands:
             label = dict(vm.options)[decided.option]
             self.tap(h.button(label, body))
             return
-        field = h.find(lambda w: getattr(w, "hint_text", "") == "What the card says", body, "the card's text")
-        self.tap(field)
-        h.type_into(field, "as the card reads")
-        self.tap(h.button("Send the card", actions))
+        # the policy's card changes nothing the app keeps (its text "simulated", no effects): what a person answers
+        # with one tap; a card that changes something is typed, then sent
+        self.tap(h.button("Nothing to record", actions))
 
 
 def open_offline(h: Harness, seed: int, heroes: Any = None, state: Any = None) -> None:
@@ -730,7 +729,11 @@ def stay_day(h: Harness, seed: int) -> dict[str, Any]:
             hands.tap(main_button(h, stay))  # leave
             hands.answer_all()
     stay = hands.screen("stay")
-    if stay.vm.main is not None and stay.vm.main.key == "end_day":
+    if stay.vm.end_die:  # the Town Darkness die, rolled at the table, typed in the bar: it ends the Day
+        (face,) = hands.roll(__import__("shared_rules").DieKind.D6, 1)
+        hands.tap(h.find(lambda w, f=face: w.__class__.__name__ == "PadButton" and w.face == f, stay.ids.actions,
+                         f"Town Darkness die {face}"))
+    elif stay.vm.main is not None and stay.vm.main.key == "end_day":
         hands.tap(main_button(h, stay))
     else:
         label = next(a.label for a in stay.vm.others if a.key == "end_day")
@@ -741,7 +744,8 @@ def stay_day(h: Harness, seed: int) -> dict[str, Any]:
 
 def adventure_turn(h: Harness, seed: int) -> dict[str, Any]:
     """A common Adventure turn with no fight, four heroes: Hold Back the Darkness from the table's two dice, then each
-    model in Initiative order: activate, the Move roll, end the activation (tests/mobile/phases.py's Adventure)."""
+    model in Initiative order: its Move die tapped in the bar (which ends the activation before it), and the last
+    activation ended (tests/mobile/phases.py's Adventure)."""
     from shared_rules import DieKind, RuleOptions, apply, new_session
     from shared_rules.commands import SheetEntry, StartAdventure
     from shared_rules.simulate import sample_heroes
@@ -777,7 +781,12 @@ def adventure_turn(h: Harness, seed: int) -> dict[str, Any]:
         if adv is None or adv.turn != turn or screen.vm.main is None:
             break
         version = h.app.table.snapshot.version
-        hands.tap(main_button(h, screen))
+        if screen.vm.move is not None:  # the next hero's Move die, rolled at the table: one tap on its face
+            (face,) = hands.roll(DieKind.D6, 1)
+            hands.tap(h.find(lambda w, f=face: w.__class__.__name__ == "PadButton" and w.face == f,
+                             screen.ids.actions, f"Move die {face}"))
+        else:
+            hands.tap(main_button(h, screen))
         hands.wait(lambda v=version: h.app.table.snapshot.version != v, "the activation")
         hands.answer_all()
     return {"taps": h.taps, "prompts": hands.prompts}
