@@ -694,18 +694,24 @@ def main_button(h: Harness, screen: Any) -> Any:
                   "the big button")
 
 
-def stay_day(h: Harness, seed: int) -> dict[str, Any]:
+STAY_PACK = ROOT / "tests" / "mobile" / "data" / "stay_pack.json"  # made-up Location Event Charts
+
+
+def stay_day(h: Harness, seed: int, charts: bool = False) -> dict[str, Any]:
     """A common Town Stay Day, four heroes with physical dice, on the Stay screen: start the Day (the Daily Event, the
-    beds), each hero one visit (the place under the hero, the Location Event from the table's dice, the card, leave),
-    end the Day. The town: a Standard Frontier Town of four Locations (tests/mobile/phases.py)."""
+    beds), each hero one visit (the place under the hero, the Location Event from the table's dice, the card when
+    the pack has no chart), end the Day with the Town Darkness die. The town: a Standard Frontier Town of four
+    Locations (tests/mobile/phases.py); `charts`: with a pack that has their Location Event Charts."""
     from dataclasses import replace
 
     from shared_rules import RuleOptions, new_session
+    from shared_rules.content import register_pack
     from shared_rules.simulate import sample_heroes
     from shared_rules.state import Phase, Slot, Stay, Town, TownSize
 
     heroes = sample_heroes(4)
-    state = new_session(heroes, options=RuleOptions(dice="table"), seed=seed)
+    pack = register_pack(json.loads(STAY_PACK.read_text(encoding="utf-8"))).name if charts else "default"
+    state = new_session(heroes, options=RuleOptions(dice="table"), seed=seed, pack=pack)
     slots = ("Saloon", "Gambling Hall", "Frontier Outpost", "Sheriff's Office")
     town = Town(TownSize.LARGE, "Standard Frontier Town", 7, tuple(Slot(i, n) for i, n in enumerate(slots, 1)))
     open_offline(h, seed, heroes, replace(state, phase=Phase.TOWN, town=town, stay=Stay()))
@@ -797,13 +803,19 @@ def phases(h: Harness) -> dict[str, Any]:
     import os
 
     seeds = [int(s) for s in os.environ.get("BRIMSTONE_SEEDS", "1,2").split(",")]
-    parts = os.environ.get("BRIMSTONE_PARTS", "stay,turn").split(",")
+    parts = os.environ.get("BRIMSTONE_PARTS", "stay,charts,turn").split(",")
     days: list[dict[str, Any]] = []
+    charted: list[dict[str, Any]] = []
     turns: list[dict[str, Any]] = []
     for seed in seeds:
         if "stay" in parts:
             days.append(stay_day(h, seed))
             print(f"stay day {seed}: {days[-1]}", file=sys.stderr, flush=True)
+            h.app.leave_table()
+            h.frames(2)
+        if "charts" in parts:
+            charted.append(stay_day(h, seed, charts=True))
+            print(f"stay day {seed}, Location charts in the pack: {charted[-1]}", file=sys.stderr, flush=True)
             h.app.leave_table()
             h.frames(2)
         if "turn" not in parts:
@@ -812,7 +824,9 @@ def phases(h: Harness) -> dict[str, Any]:
         print(f"adventure turn {seed}: {turns[-1]}", file=sys.stderr, flush=True)
         h.app.leave_table()
         h.frames(2)
-    return {"days": days, "turns": turns, "day_mean": sum(d["taps"] for d in days) / max(1, len(days)),
+    return {"days": days, "charted": charted, "turns": turns,
+            "day_mean": sum(d["taps"] for d in days) / max(1, len(days)),
+            "charted_mean": sum(d["taps"] for d in charted) / max(1, len(charted)),
             "turn_mean": sum(t["taps"] for t in turns) / max(1, len(turns))}
 
 
