@@ -136,6 +136,7 @@ class AdventureView:
     token_flags: tuple[AdventureAction, ...] = ()
     wound: tuple[AdventureAction, ...] = ()  # one per enemy, beside its line: +1 Wound done at the table
     cards: tuple[AdventureAction, ...] = ()  # what a card read at the table does (the markers, a Gang card)
+    move: AdventureAction | None = None  # the next hero's Move die typed here: one tap activates them (R-ADV-05)
 
 
 def _action(button: Button) -> AdventureAction:
@@ -253,9 +254,13 @@ class AdventurePresenter:
                 dice = (self.first, None)
         if "flee" in legal:
             others.append(AdventureAction("flee", _("Run away (everyone agrees)"), enabled=free))
+        move_pad: AdventureAction | None = None
         if "activate" in legal:
             who = legal["activate"].hero or ""
             main = AdventureAction("activate", _("Activate {who}: roll Move").format(who=name(who)), who, free)
+            if read.options.dice == "table" and free:  # the Move die from the table: one tap activates (R-ADV-05)
+                move_pad = AdventureAction("move_die", _("{who} activates: tap the Move die").format(who=name(who)),
+                                           who)
         if "activate_enemy" in legal:
             enemy = legal["activate_enemy"].options[0] if legal["activate_enemy"].options else ""
             action = AdventureAction("activate_enemy", _("{who} activates: its attack…").format(
@@ -313,7 +318,7 @@ class AdventurePresenter:
         return AdventureView(True, title, turn, track, track_text, hbtd, tuple(name(f) for f in upcoming),
                              tuple(heroes), enemies, main, tuple(others), waiting, board, dice, token=token,
                              token_flags=flags, wound=wound,
-                             cards=tuple(_action(b) for b in self.more.card_buttons(free)))
+                             cards=tuple(_action(b) for b in self.more.card_buttons(free)), move=move_pad)
 
     def _not_started(self) -> AdventureView:
         read = self.table.read
@@ -526,6 +531,21 @@ class AdventurePresenter:
         self.first = None
         self.table.submit(HoldBackTheDarkness(dice=(faces,)),
                           label=_("Hold Back the Darkness: {a} + {b}").format(a=faces[0], b=faces[1]))
+
+    def tap_move(self, face: int) -> None:
+        """The next hero's Move die from the table: one command activates them with it (FF-MOVE-01), ending the
+        activation under way first (R-ADV-05); the log's undo names both."""
+        if not 1 <= face <= 6:
+            raise ValueError(f"face: a D6 shows 1-6, not {face}")
+        move = self.view().move
+        if move is None:
+            return
+        adv = self.table.read.adventure
+        done = adv.activation.figure if adv is not None and adv.activation is not None else ""
+        label = _("{who} activates: Move {n}").format(who=self._name(move.arg), n=face)
+        if done:
+            label = _("{done} is done; {then}").format(done=self._name(done), then=label)
+        self.table.submit(Activate(move.arg, dice=((face,),)), label=label)
 
     def clear_die(self) -> None:
         self.first = None

@@ -527,6 +527,18 @@ class PromptPresenter:
         return True
 
 
+    def send_nothing(self) -> bool:
+        """The card (or the chart's line) changes nothing the app keeps: one tap answers it, the text left empty
+        (the table plays what it says at the table)."""
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "card":
+            return False
+        self.card_text, self.card_effects = "", []
+        self.table.submit(EnterCard("", (), prompt=prompt.id),
+                          label=f"card: {prompt.chart}: nothing to record")
+        return True
+
+
 def describe_effect(effect: Effect) -> str:
     if effect.op == "change":
         label = FIELD_LABELS.get(effect.field, effect.field)

@@ -30,6 +30,10 @@ def step_label(step: LogStep, names: dict[str, str]) -> str:
         event = next((e for e in step.events if e.type == kind), None)
         if event is not None:
             return event_text(event, names)
+    if step.command in ("activate", "activate_enemy"):  # the activation it ended too (R-ADV-05): both named
+        said = [event_text(e, names) for e in step.events if e.type == "activated"]
+        if said:
+            return "; ".join(said)
     if step.command == "reroll":
         return "Grit re-roll"
     return COMMAND_WORDS.get(step.command, plain(step.command.replace("_", " ")))

@@ -84,6 +84,7 @@ class StayScreenView:
     wheel: tuple[str, ...]  # the Devil's Wheel round under way: each die and its points
     empty_text: str = ""
     rules: tuple[str, ...] = ()  # the Specialty Town's own rules
+    end_die: str = ""  # End the Day with the Town Darkness die typed here (one tap on its face): what to tap
 
 
 def trouble_line(markers: int) -> str:
@@ -155,8 +156,13 @@ class StayPresenter:
             wheel = (_("{who}: roll {n} of 3").format(who=self.table.hero_name(view.wheel.hero), n=view.wheel.rolls),
                      *(_("Die {i}: {face}, {points} points").format(i=i + 1, face=d.face, points=d.points)
                        for i, d in enumerate(view.wheel.dice)))
+        end_die = ""
+        if (main is not None and main.key == "end_day" and main.enabled and read.options.dice == "table"
+                and read.options.town_events == "darkness"):  # fmt: skip
+            end_die = _("{end}: tap the Town Darkness die (the marker is on {n})").format(
+                end=main.label, n=read.stay.darkness if read.stay is not None else 1)
         return StayScreenView(True, title, stage, event, tuple(event_text), main, others, heroes, waiting, bounties,
-                              wheel, "", view.special_rules)
+                              wheel, "", view.special_rules, end_die)
 
     def _main(self, day: int, stage: StayStage, over: bool, heroes: tuple[HeroStay, ...],
               legal: set[tuple[str, str | None]], prompted: bool) -> tuple[StayAction | None, tuple[StayAction, ...],
@@ -174,18 +180,17 @@ class StayPresenter:
                 start = StayAction("start_day", _("Start Day {n}").format(n=day + 1), enabled=not prompted)
                 return start, ((leave,) if can_leave else ()), _("Night: Day {n} is over").format(n=day)
             return (leave if can_leave else None), (), _("The last Day is over: time to leave")
-        visiting = next((h for h in heroes if any(a.key == "end_visit" for a in h.actions)), None)
+        visiting = [h for h in heroes if any(a.key == "end_visit" for a in h.actions)]
         to_visit = sum(1 for h in heroes if h.places)
         end_day = StayAction("end_day", _("End Day {n}").format(n=day), enabled=not prompted)
-        if visiting is not None:
-            done = next(a for a in visiting.actions if a.key == "end_visit")
-            return done, ((end_day,) if ("end_day", None) in legal else ()), \
-                _("{who} is on a visit").format(who=visiting.name)
+        # A visit needs no "leave" of its own: it lasts until the hero leaves or the Day ends (FT-UA-02 is counted
+        # then), so the next hero's place is the next tap and the big button is the end of the Day
+        at = "; ".join(_("{who}: {where}").format(who=h.name, where=h.status) for h in visiting)
         if to_visit:
             stage_words = _("{n} hero(es) still to visit: tap a place under the hero").format(n=to_visit)
-            return None, ((end_day,) if ("end_day", None) in legal else ()), stage_words
+            return None, ((end_day,) if ("end_day", None) in legal else ()), "; ".join(filter(None, (at, stage_words)))
         return (end_day if ("end_day", None) in legal else None), (), \
-            _("Everyone has visited: end the Day (the Camp Site rolls its Hazards)")
+            at or _("Everyone has visited: end the Day (the Camp Site rolls its Hazards)")
 
     def _hero(self, hero: HeroInTown, free: bool, stage: StayStage) -> HeroStay:
         acts = set(hero.actions)
@@ -283,6 +288,18 @@ class StayPresenter:
         if command is None:
             return False
         self.table.submit(command, label=action.label)
+        return True
+
+    def end_day_with(self, face: int) -> bool:
+        """End the Day with the Town Darkness die the table rolled (FT-TRAVEL-D54): one command, the open visits
+        ending first (FT-UA-02)."""
+        if not 1 <= face <= 6:
+            raise ValueError(f"face: a D6 shows 1-6, not {face}")
+        main = self.view().main
+        if main is None or main.key != "end_day" or not main.enabled:
+            return False
+        self.table.submit(EndDay(dice=((face,),)), label=_("{end}: Town Darkness die {n}").format(end=main.label,
+                                                                                                  n=face))
         return True
 
     def command(self, action: StayAction) -> Command | None:

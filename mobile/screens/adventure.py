@@ -184,6 +184,19 @@ class AdventureScreen(Screen):
             bar.add_widget(pad)
             if vm.main is not None and vm.main.key == "hbtd":  # beside "More…" when the bar is full
                 keep.append(Factory.DarkButton(text=_("Roll for me"), on_release=lambda *_a: p.act()))
+        elif vm.move is not None:  # the next hero's Move die: one tap activates them (and ends the one under way)
+            bar.add_widget(Factory.BarText(text=vm.move.label, bold=True))
+            pad = GridLayout(cols=6, spacing=dp(6), size_hint_y=None, height=dp(56))
+            for face in range(1, 7):
+                pad.add_widget(Factory.PadButton(die_colour="white", face=face, size_hint=(1, None), height=dp(56),
+                                                 on_release=lambda _b, f=face: p.tap_move(f)))
+            bar.add_widget(pad)
+            if vm.main is not None and vm.main.key == "end_activation":
+                bar.add_widget(Factory.PrimaryButton(text=vm.main.label, disabled=not vm.main.enabled,
+                                                     on_release=lambda *_a, a=vm.main: self._do(a)))
+            elif vm.main is not None:  # the Move roll on the Dice screen instead ("Roll for me" there)
+                keep.append(Factory.DarkButton(text=vm.main.label, disabled=not vm.main.enabled,
+                                               on_release=lambda *_a, a=vm.main: self._do(a)))
         elif vm.setup is not None and vm.setup.start is not None:
             start = vm.setup.start
             bar.add_widget(Factory.PrimaryButton(text=start.label, on_release=lambda *_a: self._do(start)))

@@ -186,4 +186,7 @@ class DiceScreen(Screen):
         body.add_widget(op)
         body.add_widget(Factory.DarkButton(text=_("Add"), on_release=lambda *_a: p.add_named(
             next(k for k, v in ops.items() if v == op.text), name.text)))
-        actions.add_widget(Factory.PrimaryButton(text=_("Send the card"), on_release=lambda *_a: p.send_card()))
+        row = Factory.Row()  # a card that changes nothing the app keeps is one tap; one that does is typed first
+        row.add_widget(Factory.DarkButton(text=_("Nothing to record"), on_release=lambda *_a: p.send_nothing()))
+        row.add_widget(Factory.PrimaryButton(text=_("Send the card"), on_release=lambda *_a: p.send_card()))
+        actions.add_widget(row)

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.factory import Factory
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
@@ -90,10 +92,20 @@ class StayScreen(Screen):
         bar = ids.actions
         if vm.prompt and (vm.main is None or vm.main.key != "answer"):
             bar.add_widget(Factory.Body(text=vm.prompt, color=theme.INFO))
-        if vm.main is not None:
+        keep: list[Any] = []
+        if vm.end_die and vm.main is not None:  # the Town Darkness die typed here ends the Day in one tap
+            bar.add_widget(Factory.BarText(text=vm.end_die, bold=True))
+            pad = GridLayout(cols=6, spacing=dp(6), size_hint_y=None, height=dp(56))
+            for face in range(1, 7):
+                pad.add_widget(Factory.PadButton(die_colour="white", face=face, size_hint=(1, None), height=dp(56),
+                                                 on_release=lambda _b, f=face: p.end_day_with(f)))
+            bar.add_widget(pad)
+            keep.append(Factory.DarkButton(text=vm.main.label,  # the die then on the Dice screen ("Roll for me")
+                                           on_release=lambda *_a, a=vm.main: self._do(a)))
+        elif vm.main is not None:
             bar.add_widget(Factory.PrimaryButton(text=vm.main.label, disabled=not vm.main.enabled,
                                                  on_release=lambda *_a, a=vm.main: self._do(a)))
-        add_other_actions(bar, Factory.Row(), vm.others, self._do, self.odds_fit, self.show_odds)
+        add_other_actions(bar, Factory.Row(), vm.others, self._do, self.odds_fit, self.show_odds, keep)
 
     def _hero(self, hero: Any, main: StayAction | None) -> Any:
         card = Factory.Card()

@@ -30,9 +30,9 @@ def table_from(directory: Path, state: Session) -> TableSession:
 
 
 def in_town(directory: Path, heroes: Sequence[Hero], *, slots: tuple[str, ...] = SLOTS, dice: str = "table",
-            carry: Carry | None = None) -> TableSession:
-    """The posse at dawn of Day 1 in a Standard Frontier Town of `slots` (Town Events off)."""
-    state = new_session(tuple(heroes), options=RuleOptions(dice=dice, town_events="off"), seed=1)
+            carry: Carry | None = None, town_events: str = "off") -> TableSession:
+    """The posse at dawn of Day 1 in a Standard Frontier Town of `slots` (Town Events off unless said)."""
+    state = new_session(tuple(heroes), options=RuleOptions(dice=dice, town_events=town_events), seed=1)
     town = Town(TownSize.LARGE, "Standard Frontier Town", 7, tuple(Slot(i, n) for i, n in enumerate(slots, 1)))
     return table_from(directory, replace(state, phase=Phase.TOWN, town=town, stay=Stay(), carry=carry or Carry()))
 

@@ -61,6 +61,32 @@ def test_activations_follow_initiative_and_one_tap_ends_them_FF_TURN_03(tmp_path
     assert table.snapshot.state.adventure.step is TurnStep.ACTIVATIONS
 
 
+def test_the_next_hero_s_move_die_is_one_tap_that_ends_the_activation_before_it_R_ADV_05(tmp_path: Path) -> None:
+    table = in_adventure(tmp_path, [hero("ann", "Ann"), hero("bob", "Bob"), hero("cy", "Cy")], initiative=(3, 6, 2))
+    adventure = AdventurePresenter(table)
+    assert adventure.view().move is None  # Hold Back the Darkness first
+    adventure.tap_die(3)
+    adventure.tap_die(5)
+    view = adventure.view()
+    assert view.move is not None and (view.move.arg, view.move.label) == ("bob", "Bob activates: tap the Move die")
+    adventure.tap_move(4)  # one tap: Bob activates with a Move of 4 (FF-MOVE-01)
+    adv = table.snapshot.state.adventure
+    assert adv.activation is not None and adv.activation.figure == "bob" and adv.activation.move.faces == (4,)
+    view = adventure.view()
+    assert view.main is not None and view.main.key == "end_activation"  # Bob may still Search, Attack or end
+    assert view.move is not None and view.move.arg == "ann"  # Ann's Move die beside it
+    adventure.tap_move(2)
+    adv = table.snapshot.state.adventure
+    assert adv.activated == ("bob",) and adv.activation.figure == "ann"  # Bob's activation ended (R-ADV-05)
+    from mobile.presenters.log import step_label  # what the Log's undo names: both
+
+    assert step_label(table.snapshot.log[-1], table.read.names) == \
+        "Bob's activation ends (the next model activates); Ann activates"
+    adventure.tap_move(6)
+    view = adventure.view()
+    assert view.move is None and view.main.key == "end_activation" and view.main.arg == "cy"  # the last: ended
+
+
 def test_class_resources_show_against_their_sheet(tmp_path: Path) -> None:
     from dataclasses import replace
 

@@ -51,14 +51,17 @@ def test_a_visit_is_one_tap_on_the_place_and_closed_places_say_why_FT_WANTED_03(
     view = stay.view()
     bob = view.heroes[1]
     assert bob.status == "At the Saloon" and bob.places == ()
-    assert view.main is not None and view.main.key == "end_visit" and view.main.hero == "bob"  # the common next step
+    # no "leave" tap: the visit lasts until Bob leaves or the Day ends; Ann's place is the next tap (R-STAY-01)
+    assert view.main is None and view.stage.startswith("Bob: At the Saloon; 1 hero(es) still to visit")
     assert any(a.key == "end_day" for a in view.others)
-    stay.act()
+    leave = next(a for a in bob.actions if a.key == "end_visit")  # still there, under Bob
+    assert leave.label == "Bob: leave the Saloon"
+    stay.do(leave)
     assert stay.view().heroes[1].status == "Visited the Saloon today"
 
 
 def test_everyone_visited_then_end_the_day_then_leave_town_FT_UA_06(tmp_path: Path) -> None:
-    table = in_town(tmp_path, [hero("ann", "Ann", gold=100, unwanted_attention=2)])
+    table = in_town(tmp_path, [hero("ann", "Ann", gold=100, unwanted_attention=2)], town_events="darkness")
     stay = StayPresenter(table)
     assert stay.view().heroes[0].trouble == trouble_line(2) == \
         "On a Location Event roll of 7, trouble comes on a D6 of 2 or less"  # FT-UA-04
@@ -67,10 +70,11 @@ def test_everyone_visited_then_end_the_day_then_leave_town_FT_UA_06(tmp_path: Pa
     stay.do(next(a for a in stay.view().heroes[0].places if a.arg == "Frontier Outpost"))
     table.submit(RollDice((4, 4)))
     table.submit(EnterCard())
-    stay.act()  # leave the Outpost
-    view = stay.view()
-    assert view.main is not None and view.main.key == "end_day" and "Everyone has visited" in view.stage
-    stay.act()
+    view = stay.view()  # everyone has visited: the big button ends the Day, which ends the visit (FT-UA-02)
+    assert view.main is not None and view.main.key == "end_day" and view.stage == "Ann: At the Frontier Outpost"
+    assert view.end_die == "End Day 1: tap the Town Darkness die (the marker is on 1)"  # Town Events on, table dice
+    assert stay.end_day_with(6)  # 6 > 1: no Town Event, the marker moves up (FT-TRAVEL-D54)
+    assert table.snapshot.pending is None and table.snapshot.state.stay.darkness == 2
     view = stay.view()
     assert table.snapshot.state.stay.stage is StayStage.NIGHT
     assert view.main.key == "start_day" and view.main.label == "Start Day 2"

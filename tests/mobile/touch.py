@@ -617,10 +617,9 @@ class Hands:
             label = dict(vm.options)[decided.option]
             self.tap(h.button(label, body))
             return
-        field = h.find(lambda w: getattr(w, "hint_text", "") == "What the card says", body, "the card's text")
-        self.tap(field)
-        h.type_into(field, "as the card reads")
-        self.tap(h.button("Send the card", actions))
+        # the policy's card changes nothing the app keeps (its text "simulated", no effects): what a person answers
+        # with one tap; a card that changes something is typed, then sent
+        self.tap(h.button("Nothing to record", actions))
 
 
 def open_offline(h: Harness, seed: int, heroes: Any = None, state: Any = None) -> None:
@@ -695,18 +694,24 @@ def main_button(h: Harness, screen: Any) -> Any:
                   "the big button")
 
 
-def stay_day(h: Harness, seed: int) -> dict[str, Any]:
+STAY_PACK = ROOT / "tests" / "mobile" / "data" / "stay_pack.json"  # made-up Location Event Charts
+
+
+def stay_day(h: Harness, seed: int, charts: bool = False) -> dict[str, Any]:
     """A common Town Stay Day, four heroes with physical dice, on the Stay screen: start the Day (the Daily Event, the
-    beds), each hero one visit (the place under the hero, the Location Event from the table's dice, the card, leave),
-    end the Day. The town: a Standard Frontier Town of four Locations (tests/mobile/phases.py)."""
+    beds), each hero one visit (the place under the hero, the Location Event from the table's dice, the card when
+    the pack has no chart), end the Day with the Town Darkness die. The town: a Standard Frontier Town of four
+    Locations (tests/mobile/phases.py); `charts`: with a pack that has their Location Event Charts."""
     from dataclasses import replace
 
     from shared_rules import RuleOptions, new_session
+    from shared_rules.content import register_pack
     from shared_rules.simulate import sample_heroes
     from shared_rules.state import Phase, Slot, Stay, Town, TownSize
 
     heroes = sample_heroes(4)
-    state = new_session(heroes, options=RuleOptions(dice="table"), seed=seed)
+    pack = register_pack(json.loads(STAY_PACK.read_text(encoding="utf-8"))).name if charts else "default"
+    state = new_session(heroes, options=RuleOptions(dice="table"), seed=seed, pack=pack)
     slots = ("Saloon", "Gambling Hall", "Frontier Outpost", "Sheriff's Office")
     town = Town(TownSize.LARGE, "Standard Frontier Town", 7, tuple(Slot(i, n) for i, n in enumerate(slots, 1)))
     open_offline(h, seed, heroes, replace(state, phase=Phase.TOWN, town=town, stay=Stay()))
@@ -730,7 +735,11 @@ def stay_day(h: Harness, seed: int) -> dict[str, Any]:
             hands.tap(main_button(h, stay))  # leave
             hands.answer_all()
     stay = hands.screen("stay")
-    if stay.vm.main is not None and stay.vm.main.key == "end_day":
+    if stay.vm.end_die:  # the Town Darkness die, rolled at the table, typed in the bar: it ends the Day
+        (face,) = hands.roll(__import__("shared_rules").DieKind.D6, 1)
+        hands.tap(h.find(lambda w, f=face: w.__class__.__name__ == "PadButton" and w.face == f, stay.ids.actions,
+                         f"Town Darkness die {face}"))
+    elif stay.vm.main is not None and stay.vm.main.key == "end_day":
         hands.tap(main_button(h, stay))
     else:
         label = next(a.label for a in stay.vm.others if a.key == "end_day")
@@ -741,7 +750,8 @@ def stay_day(h: Harness, seed: int) -> dict[str, Any]:
 
 def adventure_turn(h: Harness, seed: int) -> dict[str, Any]:
     """A common Adventure turn with no fight, four heroes: Hold Back the Darkness from the table's two dice, then each
-    model in Initiative order: activate, the Move roll, end the activation (tests/mobile/phases.py's Adventure)."""
+    model in Initiative order: its Move die tapped in the bar (which ends the activation before it), and the last
+    activation ended (tests/mobile/phases.py's Adventure)."""
     from shared_rules import DieKind, RuleOptions, apply, new_session
     from shared_rules.commands import SheetEntry, StartAdventure
     from shared_rules.simulate import sample_heroes
@@ -777,7 +787,12 @@ def adventure_turn(h: Harness, seed: int) -> dict[str, Any]:
         if adv is None or adv.turn != turn or screen.vm.main is None:
             break
         version = h.app.table.snapshot.version
-        hands.tap(main_button(h, screen))
+        if screen.vm.move is not None:  # the next hero's Move die, rolled at the table: one tap on its face
+            (face,) = hands.roll(DieKind.D6, 1)
+            hands.tap(h.find(lambda w, f=face: w.__class__.__name__ == "PadButton" and w.face == f,
+                             screen.ids.actions, f"Move die {face}"))
+        else:
+            hands.tap(main_button(h, screen))
         hands.wait(lambda v=version: h.app.table.snapshot.version != v, "the activation")
         hands.answer_all()
     return {"taps": h.taps, "prompts": hands.prompts}
@@ -788,13 +803,19 @@ def phases(h: Harness) -> dict[str, Any]:
     import os
 
     seeds = [int(s) for s in os.environ.get("BRIMSTONE_SEEDS", "1,2").split(",")]
-    parts = os.environ.get("BRIMSTONE_PARTS", "stay,turn").split(",")
+    parts = os.environ.get("BRIMSTONE_PARTS", "stay,charts,turn").split(",")
     days: list[dict[str, Any]] = []
+    charted: list[dict[str, Any]] = []
     turns: list[dict[str, Any]] = []
     for seed in seeds:
         if "stay" in parts:
             days.append(stay_day(h, seed))
             print(f"stay day {seed}: {days[-1]}", file=sys.stderr, flush=True)
+            h.app.leave_table()
+            h.frames(2)
+        if "charts" in parts:
+            charted.append(stay_day(h, seed, charts=True))
+            print(f"stay day {seed}, Location charts in the pack: {charted[-1]}", file=sys.stderr, flush=True)
             h.app.leave_table()
             h.frames(2)
         if "turn" not in parts:
@@ -803,7 +824,9 @@ def phases(h: Harness) -> dict[str, Any]:
         print(f"adventure turn {seed}: {turns[-1]}", file=sys.stderr, flush=True)
         h.app.leave_table()
         h.frames(2)
-    return {"days": days, "turns": turns, "day_mean": sum(d["taps"] for d in days) / max(1, len(days)),
+    return {"days": days, "charted": charted, "turns": turns,
+            "day_mean": sum(d["taps"] for d in days) / max(1, len(days)),
+            "charted_mean": sum(d["taps"] for d in charted) / max(1, len(charted)),
             "turn_mean": sum(t["taps"] for t in turns) / max(1, len(turns))}
 
 

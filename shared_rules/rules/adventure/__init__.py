@@ -60,7 +60,7 @@ from .missions import MISSIONS, Ending, Mission, mission_of, register
 from .setup import check_start, start_adventure
 from .tokens import check_use_token, use_token
 from .tokens import usable as usable_tokens
-from .turn import check_flee, flee, order, to_reveal, up_next
+from .turn import after_activation, check_flee, flee, order, to_reveal, up_after, up_next
 
 __all__ = ["AREA", "MISSIONS", "Ending", "Mission", "mission_of", "order", "register", "up_next"]
 
@@ -87,13 +87,7 @@ def legal(state: Session) -> Iterator[LegalCommand]:
     elif adv.step is TurnStep.ACTIVATIONS:
         act = adv.activation
         if act is None:
-            names = [state.hero(f).name if f in party_ids(state) else adv.figure(f).name for f in order(state)]
-            for figure in up_next(state):
-                if figure in party_ids(state):
-                    yield LegalCommand("activate", hero=figure, note=f"Initiative order: {', '.join(names)}")
-                else:
-                    yield LegalCommand("activate_enemy", options=(figure,),
-                                       note=f"{adv.figure(figure).name}'s activation, played at the table")  # fmt: skip
+            yield from _next_up(state, "")
         elif act.figure in party_ids(state):
             hero = act.figure
             me = state.hero(hero)
@@ -111,6 +105,7 @@ def legal(state: Session) -> Iterator[LegalCommand]:
             elif kinds := searches(state, hero):
                 yield LegalCommand("search", hero=hero, options=kinds, note="ends the move; no Search in a Fight")
             yield LegalCommand("end_activation", hero=hero)
+            yield from _next_up(state, f"ends {me.name}'s activation (R-ADV-05)")
     else:
         yield LegalCommand("reveal_token", options=to_reveal(state), note="Room Exploration (FF-EXPL-02)")
     for hero in up:  # what heroes may do at any time
@@ -134,6 +129,22 @@ def legal(state: Session) -> Iterator[LegalCommand]:
         yield LegalCommand("wound_enemy", options=tuple(f.id for f in adv.enemies))
     yield LegalCommand("move_marker", options=("darkness", "party"), note="as a card says")
     yield LegalCommand("adjust_resource", options=("fury", "ki", "mana", "arcane_powder"), note="as a card says")
+
+
+def _next_up(state: Session, ends: str) -> Iterator[LegalCommand]:
+    """Who may activate next in Initiative order (FF-TURN-03), now or once the hero's activation under way ends
+    (`ends` says so, R-ADV-05)."""
+    adv = state.adventure
+    assert adv is not None
+    after = after_activation(state)
+    names = [state.hero(f).name if f in party_ids(state) else adv.figure(f).name for f in order(after)]
+    for figure in up_after(state):
+        if figure in party_ids(state):
+            yield LegalCommand("activate", hero=figure, note="; ".join(
+                filter(None, (f"Initiative order: {', '.join(names)}", ends))))
+        elif not ends or mission_of(state).board != "town":  # a Town Mission's Bandits activate its own way
+            yield LegalCommand("activate_enemy", options=(figure,), note="; ".join(
+                filter(None, (f"{adv.figure(figure).name}'s activation, played at the table", ends))))
 
 
 def _rule(procedure: object, rule: str, why: str, check: object, phases: tuple[Phase, ...] = ADV) -> CommandRule:

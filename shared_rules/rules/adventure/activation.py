@@ -16,7 +16,7 @@ from ...state.adventure import MARKER_KINDS
 from .common import ASSASSIN, adventure, member, need_adventure, need_hero, need_standing, put_member, update
 from .missions import TOWN, mission_of
 from .strike import horror_hits
-from .turn import advance, check_in_turn_order, finish_activation
+from .turn import advance, check_in_turn_order, end_current, finish_activation
 
 THROUGH = ("model", "barrier", "wall", "window")
 HBTD_NAMES = ("hold_back_the_darkness", "hbtd")
@@ -42,9 +42,11 @@ def check_activate(state: Session, command: Activate) -> None:
 
 
 def activate(ctx: Ctx, command: Activate) -> Procedure:
-    """The hero activates: Voices in the Dark outside the Lantern's light (FF-MOVE-07), then the Move roll; a 1
-    Recovers 1 Grit, and at Max Grit that Grit may be spent at once on +D6 Move or is lost (FF-GRIT-06/07)."""
+    """The hero activates (ending the activation under way, R-ADV-05): Voices in the Dark outside the Lantern's light
+    (FF-MOVE-07), then the Move roll; a 1 Recovers 1 Grit, and at Max Grit that Grit may be spent at once on +D6 Move
+    or is lost (FF-GRIT-06/07)."""
     hero = command.hero
+    end_current(ctx)  # R-ADV-05: the hero whose activation was under way is done
     update(ctx, activation=Activation(hero))
     ctx.emit("activated", f"{ctx.name(hero)} activates", hero=hero, rule="FF-TURN-03", figure=ctx.name(hero))
     if command.in_the_dark:

@@ -42,7 +42,7 @@ from .common import (
 )
 from .ko import recover_all
 from .missions import mission_of
-from .turn import advance, check_in_turn_order, finish_activation
+from .turn import advance, check_in_turn_order, end_current, finish_activation
 
 BLAST = "Elemental Blast"
 STRIKE_KINDS = ("wound", "horror", "corruption")
@@ -415,6 +415,7 @@ def check_activate_enemy(state: Session, command: ActivateEnemy) -> None:
 
 def activate_enemy(ctx: Ctx, command: ActivateEnemy) -> Procedure:
     """An enemy's activation as the table played it: its move, then each hero struck saves (FF-HERO-04/05)."""
+    end_current(ctx)  # R-ADV-05: the hero whose activation was under way is done
     figure = adventure(ctx).figure(command.enemy)
     if command.to is not None:
         figure = replace(figure, place=command.to)

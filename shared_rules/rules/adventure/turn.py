@@ -80,15 +80,53 @@ def order(state: Session) -> tuple[str, ...]:
     return tuple(fid for _, _, fid in sorted(waiting(state), key=lambda w: (-w[0], w[1])))
 
 
+def ending(state: Session) -> str | None:
+    """The hero whose activation the next model's activation ends (R-ADV-05, a reading: a Hero's activation is over
+    once the table moves on to the next model; FF-TURN-05 lets it end without a Search or an Attack), or None when
+    no hero's activation is under way."""
+    adv = state.adventure
+    if adv is None or adv.activation is None or adv.activation.figure not in {m.id for m in adv.heroes}:
+        return None
+    return adv.activation.figure
+
+
+def after_activation(state: Session) -> Session:
+    """The state as it would be once the hero's activation under way ended (for who is up next after it)."""
+    adv = state.adventure
+    if adv is None or adv.activation is None:
+        return state
+    return replace(state, adventure=replace(adv, activation=None, activated=(*adv.activated, adv.activation.figure)))
+
+
+def up_after(state: Session) -> tuple[str, ...]:
+    """Who may activate next: now, or once the hero's activation under way ends (R-ADV-05)."""
+    if ending(state) is None:
+        return up_next(state)
+    return up_next(after_activation(state))
+
+
+def end_current(ctx: Ctx) -> None:
+    """The next model activates: the hero's activation under way ends first, as `end_activation` would (R-ADV-05)."""
+    if ending(ctx.state) is not None:
+        finish_activation(ctx, why="the next model activates")
+
+
 def check_in_turn_order(state: Session, figure_id: str, field: str) -> None:
-    """Refuse an activation out of Initiative order, or one already made this turn (FF-TURN-03)."""
+    """Refuse an activation out of Initiative order, or one already made this turn (FF-TURN-03). A hero's activation
+    under way ends when the next model in order activates (R-ADV-05); any other activation under way refuses it."""
     adv = need_adventure(state)
     if adv.step is not TurnStep.ACTIVATIONS:
         raise IllegalCommand(f"{field}: models activate after Hold Back the Darkness and before Room Exploration; "
                              f"the turn is at {adv.step.value!r} (FF-TURN-01)", field=field, rule="FF-TURN-01")  # fmt: skip
-    if adv.activation is not None:
+    if adv.activation is not None and ending(state) is None:
         raise IllegalCommand(f"{field}: {adv.activation.figure}'s activation is under way (FF-TURN-03)", field=field,
                              rule="FF-TURN-03")  # fmt: skip
+    if adv.activation is not None:
+        if figure_id == adv.activation.figure:
+            raise IllegalCommand(f"{field}: {figure_id}'s activation is under way (FF-TURN-03)", field=field,
+                                 rule="FF-TURN-03")  # fmt: skip
+        state = after_activation(state)
+        adv = need_adventure(state)
     if figure_id in adv.activated:
         raise IllegalCommand(f"{field}: {figure_id} has already activated this turn (FF-TURN-03)", field=field,
                              rule="FF-TURN-03")  # fmt: skip

@@ -66,8 +66,7 @@ def start_day(ctx: Ctx, command: StartDay) -> Procedure:
                                                    if ctx.state.carry.max_days else ""), rule="FT-DAY-01",
              day=day, max_days=ctx.state.carry.max_days)  # fmt: skip
     yield from daily_event(ctx)
-    for hero in ctx.heroes():
-        yield from lodge(ctx, hero)
+    yield from lodge_posse(ctx)
 
 
 def daily_event(ctx: Ctx) -> Steps[None]:
@@ -130,9 +129,32 @@ def just_another_day(ctx: Ctx) -> Steps[None]:
     yield from resolve_entry(ctx, ctx.heroes(), entry, rule="FT-DAY-02")
 
 
-def lodge(ctx: Ctx, hero: str) -> Steps[None]:
+EACH_CHOOSES = "each"  # the posse's bed question: every hero answers their own (R-STAY-18)
+
+
+def lodge_posse(ctx: Ctx) -> Steps[None]:
+    """The beds, once for the whole posse when every hero can pay the Hotel: everyone at the Hotel, everyone at the
+    Camp Site, or each hero their own choice (R-STAY-18, a reading: the same choice each hero makes, FT-DAY-01,
+    answered once for all); otherwise each hero chooses."""
+    heroes = [h for h in ctx.heroes() if not ctx.hero(h).removed]
+    stay = stay_of(ctx.state)
+    rate = content(ctx.state).hotel_price * stay.hotel_price_factor
+    where = EACH_CHOOSES
+    if len(heroes) > 1 and all(ctx.hero(h).gold >= rate for h in heroes):
+        options = [Option(Lodging.HOTEL.value, f"Everyone at the Hotel (${rate} each)", costs=(Amount("gold", rate),))]
+        if not stay.camp_site_closed:
+            options.append(Option(Lodging.CAMP_SITE.value, "Everyone at the Camp Site (free; each rolls its Hazard "
+                                  "chart)"))  # fmt: skip
+        options.append(Option(EACH_CHOOSES, "Each hero chooses"))
+        where = yield from ctx.choose(f"Day {stay.day}: where does the posse spend the night?", options,
+                                      rule="R-STAY-18")  # fmt: skip
+    for hero in heroes:
+        yield from lodge(ctx, hero, None if where == EACH_CHOOSES else where)
+
+
+def lodge(ctx: Ctx, hero: str, chosen: str | None = None) -> Steps[None]:
     """The Hotel, paid for the night (a price that cannot be paid cannot be chosen, A8), or the Camp Site, free, whose
-    Hazard chart is rolled with +1 after the Army Convoy (FT-TRAVEL-D54)."""
+    Hazard chart is rolled with +1 after the Army Convoy (FT-TRAVEL-D54); `chosen` when the posse chose for all."""
     if ctx.hero(hero).removed:
         return
     stay = stay_of(ctx.state)
@@ -146,8 +168,8 @@ def lodge(ctx: Ctx, hero: str) -> Steps[None]:
         ctx.emit("lodging", f"{ctx.name(hero)} cannot pay the Hotel and the Camp Site is closed: a night in the "
                  "street", hero=hero, rule="FT-TOWN-06", where="street")  # fmt: skip
         return
-    where = yield from ctx.choose(f"Day {stay.day}: where do you spend the night?", options, hero=hero,
-                                  rule="FT-DAY-01")  # fmt: skip
+    where = chosen if chosen is not None else (
+        yield from ctx.choose(f"Day {stay.day}: where do you spend the night?", options, hero=hero, rule="FT-DAY-01"))
     put_stay(ctx, lodging=(*stay_of(ctx.state).lodging, Lodger(hero, Lodging(where))))
     if where == Lodging.HOTEL.value:
         change(ctx, hero, "gold", -rate, rule="FT-DAY-01", why="a room at the Hotel")

@@ -130,16 +130,41 @@ def test_models_activate_from_highest_initiative_and_tied_heroes_choose_FF_TURN_
     assert [c.hero for c in legal_commands(t.state) if c.type == "move"] == ["a"]
 
 
-def test_a_hero_may_not_activate_twice_or_while_another_activates_FF_TURN_03() -> None:
+def test_a_hero_may_not_activate_twice_FF_TURN_03() -> None:
     t = three()
     to_activations(t)
     run(t, Activate("b", dice=((3,),)))
-    with pytest.raises(IllegalCommand):
-        t.do(Activate("a", dice=((3,),)))
+    with pytest.raises(IllegalCommand) as error:
+        t.do(Activate("b", dice=((3,),)))
+    assert "under way" in error.value.message and error.value.rule == "FF-TURN-03"
     run(t, EndActivation("b"))
     with pytest.raises(IllegalCommand) as error:
         t.do(Activate("b", dice=((3,),)))
     assert "already activated" in error.value.message
+
+
+def test_the_next_model_activating_ends_the_hero_activation_under_way_R_ADV_05() -> None:
+    t = three()
+    place_enemies(t, enemy("oni-1", initiative=5))
+    to_activations(t)
+    run(t, Activate("b", dice=((4,),)))
+    legal = {c.type: c for c in legal_commands(t.state)}
+    assert legal["end_activation"].hero == "b"
+    assert (legal["activate_enemy"].options, "ends B's activation (R-ADV-05)" in legal["activate_enemy"].note) == (
+        ("oni-1",), True)  # the Oni (Initiative 5) is next once B is done
+    with pytest.raises(IllegalCommand) as error:  # still in Initiative order: the Oni before A and C
+        t.do(Activate("a", dice=((3,),)))
+    assert (error.value.rule, "out of Initiative order" in error.value.message) == ("FF-TURN-03", True)
+    run(t, ActivateEnemy("oni-1"))
+    assert adv(t).activated == ("b", "oni-1") and adv(t).activation is None
+    assert [e.text for e in t.events if e.type.value == "activated"][-2] == "B's activation ends (the next model " \
+        "activates)"
+    run(t, Activate("c", dice=((2,),)))  # A and C tied: either
+    assert {c.hero for c in legal_commands(t.state) if c.type == "activate"} == {"a"}
+    run(t, Activate("a", dice=((6,),)))  # one command: C's activation ends, A's begins with its Move roll
+    assert adv(t).activated == ("b", "oni-1", "c") and adv(t).activation is not None
+    assert adv(t).activation.figure == "a" and adv(t).activation.move.faces == (6,)
+    assert not [c for c in legal_commands(t.state) if c.type in ("activate", "activate_enemy")]  # the last: ends
 
 
 def test_enemies_take_their_place_in_initiative_order_FF_TURN_03() -> None:

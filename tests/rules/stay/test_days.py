@@ -135,6 +135,48 @@ def test_without_the_town_card_the_table_enters_its_daily_event_FT_DAY_02() -> N
 
 
 # ---- Hotel or Camp Site -------------------------------------------------------------------------------------------
+def test_the_posse_chooses_its_beds_once_when_everyone_can_pay_the_hotel_R_STAY_18() -> None:
+    t = TownTable.in_town([hero("a", gold=50), hero("b", gold=30), hero("c", gold=10)])
+    t.start_day()
+    t.choose("just_another_day")
+    assert t.prompt is not None and (t.prompt.rule, t.prompt.hero) == ("R-STAY-18", None)
+    assert [(o.key, [(c.field, c.amount) for c in o.costs]) for o in t.prompt.options] == [
+        ("hotel", [("gold", 10)]), ("camp_site", []), ("each", [])]  # the price each hero pays, as data
+    t.choose("hotel")
+    assert t.prompt is None and [h.gold for h in t.state.heroes] == [40, 20, 0]
+    assert [(lodger.hero, lodger.at) for lodger in t.stay.lodging] == [("a", Lodging.HOTEL), ("b", Lodging.HOTEL),
+                                                                        ("c", Lodging.HOTEL)]  # fmt: skip
+
+
+def test_each_hero_may_still_choose_their_own_bed_FT_DAY_01() -> None:
+    t = TownTable.in_town([hero("a", gold=50), hero("b", gold=30)])
+    t.start_day((2, 5))  # b's Camp Site Hazard
+    t.choose("just_another_day")
+    t.choose("each")
+    assert t.prompt is not None and (t.prompt.rule, t.prompt.hero) == ("FT-DAY-01", "a")
+    t.choose("hotel")
+    assert t.prompt is not None and t.prompt.hero == "b"
+    t.choose("camp_site")
+    t.card("A quiet night")
+    assert [(lodger.hero, lodger.at) for lodger in t.stay.lodging] == [("a", Lodging.HOTEL), ("b", Lodging.CAMP_SITE)]
+
+
+def test_everyone_at_the_camp_site_rolls_each_hazard_and_no_posse_question_when_one_cannot_pay_FT_TOWN_06() -> None:
+    t = TownTable.in_town([hero("a", gold=50), hero("b", gold=30)])
+    t.start_day((2, 5), (6, 6))
+    t.choose("just_another_day")
+    t.choose("camp_site")
+    assert t.prompt is not None and t.prompt.chart == "Camp Site Hazard" and t.prompt.hero == "a"
+    t.card("A quiet night")
+    assert t.prompt is not None and t.prompt.chart == "Camp Site Hazard" and t.prompt.hero == "b"
+    t.card("Coyotes")
+    assert [h.gold for h in t.state.heroes] == [50, 30]
+    poor = TownTable.in_town([hero("a", gold=50), hero("b", gold=0)])
+    poor.start_day((3, 4))
+    poor.choose("just_another_day")
+    assert poor.prompt is not None and (poor.prompt.rule, poor.prompt.hero) == ("FT-DAY-01", "a")  # each their own
+
+
 def test_the_hotel_is_offered_only_to_a_hero_who_can_pay_A8() -> None:
     t = TownTable.in_town([hero("a", gold=9)])
     t.start_day((6, 5))

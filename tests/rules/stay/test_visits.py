@@ -38,8 +38,7 @@ def test_a_hero_visits_one_location_a_day_R_STAY_01(monkeypatch: pytest.MonkeyPa
     t.end_day()
     t.start_day()
     t.choose("just_another_day")
-    t.choose("hotel")
-    t.choose("hotel")
+    t.choose("hotel")  # everyone at the Hotel (R-STAY-18)
     t.visit("a", "Gambling Hall", two_d6(5))  # a new Day, a new visit
     assert visiting(t, "a") == "Gambling Hall"
 
