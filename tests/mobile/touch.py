@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 class Harness:
     """The app on a 360x640 dp phone with the engine on the phone (offline), and the hands that use it."""
 
-    def __init__(self, size: str = "phone") -> None:
+    def __init__(self, size: str = "touch") -> None:
         sys.path.insert(0, str(ROOT / "scripts"))
         from screenshots import _prepare_kivy
 
