@@ -258,9 +258,14 @@ async def run(redis_url: str, subscribers: int, tables: int, changes: int, rate:
                     raise SystemExit(f"a client process could not subscribe its {len(slices[0])} in 180 s")
             pipe.recv()
         await asyncio.sleep(3.0)  # the last subscriptions go live on the servers
+        idle_before, idle_began = [cpu_seconds(p.pid) for p in replicas], time.perf_counter()
+        await asyncio.sleep(5.0)  # what the open sockets cost with no change at all (keep-alive pings)
+        idle = [(cpu_seconds(p.pid) - b) / (time.perf_counter() - idle_began) for p, b in zip(replicas, idle_before,
+                                                                                             strict=True)]
         per_table = subscribers // tables + (1 if subscribers % tables else 0)
-        print(f"{subscribers} subscribers on {tables} table(s) (~{per_table} each) over 2 replicas; "
-              f"posting {changes} changes at {rate:.0f}/s")
+        print(f"{subscribers} subscribers on {tables} table(s) (~{per_table} each) over 2 replicas; replicas' CPU "
+              f"with no change: {', '.join(f'{c:.1%}' for c in idle)} of a core; posting {changes} changes at "
+              f"{rate:.0f}/s")
         posted: dict[tuple[str, int], float] = {}
         cpu_before = [cpu_seconds(p.pid) for p in replicas]
         client_before = [cpu_seconds(c.pid) for c in children] + [cpu_seconds(os.getpid())]
