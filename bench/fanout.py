@@ -5,7 +5,7 @@ Redis connections each replica held (one shared pub/sub per replica), and the re
 delivered message (from /proc: what the fan-out costs the server, whatever share of the cores the client takes).
 
     python bench/fanout.py [--featured] [--subscribers N] [--tables N] [--changes N] [--rate R] [--redis URL]
-                           [--clients N] [--compare DIR]
+                           [--clients N] [--compare DIR [--after DIR]]
 
 The subscribers run in `--clients` processes (default 2; one Python process saturates a core with 1,200 sockets and
 then measures itself): each one's CPU share of a core while posting is printed. `--compare DIR` runs the same load
@@ -43,6 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.service import LOGS, ROOT, free_port, start, stop, wait_http  # noqa: E402
 
 QUERY = "subscription ($sid: String!) { sessionChanges(sessionId: $sid) { version } }"
+QUERY_STATE = "subscription ($sid: String!) { sessionChanges(sessionId: $sid) { version state } }"
+"""`--state`: each message carries the table's whole state, as the phone app's view does."""
 COMMAND = {"type": "adjust", "hero": "anna", "effects": [{"op": "change", "field": "gold", "amount": 1}]}
 
 
@@ -63,6 +65,8 @@ class Subscriber(asyncio.Protocol):
         self.handshaken = False
         self.inflater: Any = None
         self.transport: Any = None
+        self.wire_bytes = 0  # frames as received (compressed when deflate was negotiated)
+        self.text_bytes = 0  # the messages' text
 
     def connection_made(self, transport: Any) -> None:
         self.transport = transport
@@ -88,7 +92,9 @@ class Subscriber(asyncio.Protocol):
         now = time.perf_counter()
         buffer = self.buffer
         buffer += data
-        if not self.handshaken:
+        if self.handshaken:
+            self.wire_bytes += len(data)
+        else:
             end = buffer.find(b"\r\n\r\n")
             if end < 0:
                 return
@@ -123,6 +129,7 @@ class Subscriber(asyncio.Protocol):
                 payload = self.inflater.decompress(payload + b"\x00\x00\xff\xff")
             opcode = first & 0x0F
             if opcode == 0x1:
+                self.text_bytes += len(payload)
                 self._message(payload, now)
             elif opcode == 0x9:  # a ping: pong with its payload
                 self._send(0xA, payload)
@@ -144,7 +151,8 @@ class Subscriber(asyncio.Protocol):
             raise SystemExit(f"subscription of {self.sid} ended: {message}")
 
 
-async def subscriber(url: str, sid: str, token: str, arrivals: dict[tuple[str, int], list[float]]) -> Subscriber:
+async def subscriber(url: str, sid: str, token: str, arrivals: dict[tuple[str, int], list[float]],
+                     query: str = QUERY) -> Subscriber:
     """Connect, say hello with the table's token and subscribe to its changes (graphql-transport-ws)."""
     where, _, path = url.removeprefix("ws://").partition("/")
     host, _, port = where.partition(":")
@@ -157,12 +165,12 @@ async def subscriber(url: str, sid: str, token: str, arrivals: dict[tuple[str, i
     await asyncio.wait_for(socket.opened, 60)
     socket.send_text(json.dumps({"type": "connection_init", "payload": {"token": token}}))
     await asyncio.wait_for(socket.acked, 60)
-    socket.send_text(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": QUERY,
+    socket.send_text(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": query,
                                                                              "variables": {"sid": sid}}}))
     return socket
 
 
-def _client(urls: list[tuple[str, str, str]], conn: Any) -> None:
+def _client(urls: list[tuple[str, str, str]], conn: Any, query: str) -> None:
     """A client process: its subscribers (url, session, token), reporting when all are subscribed, then each
     arrival once the parent says how many to wait for."""
     try:
@@ -171,22 +179,24 @@ def _client(urls: list[tuple[str, str, str]], conn: Any) -> None:
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     except ImportError:
         pass
-    asyncio.run(_client_main(urls, conn))
+    asyncio.run(_client_main(urls, conn, query))
 
 
-async def _client_main(urls: list[tuple[str, str, str]], conn: Any) -> None:
+async def _client_main(urls: list[tuple[str, str, str]], conn: Any, query: str) -> None:
     loop = asyncio.get_running_loop()
     arrivals: dict[tuple[str, int], list[float]] = {}
     sockets: list[Subscriber] = []
     for at in range(0, len(urls), 100):
-        sockets += await asyncio.gather(*(subscriber(url, sid, token, arrivals) for url, sid, token in
+        sockets += await asyncio.gather(*(subscriber(url, sid, token, arrivals, query) for url, sid, token in
                                           urls[at:at + 100]))
     conn.send(("ready", len(urls)))
+    for socket in sockets:
+        socket.wire_bytes = socket.text_bytes = 0  # from the first change on
     wanted = await loop.run_in_executor(None, conn.recv)  # how many deliveries to wait for
     deadline = time.perf_counter() + 60
     while time.perf_counter() < deadline and sum(len(v) for v in arrivals.values()) < wanted:
         await asyncio.sleep(0.2)
-    conn.send(("arrivals", arrivals))
+    conn.send(("arrivals", arrivals, sum(s.wire_bytes for s in sockets), sum(s.text_bytes for s in sockets)))
     for socket in sockets:
         socket.transport.close()
 
@@ -218,12 +228,13 @@ def top_frames(raw: Path, count: int = 25) -> list[tuple[str, float, float]]:
 
 
 async def run(redis_url: str, subscribers: int, tables: int, changes: int, rate: float,
-              target: float, profile: bool = False, clients: int = 2, root: Path | None = None) -> dict[str, float]:
+              target: float, profile: bool = False, clients: int = 2, root: Path | None = None,
+              extra_env: dict[str, str] | None = None, query: str = QUERY) -> dict[str, float]:
     import httpx
 
     prefix = f"fan{uuid.uuid4().hex[:8]}"
     env = {"BRIMSTONE_RATE_LIMIT_ADDRESS": "1000000/minute", "BRIMSTONE_RATE_LIMIT_TOKEN": "100000/minute",
-           "BRIMSTONE_RATE_LIMIT_CREATE": "100000/minute"}
+           "BRIMSTONE_RATE_LIMIT_CREATE": "100000/minute", **(extra_env or {})}
     ports = [free_port(), free_port()]
     replicas = [start([sys.executable, "-m", "services.api.serve", "--port", str(p), "--redis", redis_url,
                        "--redis-prefix", prefix, "--log-level", "warning"], env, root or ROOT) for p in ports]
@@ -247,7 +258,7 @@ async def run(redis_url: str, subscribers: int, tables: int, changes: int, rate:
         pipes, children = [], []
         for part in slices:
             mine, theirs = spawn.Pipe()
-            child = spawn.Process(target=_client, args=(part, theirs), daemon=True)
+            child = spawn.Process(target=_client, args=(part, theirs, query), daemon=True)
             child.start()
             pipes.append(mine)
             children.append(child)
@@ -299,8 +310,10 @@ async def run(redis_url: str, subscribers: int, tables: int, changes: int, rate:
         for part, pipe in zip(slices, pipes, strict=True):
             pipe.send(sum(1 for key in posted for (_, sid, _) in part if sid == key[0]))
         arrivals: dict[tuple[str, int], list[float]] = {}
+        wire_bytes = text_bytes = 0
         for pipe in pipes:
-            kind, theirs = pipe.recv()
+            _, theirs, wire, text = pipe.recv()
+            wire_bytes, text_bytes = wire_bytes + wire, text_bytes + text
             for key, times in theirs.items():
                 arrivals.setdefault(key, []).extend(times)
         wall = time.perf_counter() - wall_before
@@ -326,6 +339,8 @@ async def run(redis_url: str, subscribers: int, tables: int, changes: int, rate:
               f"{result['cpu_us_per_delivery']:.0f} us per delivered message; load average "
               f"{Path('/proc/loadavg').read_text().split()[0]}")
         result["client_cpu_max"] = max(client_cpu[:-1])
+        print(f"a message: {text_bytes / max(delivered, 1):.0f} bytes of text, {wire_bytes / max(delivered, 1):.0f} "
+              f"bytes on the wire (frame headers included; compressed when deflate was negotiated)")
         print(f"client processes' CPU share of a core while posting and delivering: "
               f"{', '.join(f'{c:.0%}' for c in client_cpu[:-1])} (subscribers), {client_cpu[-1]:.0%} (the poster)")
         if spy is not None:
@@ -355,6 +370,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, help="changes posted per second (default 20; 5 with --featured)")
     parser.add_argument("--clients", type=int, default=2, help="client processes the subscribers run in")
     parser.add_argument("--compare", type=Path, help="first run the servers of this checkout, then this one's")
+    parser.add_argument("--after", type=Path, help="with --compare: the second run's checkout (default: this one)")
+    parser.add_argument("--before-env", action="append", default=[], metavar="NAME=VALUE",
+                        help="with --compare: a setting of the first run's servers only (e.g. "
+                             "BRIMSTONE_WS_COMPRESSION=1: the same code with and without deflate)")
+    parser.add_argument("--state", action="store_true",
+                        help="subscribers select the table's whole state too (a phone's view is that big)")
     parser.add_argument("--profile", action="store_true", help="sample the first replica with py-spy while posting")
     parser.add_argument("--target", type=float, help="the p99 target in ms (default 25; 100 with --featured)")
     args = parser.parse_args(argv)
@@ -379,13 +400,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         print(f"{os.cpu_count()} cores; load average {Path('/proc/loadavg').read_text().strip()}; "
               f"{'a featured table' if featured else 'an evening'}")
-        runs = [("before", args.compare), ("after", None)] if args.compare else [("", None)]
+        runs = [("before", args.compare), ("after", args.after)] if args.compare else [("", None)]
         results = []
         for label, root in runs:
             if label:
                 print(f"-- {label}: servers of {root or ROOT}")
+            extra = dict(item.split("=", 1) for item in args.before_env) if label == "before" else {}
+            if extra:
+                print(f"   with {extra}")
             results.append(asyncio.run(run(redis_url, args.subscribers, tables, changes, rate, target, args.profile,
-                                           args.clients, root)))
+                                           args.clients, root, extra, QUERY_STATE if args.state else QUERY)))
         if len(results) == 2:
             before, after = results
             print("after / before: " + ", ".join(f"{name} {after[name] / before[name]:.2f}" for name in
