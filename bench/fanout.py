@@ -1,16 +1,20 @@
 """Fan-out of changes to live subscribers: GraphQL subscriptions (websockets, graphql-transport-ws) over 2 replicas
 sharing one Redis; a writer posts commands and every subscriber of the table notes when the change arrives. Prints
 the delivery latency (from the moment the command was posted to each subscriber's receipt): p50, p99, max, how many
-Redis connections each replica held (one shared pub/sub per replica), and the replicas' CPU time per change and per
-delivered message (from /proc: what the fan-out costs the server, whatever share of the cores the client takes).
+Redis connections each replica held (one shared pub/sub per replica), the replicas' CPU time per change and per
+delivered message (from /proc: what the fan-out costs the server, whatever share of the cores the client takes),
+their CPU with the sockets open and no change, and a message's size as text and on the wire.
 
     python bench/fanout.py [--featured] [--subscribers N] [--tables N] [--changes N] [--rate R] [--redis URL]
-                           [--clients N] [--compare DIR [--after DIR]]
+                           [--clients N] [--state] [--compare DIR [--after DIR] [--before-env NAME=VALUE]]
 
-The subscribers run in `--clients` processes (default 2; one Python process saturates a core with 1,200 sockets and
-then measures itself): each one's CPU share of a core while posting is printed. `--compare DIR` runs the same load
-first against the servers of another checkout (say `git archive <commit> | tar -x -C DIR`), then this one's, and
-prints the ratios (same machine, same minutes: the load on a shared machine makes absolute figures move).
+The subscribers run in `--clients` processes (default 2), each reading its sockets by hand (`Subscriber`: a phone's
+handshake, permessage-deflate offered and inflated when accepted, frames parsed where they arrive); each process's
+CPU share of a core while posting is printed, and must stay small: the load generator is not what is measured.
+`--compare DIR` runs the same load first against the servers of another checkout (say `git archive <commit> | tar
+-x -C DIR`), then this one's (or `--after DIR`'s), and prints the ratios (same machine, same minutes: the load on a
+shared machine makes absolute figures move); `--before-env BRIMSTONE_WS_COMPRESSION=1` gives the first run's
+servers a setting of their own (`--compare .` then compares one checkout with and without it).
 
 Two shapes of load:
 - an evening (the default): 200 tables with 6 phones each (1,200 subscribers), 400 changes at 20/s spread over the
@@ -18,6 +22,8 @@ Two shapes of load:
 - `--featured`: one table followed by 1,200 spectators (a stream, a judge's screen, the room's big screen), 200
   changes at 5/s on that table (a table plays a command every few seconds: 5/s is a busy table's burst kept up);
   target p99 <= 100 ms.
+Subscribers select `{ version }` (a 77-byte message); `--state` adds the table's whole state (as big as a phone's
+view of a one-hero table, ~1.4 KB).
 
 Every run stops by itself: subscribers connect within 180 s, deliveries are awaited at most 60 s after the last post.
 """
@@ -52,8 +58,8 @@ class Subscriber(asyncio.Protocol):
     """One subscriber's websocket, read by hand: the handshake as a phone's websockets client makes it (offering
     permessage-deflate, inflated when the server accepts it), then each frame parsed where it arrives. A message's
     arrival is the moment the client process reads it from the socket. The `websockets` library's own machinery
-    (a queue and a task wake-up per message) cost ~35 us a message: 600 messages of a change, in one process, took
-    ~20 ms to read, which the latency then measured as the server's."""
+    (a queue and a task wake-up per message, and inflating) cost ~40 us a message: 600 messages of a change, in one
+    process, took ~24 ms to read, which the latency then measured as the server's."""
 
     def __init__(self, sid: str, arrivals: dict[tuple[str, int], list[float]]) -> None:
         loop = asyncio.get_running_loop()

@@ -405,3 +405,24 @@ async def test_a_change_reaches_every_writable_socket_before_a_paused_one_is_wai
         assert json.loads(frame[2:])["payload"] == {"data": {"v": 1}}
     assert [entry[0] if entry[0] != "slow" else json.loads(entry[1])["id"] for entry in log] == \
         ["fast", "fast2", "stalled", "slow"]  # the writable ones first; the slow one still got its frame
+
+
+@pytest.mark.parametrize("setting", [None, "1"], ids=["default", "BRIMSTONE_WS_COMPRESSION=1"])
+def test_brimstone_serve_accepts_deflate_only_when_the_setting_turns_it_on(tmp_path: Path, setting: str | None) -> None:
+    """`brimstone serve` declines permessage-deflate that a client offers (uvicorn would accept it), unless
+    BRIMSTONE_WS_COMPRESSION=1: every subscriber's socket compressing every message costs ~3x the CPU per delivery
+    (docs/operations.md, "Fan-out: pre-framed writes")."""
+    import websockets
+
+    from tests.services.servers import ServerProcess, sqlite_storage
+
+    env = {} if setting is None else {"BRIMSTONE_WS_COMPRESSION": setting}
+    with ServerProcess(sqlite_storage(tmp_path), tmp_path, env=env, build_graphql=False) as server:
+        async def negotiated() -> list[str]:
+            async with websockets.connect(server.ws_url, subprotocols=["graphql-transport-ws"],  # type: ignore[list-item]
+                                          compression="deflate") as ws:
+                await ws.send(json.dumps({"type": "connection_init", "payload": {}}))
+                assert json.loads(await ws.recv())["type"] == "connection_ack"
+                return [extension.name for extension in ws.protocol.extensions]
+
+        assert asyncio.run(negotiated()) == ([] if setting is None else ["permessage-deflate"])

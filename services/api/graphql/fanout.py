@@ -10,6 +10,10 @@ catch-up from its start version (sent by its own stream before it joins; a shape
 as is, `Follower.sent`) and its own end (its token checked again on an access notice, its socket), so what it
 receives is exactly what its own `watch_session` stream would send.
 
+The frames leave pre-framed (`services/api/wire.py`): each one written straight onto its socket's transport in one
+pass, without an await, when uvicorn would write exactly those bytes (no deflate negotiated, socket open and not
+paused); a socket that does not take it gets it afterwards through the ordinary send (`deliver`).
+
 A result is shared between two subscribers only when all of these are the same: the event object itself (one
 version of one incarnation of a table, as `History.change` keeps it), the query text, the operation name, the
 variables and the credential the subscriber connected with (a spectator never receives what was executed for a
@@ -331,7 +335,7 @@ class Sender:
     sent by its own stream), so it receives each version exactly once and in order. Ends, as `watch_session`'s:
     the table deleted or another incarnation (every subscriber), a token revoked or rotated (each subscriber's own
     token is checked again on the access notice), the notification queue overflowed (every subscriber: they
-    subscribe again), a socket closed (that subscriber)."""
+    subscribe again), a socket closed or paused over `SLOW_SOCKET_SECONDS` (that subscriber)."""
 
     def __init__(self, key: tuple[Any, ...], services: Any, session_id: str, incarnation: str,
                  shape: tuple[str, ...]) -> None:
