@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> None:
     # deploy/nginx.conf) and a phone's pause between two commands: with uvicorn's 5 s the server closed connections a
     # busy client was about to reuse, and the request sent in that instant got no answer at all.
     # permessage-deflate only when asked (BRIMSTONE_WS_COMPRESSION): uvicorn accepts it by default, and every socket
-    # then compresses every message with a compressor of its own (a quarter of a featured table's fan-out CPU).
+    # then compresses every message with a compressor of its own (~30% of a featured table's fan-out CPU).
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level=settings.log_level,
                 ws="websockets-sansio", ws_per_message_deflate=settings.ws_compression, lifespan="on",
                 timeout_graceful_shutdown=5, log_config=config,
