@@ -207,8 +207,9 @@ async def _client_main(urls: list[tuple[str, str, str]], conn: Any, query: str) 
         socket.transport.close()
 
 
-def cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int | None) -> float:
     """CPU time (user + system) a process has used so far, from /proc."""
+    assert pid is not None, "a process that was not started"
     fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
@@ -356,9 +357,9 @@ async def run(redis_url: str, subscribers: int, tables: int, changes: int, rate:
                 print(f"  {inside:5.1f} {own:5.1f}  {name}")
         import redis
 
-        clients = redis.Redis.from_url(redis_url).client_list()
-        print(f"Redis connections during the run: {len(clients)} in all (pub/sub: "
-              f"{sum(1 for c in clients if int(c.get('psub', 0)) or int(c.get('sub', 0)))})")
+        connections = redis.Redis.from_url(redis_url).client_list()
+        print(f"Redis connections during the run: {len(connections)} in all (pub/sub: "
+              f"{sum(1 for c in connections if int(c.get('psub', 0)) or int(c.get('sub', 0)))})")
         return result
     finally:
         for process in replicas:
