@@ -62,6 +62,10 @@ class Wire:
     def __init__(self, protocol: Any) -> None:
         self.protocol = protocol
 
+    def paused(self) -> bool:
+        """Whether the transport is over its high-water mark (uvicorn's send waits until it drains)."""
+        return not self.protocol.writable.is_set()
+
     def write(self, head: bytes, body: bytes) -> bool:
         """Write the text message `head + body` as one frame now (True), or decline (False: the socket is paused,
         closing, closed or has an extension), leaving it to the ordinary send."""

@@ -364,47 +364,53 @@ def test_a_pre_framed_write_is_declined_unless_the_socket_is_open_plain_and_writ
                      _protocol(handshake_complete=False)):
         assert not wires.Wire(protocol).write(b"{", b"}")
         assert protocol.transport.written == []
+    assert wires.Wire(paused).paused() and not wires.Wire(_protocol()).paused()
 
 
 class _Adapter:
     """A socket as the slow path sees it: its ordinary send either completes, hangs (its client stopped reading)
-    or fails (closed)."""
+    or fails (closed). A hanging one notes how many subscribers had ended when it began to wait."""
 
-    def __init__(self, how: str, log: list[tuple[str, str]], name: str) -> None:
-        self.how, self.log, self.name = how, log, name
+    def __init__(self, how: str, log: list[tuple[str, str]], name: str, members: list[Any]) -> None:
+        self.how, self.log, self.name, self.members = how, log, name, members
         self.wire = None
 
     async def send_frame(self, frame: str) -> None:
         if self.how == "hangs":
-            self.log.append((self.name, "waited for"))
+            self.log.append((self.name, f"waited for, {sum(m.ended.done() for m in self.members)} ended"))
             await asyncio.Event().wait()
         if self.how == "closed":
             raise fanout.WebSocketDisconnected
-        self.log.append((self.name, frame))
+        self.log.append((self.name, json.loads(frame)["id"]))
 
 
 async def test_a_change_reaches_every_writable_socket_before_a_paused_one_is_waited_for_and_only_that_one_ends(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A change goes to every socket that takes a write at once, in one pass; then to the others through their
-    ordinary send, each waited for at most SLOW_SOCKET_SECONDS: one that stays paused, or is closed, ends that
-    subscriber only; one that merely went the ordinary way (paused a moment) stays."""
+    ordinary send: one at a time those that are not paused, then the paused ones together (two stalled phones
+    hold the sender once, not twice), each waited for at most SLOW_SOCKET_SECONDS. One that stays paused, or is
+    closed, ends that subscriber only; one that merely went the ordinary way stays."""
     monkeypatch.setattr(fanout, "SLOW_SOCKET_SECONDS", 0.05)
     log: list[tuple[str, str]] = []
-    members = []
-    for name, how in [("stalled", "hangs"), ("fast", "wire"), ("closed", "closed"), ("slow", "sends"),
-                      ("fast2", "wire")]:
-        outlet = fanout._Outlet(_Adapter(how, log, name), "next", name)  # type: ignore[arg-type]
+    members: list[fanout.Member] = []
+    names = ["stalled", "fast", "closed", "slow", "stalled2", "fast2"]
+    for name, how in zip(names, ["hangs", "wire", "closed", "sends", "hangs", "wire"], strict=True):
+        outlet = fanout._Outlet(_Adapter(how, log, name, members), "next", name)  # type: ignore[arg-type]
         if how == "wire":
             outlet.wire = wires.Wire(_protocol(transport=_Transport(log, name)))
+        if how == "hangs":  # its transport is over the high-water mark: the wire declines, the send waits
+            outlet.wire = wires.Wire(_protocol(transport=_Transport(log, name)))
+            outlet.wire.protocol.writable.clear()
         members.append(fanout.Member(outlet, None, None))
     await fanout.deliver(members, '{"data":{"v":1}}')
-    assert {name for name, member in zip(["stalled", "fast", "closed", "slow", "fast2"], members, strict=True)
-            if member.ended.done()} == {"stalled", "closed"}
-    for member in (members[1], members[4]):
+    assert {name for name, member in zip(names, members, strict=True) if member.ended.done()} == \
+        {"stalled", "closed", "stalled2"}
+    for member in (members[1], members[5]):
         frame = member.outlet.wire.protocol.transport.written[0]  # type: ignore[union-attr]
         assert json.loads(frame[2:])["payload"] == {"data": {"v": 1}}
-    assert [entry[0] if entry[0] != "slow" else json.loads(entry[1])["id"] for entry in log] == \
-        ["fast", "fast2", "stalled", "slow"]  # the writable ones first; the slow one still got its frame
+    # the writable ones first; the slow one still got its frame; both stalled ones were waited for at once
+    assert log == [("fast", "written"), ("fast2", "written"), ("slow", "slow"),
+                   ("stalled", "waited for, 1 ended"), ("stalled2", "waited for, 1 ended")]
 
 
 @pytest.mark.parametrize("setting", [None, "1"], ids=["default", "BRIMSTONE_WS_COMPRESSION=1"])

@@ -224,6 +224,10 @@ class _Outlet:
         it (see `Wire.write`); False: send it the ordinary way."""
         return self.wire is not None and self.wire.write(self.head, body)
 
+    def paused(self) -> bool:
+        """Whether the socket's transport is over its high-water mark (its client is not reading): a send waits."""
+        return self.wire is not None and self.wire.paused()
+
     async def send(self, text: str) -> None:
         """Send the frame around the encoded payload `text`: written at once when the wire takes it, else through
         the socket's ordinary send (which waits while the socket is paused)."""
@@ -435,20 +439,34 @@ class Sender:
 
 async def deliver(targets: list[Member], text: str) -> None:
     """Send one change's encoded payload `text` to every member: first, in one turn of the loop, to each socket that
-    takes a pre-framed write now (the last of 600 no longer waits for the others' awaits); then, one at a time, to
-    those that do not (paused, or with an extension), each waiting at most `SLOW_SOCKET_SECONDS`. A member whose
-    socket is closed or stays paused that long ends (it resumes from its last version when it subscribes again);
-    the others go on."""
+    takes a pre-framed write now (the last of 600 no longer waits for the others' awaits); then through the
+    ordinary send to those that do not: one at a time those that are not paused (with an extension, or served
+    otherwise), then the paused ones together, each waiting at most `SLOW_SOCKET_SECONDS` (two stalled phones hold
+    the table's sender 1 s, not 2). A member whose socket is closed or stays paused that long ends (it resumes from
+    its last version when it subscribes again); the others go on."""
     body = (text + "}").encode()
     later = [member for member in targets if not member.outlet.write(body)]
+    if not later:
+        return
+    paused: list[Member] = []
     for member in later:
-        if member.ended.done():
-            continue
-        try:
-            async with asyncio.timeout(SLOW_SOCKET_SECONDS):  # a timer, not a task: cheap when the send is instant
-                await member.outlet.adapter.send_frame(member.outlet.prefix + text + "}")
-        except Exception:  # its socket closed, or its client stopped reading: that subscriber ends, the others go on
-            member.end()
+        if member.outlet.paused():
+            paused.append(member)
+        else:
+            await _send_slowly(member, text)
+    if paused:
+        await asyncio.gather(*(_send_slowly(member, text) for member in paused))
+
+
+async def _send_slowly(member: Member, text: str) -> None:
+    """The ordinary send of one member's frame, at most `SLOW_SOCKET_SECONDS`; a failure or the time out ends it."""
+    if member.ended.done():
+        return
+    try:
+        async with asyncio.timeout(SLOW_SOCKET_SECONDS):  # a timer, not a task: cheap when the send is instant
+            await member.outlet.adapter.send_frame(member.outlet.prefix + text + "}")
+    except Exception:  # its socket closed, or its client stopped reading: that subscriber ends, the others go on
+        member.end()
 
 
 SLOW_SOCKET_SECONDS = 1.0
