@@ -71,6 +71,7 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")  # BRIMSTONE_TRUSTED_PROXIES: addresses or networks
     # whose X-Forwarded-For names the client (comma-separated; empty: none, the peer's address is the client's)
     command_lane: bool = True  # BRIMSTONE_COMMAND_LANE=0: every command through litestar (services/api/rest/lane.py)
+    ws_compression: bool = False  # BRIMSTONE_WS_COMPRESSION=1: accept permessage-deflate on websockets (docs/operations.md)
     jobs_db: str | None = None  # BRIMSTONE_JOBS_DB: embedded simulation jobs (default: beside the table file)
 
     @property
@@ -141,7 +142,8 @@ class Settings:
         if "BRIMSTONE_TRUSTED_PROXIES" in env:
             values["trusted_proxies"] = tuple(a.strip() for a in env["BRIMSTONE_TRUSTED_PROXIES"].split(",")
                                               if a.strip())
-        for name, attr in (("BRIMSTONE_HSTS", "hsts"), ("BRIMSTONE_COMMAND_LANE", "command_lane")):
+        for name, attr in (("BRIMSTONE_HSTS", "hsts"), ("BRIMSTONE_COMMAND_LANE", "command_lane"),
+                           ("BRIMSTONE_WS_COMPRESSION", "ws_compression")):
             if env.get(name):
                 values[attr] = env[name].strip().lower() in ("1", "true", "yes", "on")
         values.update({key: value for key, value in overrides.items() if value is not None})

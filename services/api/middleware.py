@@ -23,6 +23,7 @@ from urllib.parse import parse_qsl
 
 from litestar.utils import normalize_path
 
+from services.api import wire
 from services.api.errors import PROBLEM_JSON
 from services.contract.problems import BY_SLUG
 from services.limits import Guard, RateLimited, client_address
@@ -219,6 +220,7 @@ class Edge:
         address_token = client_address.set(_client(scope))
         try:
             if kind == "websocket":
+                wire.remember(scope, send)  # the fan-out writes pre-framed messages to it (services/api/wire.py)
                 await self.app(scope, receive, send)
             else:
                 await self._http(scope, receive, send, rid)

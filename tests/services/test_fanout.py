@@ -16,6 +16,7 @@ import pytest
 from graphql import ExecutionResult
 
 from services import hosting, use_cases
+from services.api import wire as wires
 from services.api.graphql import fanout
 from services.api.graphql.schema import schema
 from services.settings import Settings
@@ -110,14 +111,17 @@ async def test_a_shared_payload_is_encoded_once_and_framed_with_each_subscriptio
 
 
 async def _raw(url: str, protocol: str, token: str, operation_id: str, query: str, sid: str, count: int,
-               subscribed: asyncio.Event | None = None) -> list[str]:
-    """The raw text of the first `count` data frames one websocket subscriber receives."""
+               subscribed: asyncio.Event | None = None, deflate: bool = False) -> list[str]:
+    """The raw text of the first `count` data frames one websocket subscriber receives (offering
+    permessage-deflate when `deflate`, as the websockets library does by default)."""
     import websockets
 
     start = "subscribe" if protocol == "graphql-transport-ws" else "start"
     kind = "next" if protocol == "graphql-transport-ws" else "data"
     frames: list[str] = []
-    async with websockets.connect(url, subprotocols=[protocol], compression=None) as ws:  # type: ignore[list-item]
+    async with websockets.connect(url, subprotocols=[protocol],  # type: ignore[list-item]
+                                  compression="deflate" if deflate else None) as ws:
+        assert bool(ws.protocol.extensions) == deflate  # the server accepts deflate when it is offered: the test's premise
         await ws.send(json.dumps({"type": "connection_init", "payload": {"token": token}}))
         while json.loads(await ws.recv())["type"] != "connection_ack":
             pass
@@ -133,9 +137,9 @@ async def _raw(url: str, protocol: str, token: str, operation_id: str, query: st
 
 
 @contextmanager
-def _serving(tmp: Path) -> Iterator[str]:
-    """The app on SQLite under uvicorn in a thread (as `brimstone serve` runs it), until the block ends; yields
-    its base URL once it listens."""
+def _serving(tmp: Path, compression: bool = False) -> Iterator[str]:
+    """The app on SQLite under uvicorn in a thread (as `brimstone serve` runs it, permessage-deflate accepted only
+    with `compression`), until the block ends; yields its base URL once it listens."""
     import threading
 
     import uvicorn
@@ -144,9 +148,9 @@ def _serving(tmp: Path) -> Iterator[str]:
     from tests.services.servers import free_port
 
     port = free_port()
-    app = create_app(Settings(db_path=str(tmp / "served.sqlite3"), port=port))
+    app = create_app(Settings(db_path=str(tmp / "served.sqlite3"), port=port, ws_compression=compression))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, ws="websockets-sansio",
-                                           lifespan="on", log_level="warning"))
+                                           ws_per_message_deflate=compression, lifespan="on", log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
@@ -160,12 +164,24 @@ def _serving(tmp: Path) -> Iterator[str]:
         thread.join(30)
 
 
-def test_subscribers_over_both_protocols_receive_every_version_with_their_own_id(tmp_path: Path) -> None:
+@pytest.mark.parametrize("compression", [False, True], ids=["pre-framed", "deflate"])
+def test_subscribers_over_both_protocols_receive_every_version_with_their_own_id(
+        tmp_path: Path, compression: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two graphql-transport-ws subscribers and a graphql-ws one, all of one shape, and one of another shape: each
-    receives versions 1..3 in order under its own id; the shared shape's payloads are the same text."""
+    receives versions 1..3 in order under its own id; the shared shape's payloads are the same text. Without
+    compression the frames are written pre-framed onto the sockets' transports; with permessage-deflate negotiated
+    (BRIMSTONE_WS_COMPRESSION) every one goes the ordinary way, compressed, and reads the same."""
     import httpx
 
-    with _serving(tmp_path) as where, httpx.Client(base_url=f"http://{where}", timeout=30) as http:
+    written: list[bool] = []
+    write = wires.Wire.write
+
+    def counted(self: wires.Wire, head: bytes, body: bytes) -> bool:
+        written.append(write(self, head, body))
+        return written[-1]
+
+    monkeypatch.setattr(wires.Wire, "write", counted)
+    with _serving(tmp_path, compression) as where, httpx.Client(base_url=f"http://{where}", timeout=30) as http:
         created = http.post("/v1/sessions", json={"heroes": HEROES}).json()
         sid, token = created["session_id"], created["token"]
         url = f"ws://{where}/graphql"
@@ -174,7 +190,7 @@ def test_subscribers_over_both_protocols_receive_every_version_with_their_own_id
             subscribers = [("graphql-transport-ws", "a", VERSIONS), ("graphql-transport-ws", 'b"2', VERSIONS),
                            ("graphql-ws", "c", VERSIONS), ("graphql-transport-ws", "d", WITH_STATE)]
             ready = [asyncio.Event() for _ in subscribers]
-            watchers = [asyncio.create_task(_raw(url, protocol, token, operation, query, sid, 3, event))
+            watchers = [asyncio.create_task(_raw(url, protocol, token, operation, query, sid, 3, event, compression))
                         for (protocol, operation, query), event in zip(subscribers, ready, strict=True)]
             await asyncio.wait_for(asyncio.gather(*(event.wait() for event in ready)), 30)
             async with httpx.AsyncClient(base_url=f"http://{where}", timeout=30,
@@ -199,6 +215,8 @@ def test_subscribers_over_both_protocols_receive_every_version_with_their_own_id
     assert payload[0] == payload[1] == payload[2]  # one shape: the same text, whichever the protocol
     assert messages[3][2]["payload"]["data"]["sessionChanges"]["state"]["heroes"][0]["gold"] == \
         messages[3][0]["payload"]["data"]["sessionChanges"]["state"]["heroes"][0]["gold"] + 2
+    # the fan-out offered each shared frame to the wire: it took every one, or none when deflate was negotiated
+    assert written and (not any(written) if compression else all(written)), written
 
 
 class _Watcher:
@@ -292,3 +310,125 @@ def test_one_sender_per_shape_delivers_each_change_once_in_order_and_ends_each_s
     for watcher in watchers[:3] + watchers[4:]:
         assert watcher.versions == [1, 2, 3, 4, 5, 6, 7], watcher.versions
     assert watchers[3].versions == [1, 2, 3, 4, 5, 6]  # the revoked spectator: nothing after its end
+
+
+class _Transport:
+    def __init__(self, log: list[tuple[str, str]] | None = None, name: str = "") -> None:
+        self.written: list[bytes] = []
+        self.log, self.name = log, name
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+        if self.log is not None:
+            self.log.append((self.name, "written"))
+
+    @staticmethod
+    def is_closing() -> bool:
+        return False
+
+
+def _protocol(**state: Any) -> Any:
+    """A stand-in for uvicorn's websocket protocol as `Wire` reads it: open, handshake done, not paused."""
+    from types import SimpleNamespace
+
+    from websockets.protocol import State
+
+    writable = asyncio.Event()
+    writable.set()
+    conn = SimpleNamespace(state=state.pop("conn_state", State.OPEN), extensions=state.pop("extensions", []))
+    fields = {"close_sent": False, "disconnected": False, "handshake_complete": True, "initial_response": None,
+              "writable": writable, "conn": conn, "transport": _Transport(), **state}
+    return SimpleNamespace(**fields)
+
+
+@pytest.mark.parametrize("size", [40, 125, 126, 65535, 65536])  # the frame's size: 7, 16 and 64-bit lengths
+def test_a_pre_framed_write_is_the_frame_websockets_would_send(size: int) -> None:
+    from websockets.frames import Frame, Opcode
+
+    head = b'{"type":"next","id":"1","payload":'
+    body = b"x" * (size - len(head))
+    protocol = _protocol()
+    assert wires.Wire(protocol).write(head, body)
+    assert protocol.transport.written == [Frame(Opcode.TEXT, head + body).serialize(mask=False)]
+
+
+def test_a_pre_framed_write_is_declined_unless_the_socket_is_open_plain_and_writable() -> None:
+    """Paused (over the transport's high-water mark), closing, closed, lost, or with permessage-deflate: the
+    frame is left to the ordinary send, which waits, compresses or refuses as uvicorn does."""
+    from websockets.protocol import State
+
+    paused = _protocol()
+    paused.writable.clear()
+    for protocol in (paused, _protocol(close_sent=True), _protocol(disconnected=True),
+                     _protocol(conn_state=State.CLOSING), _protocol(extensions=["permessage-deflate"]),
+                     _protocol(handshake_complete=False)):
+        assert not wires.Wire(protocol).write(b"{", b"}")
+        assert protocol.transport.written == []
+    assert wires.Wire(paused).paused() and not wires.Wire(_protocol()).paused()
+
+
+class _Adapter:
+    """A socket as the slow path sees it: its ordinary send either completes, hangs (its client stopped reading)
+    or fails (closed). A hanging one notes how many subscribers had ended when it began to wait."""
+
+    def __init__(self, how: str, log: list[tuple[str, str]], name: str, members: list[Any]) -> None:
+        self.how, self.log, self.name, self.members = how, log, name, members
+        self.wire = None
+
+    async def send_frame(self, frame: str) -> None:
+        if self.how == "hangs":
+            self.log.append((self.name, f"waited for, {sum(m.ended.done() for m in self.members)} ended"))
+            await asyncio.Event().wait()
+        if self.how == "closed":
+            raise fanout.WebSocketDisconnected
+        self.log.append((self.name, json.loads(frame)["id"]))
+
+
+async def test_a_change_reaches_every_writable_socket_before_a_paused_one_is_waited_for_and_only_that_one_ends(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change goes to every socket that takes a write at once, in one pass; then to the others through their
+    ordinary send: one at a time those that are not paused, then the paused ones together (two stalled phones
+    hold the sender once, not twice), each waited for at most SLOW_SOCKET_SECONDS. One that stays paused, or is
+    closed, ends that subscriber only; one that merely went the ordinary way stays."""
+    monkeypatch.setattr(fanout, "SLOW_SOCKET_SECONDS", 0.05)
+    log: list[tuple[str, str]] = []
+    members: list[fanout.Member] = []
+    names = ["stalled", "fast", "closed", "slow", "stalled2", "fast2"]
+    for name, how in zip(names, ["hangs", "wire", "closed", "sends", "hangs", "wire"], strict=True):
+        outlet = fanout._Outlet(_Adapter(how, log, name, members), "next", name)  # type: ignore[arg-type]
+        if how == "wire":
+            outlet.wire = wires.Wire(_protocol(transport=_Transport(log, name)))
+        if how == "hangs":  # its transport is over the high-water mark: the wire declines, the send waits
+            outlet.wire = wires.Wire(_protocol(transport=_Transport(log, name)))
+            outlet.wire.protocol.writable.clear()
+        members.append(fanout.Member(outlet, None, None))
+    await fanout.deliver(members, '{"data":{"v":1}}')
+    assert {name for name, member in zip(names, members, strict=True) if member.ended.done()} == \
+        {"stalled", "closed", "stalled2"}
+    for member in (members[1], members[5]):
+        frame = member.outlet.wire.protocol.transport.written[0]  # type: ignore[union-attr]
+        assert json.loads(frame[2:])["payload"] == {"data": {"v": 1}}
+    # the writable ones first; the slow one still got its frame; both stalled ones were waited for at once
+    assert log == [("fast", "written"), ("fast2", "written"), ("slow", "slow"),
+                   ("stalled", "waited for, 1 ended"), ("stalled2", "waited for, 1 ended")]
+
+
+@pytest.mark.parametrize("setting", [None, "1"], ids=["default", "BRIMSTONE_WS_COMPRESSION=1"])
+def test_brimstone_serve_accepts_deflate_only_when_the_setting_turns_it_on(tmp_path: Path, setting: str | None) -> None:
+    """`brimstone serve` declines permessage-deflate that a client offers (uvicorn would accept it), unless
+    BRIMSTONE_WS_COMPRESSION=1: every subscriber's socket compressing every message costs ~3x the CPU per delivery
+    (docs/operations.md, "Fan-out: pre-framed writes")."""
+    import websockets
+
+    from tests.services.servers import ServerProcess, sqlite_storage
+
+    env = {} if setting is None else {"BRIMSTONE_WS_COMPRESSION": setting}
+    with ServerProcess(sqlite_storage(tmp_path), tmp_path, env=env, build_graphql=False) as server:
+        async def negotiated() -> list[str]:
+            async with websockets.connect(server.ws_url, subprotocols=["graphql-transport-ws"],  # type: ignore[list-item]
+                                          compression="deflate") as ws:
+                await ws.send(json.dumps({"type": "connection_init", "payload": {}}))
+                assert json.loads(await ws.recv())["type"] == "connection_ack"
+                return [extension.name for extension in ws.protocol.extensions]
+
+        assert asyncio.run(negotiated()) == ([] if setting is None else ["permessage-deflate"])
