@@ -305,6 +305,7 @@ class Choose(Command):
     type: ClassVar[str] = "choose"
     option: str
     prompt: str = ""
+    everyone: bool = False  # an alike prompt (`Prompt.alike`): the same answer for the rest of the posse's, this step
 
 
 @command

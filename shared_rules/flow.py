@@ -18,7 +18,7 @@ from .dice import DieKind, Roll, pick_index, roll_faces, validate_faces
 from .effects import check_effects, holds, item_id
 from .errors import IllegalCommand, InvalidCommand
 from .events import BanditPlan, Change, Event, EventType, Fact
-from .prompts import Answer, Option, Pending, Prompt, PromptKind, Reads
+from .prompts import Answer, Option, Pending, Prompt, PromptKind, Reads, Standing
 from .state import MAX_SKILL, SKILLS, Hero, Item, ItemTag, Session, Skills, bounded
 
 
@@ -41,6 +41,7 @@ class ChoiceRequest:
     options: tuple[Option, ...]
     hero: str | None = None
     rule: str = ""
+    alike: str = ""  # the question each hero is asked in turn ("loss"): one answer may stand for all (Standing)
 
 
 @dataclass(slots=True)
@@ -97,7 +98,7 @@ class Requests:
     def _rolled(self, roll: Roll, rule: str) -> None:
         """What the driver does with a roll it answered: nothing here (no session, no events)."""
 
-    def _answered(self, request: ChoiceRequest | DrawRequest, key: str) -> str:
+    def _answered(self, request: ChoiceRequest | DrawRequest, key: str, *, everyone: bool = False) -> str:
         return key
 
     def roll(
@@ -136,16 +137,24 @@ class Requests:
         return (yield from self.roll(DieKind.POOL, purpose, hero=hero, pool=count, chart=True, rule=rule)).faces
 
     def choose(
-        self, question: str, options: Sequence[Option | tuple[str, str]], *, hero: str | None = None, rule: str = ""
+        self,
+        question: str,
+        options: Sequence[Option | tuple[str, str]],
+        *,
+        hero: str | None = None,
+        rule: str = "",
+        alike: str = "",
     ) -> Generator[Request, Any, str]:
         """Ask the hero (or the posse) to pick one option; a single option is taken without asking.
 
-        Options that mean something beyond their key (taking part, a cost, a test) are given as `Option`s.
+        Options that mean something beyond their key (taking part, a cost, a test) are given as `Option`s. `alike`
+        names a question each hero is asked in turn with options that mean the same for everyone ("Each Hero may
+        ..."): the table may answer it once "the same for everyone" (`Choose.everyone`).
         """
         offered = tuple(o if isinstance(o, Option) else Option(o[0], o[1]) for o in options)
         if len(offered) == 1:
             return offered[0].key
-        choice: str = yield ChoiceRequest(question, offered, hero, rule)
+        choice: str = yield ChoiceRequest(question, offered, hero, rule, alike if hero is not None else "")
         return choice
 
     def draw(
@@ -496,15 +505,17 @@ class Ctx(Requests):
             value = f" (D3: {roll.value})"  # the D6 face and how it reads as a D3 (FF-DICE-02)
         self.emit("rolled", f"{who} {shown}{value} for {roll.purpose}", hero=roll.hero, rule=rule, roll=roll)
 
-    def _answered(self, request: ChoiceRequest | DrawRequest, key: str) -> str:
-        """The `answered` event: what was chosen or drawn, in the option's words."""
+    def _answered(self, request: ChoiceRequest | DrawRequest, key: str, *, everyone: bool = False) -> str:
+        """The `answered` event: what was chosen or drawn, in the option's words; an answer given the same for
+        everyone says so on each hero's own event."""
         if not self.quiet:
             if isinstance(request, DrawRequest):
                 label = next((label for option, label in request.picks if option == key), key)
                 self.emit("answered", f"{request.purpose}: {label} (drawn)", rule=request.rule)
             else:
                 label = next((o.label for o in request.options if o.key == key), key)
-                self.emit("answered", f"{request.question}: {label} (chosen)", hero=request.hero, rule=request.rule)
+                how = "the same for everyone" if everyone else "chosen"
+                self.emit("answered", f"{request.question}: {label} ({how})", hero=request.hero, rule=request.rule)
         return key
 
 
@@ -659,17 +670,20 @@ def run_rule(
     """Run `command` on `state`, or resume the pending rule when `command` answers its prompt.
 
     The answer sources, in order: the answers recorded so far (a resumed rule replays them), the answer the
-    incoming command brings, the dice the table typed in, the policy, the session RNG (dice option "server");
-    a request none answers stops at a prompt, with every answer so far recorded in the pending record."""
+    incoming command brings, the answers given "the same for everyone" (`standing`), the dice the table typed in,
+    the policy, the session RNG (dice option "server"); a request none answers stops at a prompt, with every
+    answer so far recorded in the pending record."""
     pending = state.pending
     if pending is not None:
         checkpoint, replay, origin = pending.checkpoint, list(pending.answers), pending.command
         queue = [*pending.dice_left, *getattr(command, "dice", ())]
         incoming: list[Command] = [command]
+        standing = list(pending.standing)
     else:
         checkpoint, replay, origin = state, [], command
         queue = list(getattr(command, "dice", ()))
         incoming = []
+        standing = []
     recorded: list[Answer] = []
     replay.reverse()
     typed = len(queue)
@@ -678,7 +692,22 @@ def run_rule(
         return replay.pop() if replay else None
 
     def brought(ctx: Ctx, request: Request) -> Answer | None:
-        return _answer_from_command(ctx, request, incoming.pop(), pending) if incoming else None
+        if not incoming:
+            return None
+        answer = _answer_from_command(ctx, request, incoming.pop(), pending)
+        if answer.kind == "everyone" and isinstance(request, ChoiceRequest):  # it stands for the later alike asks
+            standing[:] = [s for s in standing if (s.rule, s.topic) != (request.rule, request.alike)]
+            standing.append(Standing(request.rule, request.alike, answer.option))
+        return answer
+
+    def alike(ctx: Ctx, request: Request) -> Answer | None:
+        if standing and isinstance(request, ChoiceRequest) and request.alike:
+            for given in standing:
+                if (given.rule, given.topic) == (request.rule, request.alike) and any(
+                    o.key == given.option for o in request.options
+                ):
+                    return Answer("everyone", option=given.option)
+        return None
 
     def dice(ctx: Ctx, request: Request) -> Answer | None:
         if queue and isinstance(request, RollRequest):
@@ -694,7 +723,7 @@ def run_rule(
 
         return record
 
-    sources: list[Source[Ctx]] = [recording(replayed), recording(brought), recording(dice)]
+    sources: list[Source[Ctx]] = [recording(replayed), recording(brought), recording(alike), recording(dice)]
     if policy is not None:
         sources.append(recording(policy))
     sources.append(recording(_server_dice))
@@ -705,7 +734,8 @@ def run_rule(
         prompt = _prompt_for(ctx, stopped, f"p{state.step + 1}")
         emitted = len(ctx.events)
         ctx.emit("prompt", prompt.question, hero=prompt.hero, rule=prompt.rule)
-        return Run(ctx, Pending(origin, checkpoint, tuple(recorded), emitted, prompt, tuple(queue)), already)
+        pended = Pending(origin, checkpoint, tuple(recorded), emitted, prompt, tuple(queue), tuple(standing))
+        return Run(ctx, pended, already)
     if incoming:
         raise IllegalCommand(f"{command.type!r} answers nothing: no prompt is waiting")
     if queue:
@@ -750,7 +780,7 @@ def _take(ctx: Requests, request: Request, answer: Answer) -> Any:
         return answer.indices
     if isinstance(request, CardRequest):
         return answer
-    return ctx._answered(request, answer.option)
+    return ctx._answered(request, answer.option, everyone=answer.kind == "everyone")
 
 
 def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
@@ -788,7 +818,14 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
     if isinstance(request, ChoiceRequest):
         who = f"{ctx.name(request.hero)}: " if request.hero else ""
         return Prompt(
-            prompt_id, PromptKind.CHOICE, who + request.question, "choose", request.hero, request.rule, request.options
+            prompt_id,
+            PromptKind.CHOICE,
+            who + request.question,
+            "choose",
+            request.hero,
+            request.rule,
+            request.options,
+            alike=bool(request.alike),
         )
     if isinstance(request, RerollRequest):
         return Prompt(
@@ -842,7 +879,14 @@ def _answer_from_command(ctx: Ctx, request: Request, command: Command, pending: 
                 field="option",
                 rule=request.rule,
             )
-        return Answer("choice", option=command.option)
+        if command.everyone and not (isinstance(request, ChoiceRequest) and request.alike):
+            raise InvalidCommand(
+                f"everyone: prompt {pending.prompt.id} ({pending.prompt.question}) is not a choice each hero makes "
+                "alike; answer it for this one",
+                field="everyone",
+                rule=request.rule,
+            )
+        return Answer("everyone" if command.everyone else "choice", option=command.option)
     if isinstance(request, RerollRequest):
         assert isinstance(command, Reroll)
         roll = request.roll

@@ -98,6 +98,7 @@ class Prompt:
     target: int = field(default=0, metadata=meta(minimum=0))  # each die hits on `target`+ (0: none)
     reads: Reads | None = None  # for roll and re-roll prompts: what the rules read from the dice
     doubles: bool = False  # natural doubles change the outcome (FF-DICE-07, FF-DEPTH-05)
+    alike: bool = False  # a choice each hero makes in turn: one answer may stand for the rest (`choose` everyone)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +114,16 @@ class Answer:
 
 
 @dataclass(frozen=True, slots=True)
+class Standing:
+    """An answer given "the same for everyone": it answers each later choice of the same rule run that asks the
+    same question (`rule`, `topic`) and offers `option`, each hero's as its own recorded answer."""
+
+    rule: str
+    topic: str
+    option: str
+
+
+@dataclass(frozen=True, slots=True)
 class Pending:
     """A rule stopped at `prompt`, to be resumed by replaying `command` from `checkpoint` with `answers`."""
 
@@ -122,3 +133,4 @@ class Pending:
     events_emitted: int = field(metadata=meta(public=False))
     prompt: Prompt
     dice_left: tuple[Faces, ...] = ()
+    standing: tuple[Standing, ...] = field(default=(), metadata=meta(public=False))  # answers for everyone

@@ -78,7 +78,7 @@ def plus_one(ctx: Ctx, hero: str, stat: str, *, rule: str, why: str) -> None:
 
 def takes_part(ctx: Ctx, hero: str, question: str, join: Option, skip: Option, *, rule: str) -> Steps[bool]:
     """An optional hazard (46, 55, 64): the hero chooses to take part (`join`) or pass it by (`skip`)."""
-    choice = yield from ctx.choose(question, [join, skip], hero=hero, rule=rule)
+    choice = yield from ctx.choose(question, [join, skip], hero=hero, rule=rule, alike="take_part")
     return choice == join.key
 
 
@@ -88,5 +88,5 @@ def either_test(
     """"A <Skill> N+ or <Skill> N+ test" (56, 65, 66): the hero picks the skill, then tests it."""
     options = [Option(skill, f"{skill.capitalize()} {target}+ ({ctx.skill(hero, skill)} dice)",
                       test=SkillCheck(skill, target)) for skill in skills]
-    skill = yield from ctx.choose(f"{purpose}: which test?", options, hero=hero, rule=rule)
+    skill = yield from ctx.choose(f"{purpose}: which test?", options, hero=hero, rule=rule, alike="which_test")
     return (yield from ctx.skill_test(hero, skill, target, purpose, rule=rule))

@@ -23,7 +23,8 @@ def sleeping_under_the_stars(ctx: Ctx, roller: str) -> Procedure:
             stat = yield from ctx.choose(
                 f"Sleeping Under the Stars: 6+ number {n} of {test.successes}: +1 Health or +1 Sanity?",
                 [Option("health", "+1 Health", gains=(Amount("health_mod"),)),
-                 Option("sanity", "+1 Sanity", gains=(Amount("sanity_mod"),))], hero=hero, rule="FT-TRAVEL-D51")
+                 Option("sanity", "+1 Sanity", gains=(Amount("sanity_mod"),))], hero=hero, rule="FT-TRAVEL-D51",
+                alike="stat")
             plus_one(ctx, hero, stat, rule="FT-TRAVEL-D51", why="Sleeping Under the Stars")
 
 
@@ -50,7 +51,7 @@ def bandits(ctx: Ctx, roller: str) -> Procedure:
                          f"({left - n + 1} Bandit(s) leave empty-handed)", hero=hero, rule="FT-TRAVEL-D52")
                 break
             loss = yield from ctx.choose(f"Bandits!: Bandit {n} of {left} not defeated: what do you lose?",
-                                         options, hero=hero, rule="FT-TRAVEL-D52")
+                                         options, hero=hero, rule="FT-TRAVEL-D52", alike="loss")
             if loss == "gold":
                 ctx.change(hero, "gold", -25, rule="FT-TRAVEL-D52", why="robbed by a Bandit")
             elif loss == "dark_stone":

@@ -97,7 +97,8 @@ def gulch_ambush(ctx: Ctx, roller: str) -> Procedure:
                     for item in sheet.items if ItemTag.DARK_STONE in item.tags]
         if options:
             loss = yield from ctx.choose("Gulch Ambush: the Black Fang take D3 Dark Stone or one Item with a "
-                                         "Dark Stone icon: which?", options, hero=hero, rule="FT-TRAVEL-D65")
+                                         "Dark Stone icon: which?", options, hero=hero, rule="FT-TRAVEL-D65",
+                                         alike="loss")
             if loss == "shards":
                 shards = yield from ctx.d3("Gulch Ambush: Dark Stone lost", hero=hero, rule="FT-TRAVEL-D65")
                 ctx.change(hero, "dark_stone", -shards, rule="FT-TRAVEL-D65", why="scavenged by the Black Fang")

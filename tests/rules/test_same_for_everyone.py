@@ -1,0 +1,79 @@
+"""A choice each hero makes in turn, answered once "the same for everyone" (`Choose.everyone`, issue 18).
+
+The rulebook asks each Hero (FT-TRAVEL-D46 "each Hero may search", FT-TRAVEL-D52 "each Bandit left takes ..."); the
+table may give one answer that stands for the rest of the posse's alike prompts of the same hazard. Each hero's
+answer is still its own recorded answer and `answered` event, the dice stay each hero's own, and it is one command
+(one step of the log for undo).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from shared_rules import Choose, IllegalCommand, InvalidCommand, apply
+from tests.rules.table import Table, hero, item
+
+
+def test_one_loss_for_everyone_answers_each_later_bandit_of_every_hero_with_its_own_event_FT_TRAVEL_D52() -> None:
+    t = Table.travelling([hero("a", gold=100, dark_stone=1), hero("b", gold=100, dark_stone=2), hero("c", gold=0)])
+    t.hazard(52)
+    t.roll(3)  # a: 3 defeated, 2 left
+    assert t.prompt is not None and t.prompt.alike and t.prompt.hero == "a"
+    t.do(Choose("gold", everyone=True))  # Lose $25 for a's two Bandits and everyone's after
+    assert t.prompt is not None and (t.prompt.hero, t.prompt.kind) == ("b", "roll")  # b's own D6 is still typed
+    t.roll(4)  # b: 4 defeated, 1 left: the standing answer takes $25, no question
+    assert t.prompt is not None and (t.prompt.hero, t.prompt.kind) == ("c", "roll")
+    t.roll(4)  # c: 1 left, no Gold and no other choice: nothing to lose (A8)
+    assert t.prompt is None
+    assert (t.hero("a").gold, t.hero("b").gold, t.hero("b").dark_stone) == (50, 75, 2)
+    answered = [(e.hero, e.text) for e in t.events if e.type == "answered"]
+    assert [who for who, _ in answered] == ["a", "a", "b"]  # each hero's answer is its own event
+    assert all(text.endswith("(the same for everyone)") for _, text in answered)
+
+
+def test_a_standing_answer_stops_where_its_option_is_not_offered_and_the_hero_is_asked_FT_TRAVEL_D52() -> None:
+    t = Table.travelling([hero("a", gold=100, dark_stone=1),
+                          hero("b", gold=0, dark_stone=2, items=(item("Lantern", "gear"),))])
+    t.hazard(52)
+    t.roll(4)  # a: 1 left
+    t.do(Choose("gold", everyone=True))
+    t.roll(3)  # b: 2 left, no Gold: the standing "gold" does not fit, b chooses
+    assert t.prompt is not None and (t.prompt.hero, t.prompt.kind) == ("b", "choice")
+    assert [o.key for o in t.prompt.options] == ["dark_stone", "item:lantern"]
+    assert t.hero("a").gold == 75
+
+
+def test_everyone_joins_the_search_but_each_hero_rolls_their_own_test_FT_TRAVEL_D46() -> None:
+    t = Table.travelling([hero("a", cunning=1, grit=2), hero("b", cunning=1, grit=1)])
+    t.hazard(46)
+    assert t.prompt is not None and t.prompt.alike
+    t.do(Choose("search", everyone=True))
+    assert t.prompt is not None and (t.prompt.hero, t.prompt.kind) == ("a", "roll")
+    t.roll(2)  # a fails Cunning 5+: all Grit discarded
+    assert t.prompt is not None and (t.prompt.hero, t.prompt.kind) == ("b", "roll")  # b was not asked again
+    t.roll(1)
+    assert t.prompt is None and (t.hero("a").grit, t.hero("b").grit) == (0, 0)
+
+
+def test_everyone_on_a_question_not_asked_alike_is_refused_naming_the_field() -> None:
+    t = Table.travelling([hero("a"), hero("b")])
+    t.hazard(42)  # Raging River: one choice for the posse (FT-TRAVEL-D42)
+    assert t.prompt is not None and not t.prompt.alike
+    with pytest.raises(InvalidCommand) as refused:
+        t.do(Choose("ford", everyone=True))
+    assert refused.value.field == "everyone" and refused.value.rule == "FT-TRAVEL-D42"
+
+
+def test_a_replayed_pending_answers_the_same_after_a_reload_FT_TRAVEL_D52() -> None:
+    from shared_rules import codec
+
+    t = Table.travelling([hero("a", gold=100, dark_stone=1), hero("b", gold=100, dark_stone=1)])
+    t.hazard(52)
+    t.roll(3)
+    t.do(Choose("gold", everyone=True))
+    t.state = codec.decode(type(t.state), codec.encode(t.state))  # the stored table, read back
+    assert t.state.pending is not None and t.state.pending.standing
+    t.roll(3)  # b: 2 left, both answered by the standing "gold"
+    assert t.prompt is None and (t.hero("a").gold, t.hero("b").gold) == (50, 50)
+    with pytest.raises(IllegalCommand):  # nothing waits now
+        apply(t.state, Choose("gold"))
