@@ -144,6 +144,7 @@ class PromptView:
     card: CardEntry | None = None
     mine: bool = True  # this phone answers it (its hero's prompt, or the posse's)
     drawing_all: bool = False  # "draw all" is under way: the phone draws each one as it comes
+    alike: bool = False  # each hero is asked this in turn: an option may be given "the same for everyone"
 
 
 def slots_for(kind: DieKind, count: int) -> list[tuple[str, str]]:
@@ -233,7 +234,8 @@ class PromptPresenter:
         if prompt.kind == "reroll":
             return replace(base, reroll=self._reroll_entry(prompt))
         if prompt.kind == "choice":
-            return replace(base, options=tuple((o.key, o.label) for o in prompt.options), draw=bool(prompt.purpose))
+            return replace(base, options=tuple((o.key, o.label) for o in prompt.options), draw=bool(prompt.purpose),
+                           alike=prompt.alike)
         return replace(base, card=self._card_entry(prompt))
 
     # ---- roll prompts ----------------------------------------------------------------------------------------
@@ -426,12 +428,15 @@ class PromptPresenter:
         self.table.submit(Reroll((), prompt=prompt.id), label="keep the dice")
 
     # ---- choices ----------------------------------------------------------------------------------------------
-    def choose(self, key: str) -> None:
+    def choose(self, key: str, everyone: bool = False) -> None:
+        """One tap answers the prompt; `everyone` (an alike prompt only) gives the same answer for the rest of the
+        posse's alike prompts of this step, each hero's its own answer in the log (one step for undo)."""
         prompt = self.prompt
-        if prompt is None or prompt.kind != "choice":
+        if prompt is None or prompt.kind != "choice" or (everyone and not prompt.alike):
             return
         label = next((o.label for o in prompt.options if o.key == key), key)
-        self.table.submit(Choose(key, prompt=prompt.id), label=label)
+        self.table.submit(Choose(key, prompt=prompt.id, everyone=everyone),
+                          label=f"{label} (the same for everyone)" if everyone else label)
 
     def draw_for_me(self) -> None:
         """A draw at random (a Building token, a Random Hero): the phone picks uniformly, as a shuffled pile would."""

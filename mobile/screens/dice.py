@@ -152,8 +152,19 @@ class DiceScreen(Screen):
             actions.add_widget(Factory.DarkButton(text=_("Draw this one for me"),
                                                   on_release=lambda *_a: p.draw_for_me()))
             body.add_widget(Factory.Section(text=_("Or tap what the table drew")))
+        if vm.alike:
+            body.add_widget(Factory.Muted(text=_("Everyone: the same answer for the rest of the posse in this "
+                                                 "hazard (each hero's own line in the log).")))
         for key, label in vm.options:
-            body.add_widget(Factory.DarkButton(text=label, on_release=lambda _b, k=key: p.choose(k)))
+            option = Factory.DarkButton(text=label, on_release=lambda _b, k=key: p.choose(k))
+            if not vm.alike:
+                body.add_widget(option)
+                continue
+            row = Factory.Row()
+            row.add_widget(option)
+            row.add_widget(Factory.DarkButton(text=_("Everyone"), size_hint_x=None, width=dp(112),
+                                              on_release=lambda _b, k=key: p.choose(k, everyone=True)))
+            body.add_widget(row)
 
     # ---- a card read at the table --------------------------------------------------------------------------------
     def _card(self, body: Any, actions: Any, vm: PromptView) -> None:
