@@ -295,6 +295,15 @@ class RollDice(Command):
     takes_dice: ClassVar[bool] = False  # the faces of this prompt's dice are `faces`
     faces: Faces | None = None
     prompt: str = ""
+    then: tuple[HeroFaces, ...] = ()  # the same roll of the heroes the prompt says come next (`Prompt.then`)
+
+
+@dataclass(frozen=True, slots=True)
+class HeroFaces:
+    """One hero's faces for a roll typed ahead with another's (a test every Hero takes in turn)."""
+
+    hero: str
+    faces: Faces
 
 
 @command

@@ -18,7 +18,7 @@ from .dice import DieKind, Roll, pick_index, roll_faces, validate_faces
 from .effects import check_effects, holds, item_id
 from .errors import IllegalCommand, InvalidCommand
 from .events import BanditPlan, Change, Event, EventType, Fact
-from .prompts import Answer, Option, Pending, Prompt, PromptKind, Reads, Standing
+from .prompts import Ahead, Answer, HeroDice, Option, Pending, Prompt, PromptKind, Reads, Standing
 from .state import MAX_SKILL, SKILLS, Hero, Item, ItemTag, Session, Skills, bounded
 
 
@@ -33,6 +33,7 @@ class RollRequest:
     rule: str = ""
     reads: Reads | None = None  # what the rules read (None: the usual reading of `kind` and `target`)
     doubles: bool = False  # natural doubles change the outcome (FF-DICE-07)
+    then: tuple[HeroDice, ...] = ()  # the heroes who take the same roll next: the table may type theirs too
 
 
 @dataclass(slots=True)
@@ -113,12 +114,14 @@ class Requests:
         rule: str = "",
         reads: Reads | None = None,
         doubles: bool = False,
+        then: tuple[HeroDice, ...] = (),
     ) -> Generator[Request, Any, Roll]:
         """Ask for a roll; it lands in a `rolled` event with its purpose. `reads` and `doubles` say what the rules
-        read from the dice when it is not the usual (the hits of a pool at a target, the total of a chart)."""
+        read from the dice when it is not the usual (the hits of a pool at a target, the total of a chart); `then`
+        the heroes who take the same roll next, whose faces the table may type with this one."""
         if kind is DieKind.POOL and pool <= 0:
             return Roll(purpose, kind, (), hero, "none", target, chart)
-        result: Roll = yield RollRequest(kind, purpose, hero, pool, target, chart, rule, reads, doubles)
+        result: Roll = yield RollRequest(kind, purpose, hero, pool, target, chart, rule, reads, doubles, then)
         return result
 
     def d6(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
@@ -413,6 +416,7 @@ class Ctx(Requests):
         rule: str,
         counts: bool = False,
         reads: Reads = Reads.HITS,
+        each: bool = False,
     ) -> Generator[Request, Any, Roll]:
         """A Skill test: one die per skill point, each at or above `target` a success (FF-DICE-06, A1).
 
@@ -420,12 +424,22 @@ class Ctx(Requests):
         made while it can still change the outcome: after a failed test, or, when the rule reads the dice
         themselves (`counts`: "for each 6+", the successes of all helpers summed, "for every 1 rolled"), while a
         die below the target is left to re-roll.
+
+        `each`: the rule has every Hero take this test in turn ("Each Hero must make ...", `for hero in
+        ctx.heroes()`), so the prompt names the heroes after this one and their dice: the table may type the whole
+        posse's dice at once (`RollDice.then`), each hero's still their own roll and Grit re-roll offer.
         """
         if skill not in SKILLS:
             raise ValueError(skill)
         dice = self.skill(hero_id, skill)
         label = f"{purpose}: {skill.capitalize()} {target}+ test"
-        roll = yield from self.roll(DieKind.POOL, label, hero=hero_id, pool=dice, target=target, rule=rule, reads=reads)
+        then: tuple[HeroDice, ...] = ()
+        if each and not counts and not self.quiet:
+            heroes = self.heroes()
+            later = heroes[heroes.index(hero_id) + 1 :] if hero_id in heroes else []
+            then = tuple(HeroDice(h, n) for h in later if (n := self.skill(h, skill)) > 0)
+        roll = yield from self.roll(DieKind.POOL, label, hero=hero_id, pool=dice, target=target, rule=rule, reads=reads,
+                                    then=then)  # fmt: skip
         while (
             self._state.options.offer_grit_rerolls
             and self.hero(hero_id).grit >= 1
@@ -678,12 +692,12 @@ def run_rule(
         checkpoint, replay, origin = pending.checkpoint, list(pending.answers), pending.command
         queue = [*pending.dice_left, *getattr(command, "dice", ())]
         incoming: list[Command] = [command]
-        standing = list(pending.standing)
+        standing, ahead = list(pending.standing), list(pending.ahead)
     else:
         checkpoint, replay, origin = state, [], command
         queue = list(getattr(command, "dice", ()))
         incoming = []
-        standing = []
+        standing, ahead = [], []
     recorded: list[Answer] = []
     replay.reverse()
     typed = len(queue)
@@ -694,11 +708,23 @@ def run_rule(
     def brought(ctx: Ctx, request: Request) -> Answer | None:
         if not incoming:
             return None
-        answer = _answer_from_command(ctx, request, incoming.pop(), pending)
+        answering = incoming.pop()
+        answer = _answer_from_command(ctx, request, answering, pending)
         if answer.kind == "everyone" and isinstance(request, ChoiceRequest):  # it stands for the later alike asks
             standing[:] = [s for s in standing if (s.rule, s.topic) != (request.rule, request.alike)]
             standing.append(Standing(request.rule, request.alike, answer.option))
+        if isinstance(answering, RollDice) and answering.then:
+            assert isinstance(request, RollRequest)
+            ahead.extend(_typed_ahead(request, answering))
         return answer
+
+    def typed_ahead(ctx: Ctx, request: Request) -> Answer | None:
+        if ahead and isinstance(request, RollRequest):
+            for index, given in enumerate(ahead):
+                if (given.hero, given.purpose) == (request.hero, request.purpose):
+                    del ahead[index]
+                    return _table_roll(request, given.faces, field="then")
+        return None
 
     def alike(ctx: Ctx, request: Request) -> Answer | None:
         if standing and isinstance(request, ChoiceRequest) and request.alike:
@@ -723,7 +749,8 @@ def run_rule(
 
         return record
 
-    sources: list[Source[Ctx]] = [recording(replayed), recording(brought), recording(alike), recording(dice)]
+    sources: list[Source[Ctx]] = [recording(replayed), recording(brought), recording(alike), recording(typed_ahead),
+                                  recording(dice)]  # fmt: skip
     if policy is not None:
         sources.append(recording(policy))
     sources.append(recording(_server_dice))
@@ -734,13 +761,33 @@ def run_rule(
         prompt = _prompt_for(ctx, stopped, f"p{state.step + 1}")
         emitted = len(ctx.events)
         ctx.emit("prompt", prompt.question, hero=prompt.hero, rule=prompt.rule)
-        pended = Pending(origin, checkpoint, tuple(recorded), emitted, prompt, tuple(queue), tuple(standing))
+        pended = Pending(origin, checkpoint, tuple(recorded), emitted, prompt, tuple(queue), tuple(standing),
+                         tuple(ahead))  # fmt: skip
         return Run(ctx, pended, already)
     if incoming:
         raise IllegalCommand(f"{command.type!r} answers nothing: no prompt is waiting")
     if queue:
         raise InvalidCommand(f"dice: {len(queue)} more dice given than the rules asked for", field="dice")
     return Run(ctx, None, already)
+
+
+def _typed_ahead(request: RollRequest, command: RollDice) -> list[Ahead]:
+    """The later heroes' faces a `roll` brings (`then`), checked now against the heroes and dice the prompt named,
+    so a wrong one refuses the whole answer before anything is applied."""
+    named = {turn.hero: turn.dice for turn in request.then}
+    typed: list[Ahead] = []
+    for index, given in enumerate(command.then):
+        if given.hero not in named or any(a.hero == given.hero for a in typed):
+            raise InvalidCommand(
+                f"then[{index}].hero: {given.hero!r} is not one of the heroes who take {request.purpose!r} next "
+                f"({', '.join(named) or 'none'})",
+                field=f"then[{index}].hero",
+                rule=request.rule,
+            )
+        faces = validate_faces(request.kind, given.faces, named[given.hero], field=f"then[{index}].faces",
+                               purpose=request.purpose)  # fmt: skip
+        typed.append(Ahead(given.hero, request.purpose, faces))
+    return typed
 
 
 def _table_roll(request: RollRequest, faces: Faces, *, field: str) -> Answer:
@@ -803,6 +850,7 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
             target=request.target,
             reads=request.reads or _usual_reading(request),
             doubles=request.doubles,
+            then=request.then,
         )
     if isinstance(request, DrawRequest):
         return Prompt(

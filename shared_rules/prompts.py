@@ -99,6 +99,7 @@ class Prompt:
     reads: Reads | None = None  # for roll and re-roll prompts: what the rules read from the dice
     doubles: bool = False  # natural doubles change the outcome (FF-DICE-07, FF-DEPTH-05)
     alike: bool = False  # a choice each hero makes in turn: one answer may stand for the rest (`choose` everyone)
+    then: tuple[HeroDice, ...] = ()  # a roll prompt: the heroes who take the same roll next (`roll` then)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +112,24 @@ class Answer:
     indices: tuple[int, ...] = ()
     effects: tuple[Effect, ...] = ()
     text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HeroDice:
+    """A hero who takes the same roll after this one, and how many dice (a test every Hero takes in turn)."""
+
+    hero: str
+    dice: int = field(metadata=meta(minimum=1))
+
+
+@dataclass(frozen=True, slots=True)
+class Ahead:
+    """A later hero's faces for the same roll, typed with the first (`roll` then): they answer that hero's roll of
+    `purpose` when the rule asks for it."""
+
+    hero: str
+    purpose: str
+    faces: Faces
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,3 +153,4 @@ class Pending:
     prompt: Prompt
     dice_left: tuple[Faces, ...] = ()
     standing: tuple[Standing, ...] = field(default=(), metadata=meta(public=False))  # answers for everyone
+    ahead: tuple[Ahead, ...] = field(default=(), metadata=meta(public=False))  # later heroes' faces, typed already

@@ -12,6 +12,7 @@ import secrets
 from dataclasses import dataclass, replace
 
 from shared_rules import Choose, DieKind, Effect, EnterCard, InvalidCommand, Prompt, Reroll, RollDice, RulesError
+from shared_rules.commands import HeroFaces
 from shared_rules.dice import die_count, face_range, validate_faces
 from shared_rules.effects import check_effects
 from shared_rules.prompts import Reads
@@ -74,6 +75,16 @@ class DieSlot:
 
 
 @dataclass(frozen=True, slots=True)
+class PosseRow:
+    """One hero of a test the whole posse takes in turn: their dice, and whether the table marked them passed."""
+
+    hero: str
+    name: str
+    dice: int
+    passed: bool
+
+
+@dataclass(frozen=True, slots=True)
 class RollEntry:
     """A roll prompt being answered: the dice to fill, the faces they may show, and what they add up to."""
 
@@ -88,6 +99,7 @@ class RollEntry:
     target: int = 0
     sending: bool = False  # the last die is in: the faces go out after a short window unless held
     totals: tuple[int, ...] = ()  # a 2D6 chart roll: the total in one tap (2..12)
+    posse: tuple[PosseRow, ...] = ()  # a test every hero takes in turn: everyone's result on this screen
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +209,7 @@ class PromptPresenter:
         self.sending = False
         self.answer_here = False  # the player chose to answer another phone's prompt on this one
         self.draw_all_purpose = ""
+        self.failed: set[str] = set()  # heroes of a posse test marked failed (the rest passed)
         table.listen(self._continue_draws)
 
     # ---- which prompt ----------------------------------------------------------------------------------------
@@ -214,6 +227,7 @@ class PromptPresenter:
         self.hold()
         self.answer_here = False
         self.chosen = set()
+        self.failed = set()
         self.card_text, self.card_effects, self.card_field, self.card_amount = "", [], "wounds", 1
         self.cursor = 0
         self.faces = []
@@ -259,8 +273,46 @@ class PromptPresenter:
         totals = tuple(range(2, 13)) if by_total(prompt) else ()
         if totals:
             hint = "Tap the total of the two dice, or each die's face"
+        posse = self._posse(prompt) if hits else ()
         return RollEntry(slots, face_range(kind), slots[cursor].colour, slots[cursor].label,
-                         reading(kind, self.faces), complete, hint, hits, target, self.sending, totals)
+                         reading(kind, self.faces), complete, hint, hits, target, self.sending, totals, posse)
+
+    def _posse(self, prompt: Prompt) -> tuple[PosseRow, ...]:
+        """This hero and those who take the same test next (`Prompt.then`), each passed unless marked failed."""
+        if not prompt.then or prompt.hero is None:
+            return ()
+        turns = [(prompt.hero, prompt.dice_count), *((turn.hero, turn.dice) for turn in prompt.then)]
+        return tuple(PosseRow(hero, self.table.hero_name(hero), dice, hero not in self.failed) for hero, dice in turns)
+
+    def toggle_passed(self, hero: str) -> None:
+        """A posse test: mark a hero failed (no die at the target), or passed again."""
+        self.sync()
+        self.failed ^= {hero}
+        self.table.changed()
+
+    def send_posse(self) -> bool:
+        """Everyone's test in one answer: a pass as one hit, a fail as none (the rules read only pass or fail
+        here), this hero's faces and the rest as `then`. Each hero's Grit re-roll offer still follows a fail."""
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "roll" or not prompt.then:
+            return False
+        target = test_target(prompt)
+        rows = self._posse(prompt)
+        faces = {row.hero: tuple(f for f in hit_faces(1 if row.passed else 0, row.dice, target) if f is not None)
+                 for row in rows}
+        mine = faces.pop(rows[0].hero)
+        try:  # the engine's own check of each hero's dice before anything is sent
+            validate_faces(prompt.die or DieKind.POOL, mine, prompt.dice_count, field="faces", purpose=prompt.purpose)
+        except InvalidCommand as error:
+            self.table.notice = Notice(plain(error.message), rule=error.rule, field=error.field)
+            self.table.changed()
+            return False
+        failed = [row.name for row in rows if not row.passed]
+        said = f"{', '.join(failed)} failed" if failed else "everyone passed"
+        self.table.submit(RollDice(mine, prompt=prompt.id, then=tuple(HeroFaces(h, f) for h, f in faces.items())),
+                          label=f"{prompt.purpose}: {said}")
+        return True
 
     def tap_face(self, face: int) -> None:
         """The pad: put `face` on the selected die, then move to the next empty one; the last die sends the faces

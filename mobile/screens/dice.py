@@ -62,8 +62,12 @@ class DiceScreen(Screen):
     def _roll(self, body: Any, actions: Any, vm: PromptView) -> None:
         p, entry = self.presenter, vm.roll
         assert p is not None and entry is not None
+        if entry.posse:
+            self._posse(body, actions, entry)
         if entry.hits:
-            body.add_widget(Factory.Section(text=_("How many dice show {n} or more?").format(n=entry.target)))
+            body.add_widget(Factory.Section(text=(_("Or only {who}'s dice: how many show {n} or more?") if entry.posse
+                                                  else _("How many dice show {n} or more?")).format(
+                n=entry.target, who=vm.who)))
             row = _flow()
             for n in entry.hits:
                 row.add_widget(Factory.CountButton(text=str(n), on_release=lambda _b, k=n: p.send_hits(k)))
@@ -109,6 +113,25 @@ class DiceScreen(Screen):
             actions.add_widget(row)
         if not entry.sending:
             actions.add_widget(Factory.DarkButton(text=_("Roll for me"), on_release=lambda *_a: p.roll_for_me()))
+
+    def _posse(self, body: Any, actions: Any, entry: Any) -> None:
+        """A test every hero takes in turn: each hero's row says passed or failed (a tap turns it), and one tap
+        sends everyone's; a fail is still offered its Grit re-roll."""
+        p = self.presenter
+        assert p is not None
+        body.add_widget(Factory.Section(text=_("Everyone takes this test: tap who failed")))
+        for row in entry.posse:
+            line = Factory.Row()
+            line.add_widget(Factory.Body(text=_("{name}: {n} dice").format(name=row.name, n=row.dice)))
+            mark = theme.icon("✓") if row.passed else theme.icon("✗")
+            line.add_widget(Factory.DarkButton(markup=True, text=(_("Passed") if row.passed else _("Failed")) + " " + mark,
+                                               size_hint_x=None, width=dp(132),
+                                               on_release=lambda _b, h=row.hero: p.toggle_passed(h)))
+            body.add_widget(line)
+        failed = [row.name for row in entry.posse if not row.passed]
+        text = (_("Everyone passed") if not failed
+                else _("Send: {names} failed").format(names=", ".join(failed)))
+        actions.add_widget(Factory.PrimaryButton(text=text, on_release=lambda *_a: p.send_posse()))
 
     # ---- Grit re-roll offers -------------------------------------------------------------------------------------
     def _reroll(self, body: Any, actions: Any, vm: PromptView) -> None:

@@ -334,3 +334,44 @@ def test_rerolled_misses_and_how_many_hit_now_is_one_tap_FF_GRIT_01(tmp_path: Pa
     dice.reroll_misses_hits(1)
     ann = dice.table.read.hero("ann")
     assert ann.grit == 0 and ann.xp == 10 and dice.table.snapshot.pending is None  # passed on the re-roll
+
+
+# ---- one tap for the posse (issue 18) ---------------------------------------------------------------------------
+def test_a_choice_each_hero_makes_is_answered_for_everyone_in_one_tap_and_undone_as_one_step_FT_TRAVEL_D46(
+        tmp_path: Path) -> None:
+    from mobile.presenters.log import LogPresenter
+
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann"), hero("bo", "Bo"))
+    tap(dice, 4, 6)  # Wrecked Train: each Hero may search
+    assert dice.view().alike and dice.view().who == "Ann"
+    dice.choose("pass", everyone=True)
+    assert dice.table.snapshot.pending is None  # Bo was not asked again
+    answered = [e for e in dice.table.snapshot.log[-1].events if e.type == "answered"]
+    assert [e.hero for e in answered] == ["ann", "bo"]  # each hero's own answer, said in the log
+    assert all(e.text.endswith("(the same for everyone)") for e in answered)
+    log = LogPresenter(dice.table)
+    assert "the same for everyone" in log.view().undo_last_label  # undo says what it takes back
+    log.undo_last()
+    assert dice.table.snapshot.pending is not None and dice.table.snapshot.pending.hero == "ann"
+
+
+def test_a_choice_asked_of_the_posse_once_offers_no_everyone_FT_TRAVEL_D42(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann"), hero("bo", "Bo"))
+    tap(dice, 4, 2)  # Raging River: one choice for the posse
+    assert not dice.view().alike
+    dice.choose("turn_back", everyone=True)  # nothing to stand for: not sent
+    assert dice.table.snapshot.pending is not None and not dice.table.outbox
+
+
+def test_a_test_every_hero_takes_is_sent_for_the_whole_posse_in_one_tap_FT_TRAVEL_D12(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann", agility=2), hero("bo", "Bo", agility=1),
+                          hero("cy", "Cy", agility=3))
+    tap(dice, 1, 2)  # Bleached Bones: each Hero tests Agility 5+
+    entry = dice.view().roll
+    assert [(r.name, r.dice, r.passed) for r in entry.posse] == [("Ann", 2, True), ("Bo", 1, True), ("Cy", 3, True)]
+    dice.toggle_passed("bo")
+    assert [r.passed for r in dice.view().roll.posse] == [True, False, True]
+    assert dice.send_posse()
+    assert dice.table.snapshot.pending is None
+    read = dice.table.read
+    assert [read.hero(h).xp for h in ("ann", "bo", "cy")] == [10, 0, 10] and read.hero("bo").bag_torn

@@ -576,6 +576,8 @@ class Hands:
 
         self.prompts += 1
         screen = self.screen("dice")
+        if self.h.trace:
+            print(f"prompt {prompt.kind}: {prompt.question}", file=sys.stderr, flush=True)
         h, vm = self.h, screen.vm
         body, actions = screen.ids.body, screen.ids.actions
 
@@ -586,6 +588,18 @@ class Hands:
             faces = self.roll(prompt.die, prompt.dice_count)
             entry = vm.roll
             target = test_target(prompt) if prompt.die is DieKind.POOL else 0
+            if entry.posse:  # a test every hero takes in turn: mark who failed, then one tap sends everyone's
+                for index, row in enumerate(entry.posse):
+                    rolled = faces if index == 0 else self.roll(DieKind.POOL, row.dice)
+                    if not any(f >= target for f in rolled):
+                        marks = [w for w in h.walk(body) if w.__class__.__name__ == "DarkButton"
+                                 and str(w.text).startswith(("Passed", "Failed"))]
+                        self.tap(marks[index])
+                        screen = self.screen("dice")
+                        body, actions = screen.ids.body, screen.ids.actions
+                self.tap(h.find(lambda w: w.__class__.__name__ == "PrimaryButton"
+                                and str(w.text).startswith(("Everyone passed", "Send:")), actions, "send everyone's"))
+                return
             if entry.hits and target:
                 self.tap(count(sum(1 for f in faces if f >= target)))
             elif entry.totals:
@@ -615,7 +629,13 @@ class Hands:
         if prompt.kind == "choice":
             decided = default_policy(ctx, ChoiceRequest(prompt.question, prompt.options, prompt.hero, prompt.rule))
             label = dict(vm.options)[decided.option]
-            self.tap(h.button(label, body))
+            option = h.button(label, body)
+            posse = [x.id for x in state.active_heroes]
+            others = posse[posse.index(prompt.hero) + 1:] if prompt.hero in posse else []
+            alike = vm.alike and all(  # the policy would answer the heroes still to ask the same: one tap for all
+                default_policy(ctx, ChoiceRequest(prompt.question, prompt.options, other, prompt.rule)).option
+                == decided.option for other in others)
+            self.tap(h.button("Everyone", option.parent) if alike else option)
             return
         field = h.find(lambda w: getattr(w, "hint_text", "") == "What the card says", body, "the card's text")
         self.tap(field)

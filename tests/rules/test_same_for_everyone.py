@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from shared_rules import Choose, IllegalCommand, InvalidCommand, apply
+from shared_rules import Choose, IllegalCommand, InvalidCommand, RollDice, apply
+from shared_rules.commands import HeroFaces
+from shared_rules.dice import DieKind
 from tests.rules.table import Table, hero, item
 
 
@@ -77,3 +79,54 @@ def test_a_replayed_pending_answers_the_same_after_a_reload_FT_TRAVEL_D52() -> N
     assert t.prompt is None and (t.hero("a").gold, t.hero("b").gold) == (50, 50)
     with pytest.raises(IllegalCommand):  # nothing waits now
         apply(t.state, Choose("gold"))
+
+
+# ---- a test every Hero takes in turn, typed for the whole posse at once -----------------------------------------
+def test_the_prompt_names_who_takes_the_same_test_next_and_their_dice_FT_TRAVEL_D12() -> None:
+    t = Table.travelling([hero("a", agility=3), hero("b", agility=1), hero("c", agility=2)])
+    t.hazard(12)  # Bleached Bones: each Hero tests Agility 5+
+    assert t.prompt is not None and t.prompt.hero == "a"
+    assert [(x.hero, x.dice) for x in t.prompt.then] == [("b", 1), ("c", 2)]
+
+
+def test_the_posse_s_dice_typed_at_once_resolve_each_hero_s_own_test_FT_TRAVEL_D12() -> None:
+    t = Table.travelling([hero("a", agility=3), hero("b", agility=1), hero("c", agility=2)])
+    t.hazard(12)
+    t.do(RollDice((5, 1, 1), then=(HeroFaces("b", (6,)), HeroFaces("c", (2, 3)))))
+    assert t.prompt is None  # a and b pass, c fails: Side Bag torn, nothing more to ask
+    assert (t.hero("a").xp, t.hero("b").xp, t.hero("c").xp, t.hero("c").bag_torn) == (10, 10, 0, True)
+    assert [e.hero for e in t.events if e.type == "test"] == ["a", "b", "c"]  # each hero's own test event
+
+
+def test_a_failed_hero_with_grit_is_still_offered_the_re_roll_then_the_next_hero_s_typed_dice_count_FF_GRIT_01() -> None:
+    t = Table.travelling([hero("a", spirit=1, grit=1), hero("b", spirit=1)], rerolls=True)
+    t.hazard(53)  # Circling Vultures: each Hero tests Spirit 5+
+    t.do(RollDice((2,), then=(HeroFaces("b", (6,)),)))  # a fails, b passes
+    assert t.prompt is not None and (t.prompt.hero, t.prompt.kind) == ("a", "reroll")
+    t.keep()
+    assert t.prompt is not None and (t.prompt.hero, t.prompt.kind) == ("a", "roll")  # a's D3 Sanity Damage
+    t.roll(3)  # D3 = 2
+    assert t.prompt is not None and (t.prompt.hero, t.prompt.kind) == ("b", "roll")  # b's D3 heal, not the test
+    assert t.prompt.die is DieKind.D3
+    t.roll(1)
+    assert t.prompt is None and t.hero("a").sanity_damage == 2 and t.hero("b").xp == 10
+
+
+def test_faces_typed_for_a_hero_not_named_or_with_the_wrong_dice_are_refused_before_anything_FT_TRAVEL_D12() -> None:
+    t = Table.travelling([hero("a", agility=1), hero("b", agility=2)])
+    t.hazard(12)
+    before = t.state
+    with pytest.raises(InvalidCommand) as stranger:
+        t.do(RollDice((5,), then=(HeroFaces("z", (5, 5)),)))
+    assert stranger.value.field == "then[0].hero"
+    with pytest.raises(InvalidCommand) as short:
+        t.do(RollDice((5,), then=(HeroFaces("b", (5,)),)))  # b rolls 2 dice
+    assert short.value.field == "then[0].faces"
+    assert t.state is before
+
+
+def test_a_test_whose_successes_are_counted_names_nobody_next_FT_TRAVEL_D64() -> None:
+    t = Table.travelling([hero("a"), hero("b")])
+    t.hazard(64)  # Search Party: the helpers' successes are summed, each count matters
+    t.do(Choose("help", everyone=True))
+    assert t.prompt is not None and t.prompt.kind == "roll" and t.prompt.then == ()

@@ -11,7 +11,7 @@ from .common import choose_item, hazard, lose_grit_or_take, plus_one, willpower_
 def march_of_the_lost_army(ctx: Ctx, roller: str) -> Procedure:
     """Each Hero: Luck 5+; pass +20 XP; fail: lose 1 Item of the Hero's choice (FT-TRAVEL-D31)."""
     for hero in ctx.heroes():
-        test = yield from ctx.skill_test(hero, "luck", 5, "March of the Lost Army", rule="FT-TRAVEL-D31")
+        test = yield from ctx.skill_test(hero, "luck", 5, "March of the Lost Army", rule="FT-TRAVEL-D31", each=True)
         if test.passed:
             ctx.change(hero, "xp", 20, rule="FT-TRAVEL-D31", why="March of the Lost Army")
             continue

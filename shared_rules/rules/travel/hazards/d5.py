@@ -65,7 +65,7 @@ def circling_vultures(ctx: Ctx, roller: str) -> Procedure:
     """Each Hero: Spirit 5+; pass +10 XP and Heal D3 Sanity; fail D3 Sanity Damage ignoring Willpower, carried
     over to the next Adventure (FT-TRAVEL-D53)."""
     for hero in ctx.heroes():
-        test = yield from ctx.skill_test(hero, "spirit", 5, "Circling Vultures", rule="FT-TRAVEL-D53")
+        test = yield from ctx.skill_test(hero, "spirit", 5, "Circling Vultures", rule="FT-TRAVEL-D53", each=True)
         if test.passed:
             ctx.change(hero, "xp", 10, rule="FT-TRAVEL-D53", why="Circling Vultures")
             heal = yield from ctx.d3("Circling Vultures: Heal Sanity", hero=hero, rule="FT-TRAVEL-D53")

@@ -39,7 +39,7 @@ def snake_oil_salesman(ctx: Ctx, roller: str) -> Procedure:
     """Each Hero: Cunning 5+; fail: lose D6 x $25 (A8: down to $0), then a D6: on a 6 gain a Tonic Token
     (FT-TRAVEL-D63)."""
     for hero in ctx.heroes():
-        test = yield from ctx.skill_test(hero, "cunning", 5, "Snake Oil Salesman", rule="FT-TRAVEL-D63")
+        test = yield from ctx.skill_test(hero, "cunning", 5, "Snake Oil Salesman", rule="FT-TRAVEL-D63", each=True)
         if test.passed:
             continue
         price = yield from ctx.d6("Snake Oil Salesman: D6 x $25", hero=hero, rule="FT-TRAVEL-D63")
