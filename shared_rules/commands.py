@@ -306,6 +306,14 @@ class HeroFaces:
     faces: Faces
 
 
+@dataclass(frozen=True, slots=True)
+class HeroOption:
+    """A later hero's answer to the same choice, given with another's (a choice every Hero makes in turn)."""
+
+    hero: str
+    option: str
+
+
 @command
 @dataclass(frozen=True, slots=True)
 class Choose(Command):
@@ -315,6 +323,7 @@ class Choose(Command):
     option: str
     prompt: str = ""
     everyone: bool = False  # an alike prompt (`Prompt.alike`): the same answer for the rest of the posse's, this step
+    then: tuple[HeroOption, ...] = ()  # the answers of the heroes the prompt says are asked next (`next_heroes`)
 
 
 @command

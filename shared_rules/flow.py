@@ -43,6 +43,7 @@ class ChoiceRequest:
     hero: str | None = None
     rule: str = ""
     alike: str = ""  # the question each hero is asked in turn ("loss"): one answer may stand for all (Standing)
+    next_heroes: tuple[str, ...] = ()  # every hero is asked it in turn: those asked after this one
 
 
 @dataclass(slots=True)
@@ -99,7 +100,7 @@ class Requests:
     def _rolled(self, roll: Roll, rule: str) -> None:
         """What the driver does with a roll it answered: nothing here (no session, no events)."""
 
-    def _answered(self, request: ChoiceRequest | DrawRequest, key: str, *, everyone: bool = False) -> str:
+    def _answered(self, request: ChoiceRequest | DrawRequest, key: str, *, how: str = "choice") -> str:
         return key
 
     def roll(
@@ -147,17 +148,24 @@ class Requests:
         hero: str | None = None,
         rule: str = "",
         alike: str = "",
+        each: bool = False,
     ) -> Generator[Request, Any, str]:
         """Ask the hero (or the posse) to pick one option; a single option is taken without asking.
 
         Options that mean something beyond their key (taking part, a cost, a test) are given as `Option`s. `alike`
         names a question each hero is asked in turn with options that mean the same for everyone ("Each Hero may
-        ..."): the table may answer it once "the same for everyone" (`Choose.everyone`).
+        ..."): the table may answer it once "the same for everyone" (`Choose.everyone`). `each`: every Hero is
+        asked it in turn (`for hero in ctx.heroes()`), so the prompt names who is asked next and the table may
+        answer for each of them at once (`Choose.then`).
         """
         offered = tuple(o if isinstance(o, Option) else Option(o[0], o[1]) for o in options)
         if len(offered) == 1:
             return offered[0].key
-        choice: str = yield ChoiceRequest(question, offered, hero, rule, alike if hero is not None else "")
+        later: tuple[str, ...] = ()
+        if each and alike and hero is not None:
+            heroes = self.heroes()
+            later = tuple(heroes[heroes.index(hero) + 1 :]) if hero in heroes else ()
+        choice: str = yield ChoiceRequest(question, offered, hero, rule, alike if hero is not None else "", later)
         return choice
 
     def draw(
@@ -519,16 +527,16 @@ class Ctx(Requests):
             value = f" (D3: {roll.value})"  # the D6 face and how it reads as a D3 (FF-DICE-02)
         self.emit("rolled", f"{who} {shown}{value} for {roll.purpose}", hero=roll.hero, rule=rule, roll=roll)
 
-    def _answered(self, request: ChoiceRequest | DrawRequest, key: str, *, everyone: bool = False) -> str:
-        """The `answered` event: what was chosen or drawn, in the option's words; an answer given the same for
-        everyone says so on each hero's own event."""
+    def _answered(self, request: ChoiceRequest | DrawRequest, key: str, *, how: str = "choice") -> str:
+        """The `answered` event: what was chosen or drawn, in the option's words; an answer given for the posse at
+        once (the same for everyone, or each hero's given ahead) says so on each hero's own event."""
         if not self.quiet:
             if isinstance(request, DrawRequest):
                 label = next((label for option, label in request.picks if option == key), key)
                 self.emit("answered", f"{request.purpose}: {label} (drawn)", rule=request.rule)
             else:
                 label = next((o.label for o in request.options if o.key == key), key)
-                how = "the same for everyone" if everyone else "chosen"
+                how = {"everyone": "the same for everyone", "ahead": "chosen for the posse at once"}.get(how, "chosen")
                 self.emit("answered", f"{request.question}: {label} ({how})", hero=request.hero, rule=request.rule)
         return key
 
@@ -713,6 +721,9 @@ def run_rule(
         if answer.kind == "everyone" and isinstance(request, ChoiceRequest):  # it stands for the later alike asks
             standing[:] = [s for s in standing if (s.rule, s.topic) != (request.rule, request.alike)]
             standing.append(Standing(request.rule, request.alike, answer.option))
+        if isinstance(answering, Choose) and answering.then:
+            assert isinstance(request, ChoiceRequest)
+            standing.extend(_chosen_ahead(request, answering))
         if isinstance(answering, RollDice) and answering.then:
             assert isinstance(request, RollRequest)
             ahead.extend(_typed_ahead(request, answering))
@@ -728,11 +739,10 @@ def run_rule(
 
     def alike(ctx: Ctx, request: Request) -> Answer | None:
         if standing and isinstance(request, ChoiceRequest) and request.alike:
-            for given in standing:
-                if (given.rule, given.topic) == (request.rule, request.alike) and any(
-                    o.key == given.option for o in request.options
-                ):
-                    return Answer("everyone", option=given.option)
+            for given in sorted(standing, key=lambda s: not s.hero):  # a hero's own answer before everyone's
+                if (given.rule, given.topic) == (request.rule, request.alike) and given.hero in ("", request.hero) \
+                        and any(o.key == given.option for o in request.options):
+                    return Answer("ahead" if given.hero else "everyone", option=given.option)
         return None
 
     def dice(ctx: Ctx, request: Request) -> Answer | None:
@@ -769,6 +779,26 @@ def run_rule(
     if queue:
         raise InvalidCommand(f"dice: {len(queue)} more dice given than the rules asked for", field="dice")
     return Run(ctx, None, already)
+
+
+def _chosen_ahead(request: ChoiceRequest, command: Choose) -> list[Standing]:
+    """The answers a `choose` gives for the heroes asked next (`then`), checked now against the heroes the prompt
+    named and its options; the answering hero's own answer stands for their later asks of it too."""
+    keys = [o.key for o in request.options]
+    given: list[Standing] = [Standing(request.rule, request.alike, command.option, request.hero or "")]
+    for index, answer in enumerate(command.then):
+        if answer.hero not in request.next_heroes or any(s.hero == answer.hero for s in given):
+            raise InvalidCommand(
+                f"then[{index}].hero: {answer.hero!r} is not one of the heroes asked this next "
+                f"({', '.join(request.next_heroes) or 'none'})",
+                field=f"then[{index}].hero",
+                rule=request.rule,
+            )
+        if answer.option not in keys:
+            raise InvalidCommand(f"then[{index}].option: {answer.option!r} is not one of {keys}",
+                                 field=f"then[{index}].option", rule=request.rule)  # fmt: skip
+        given.append(Standing(request.rule, request.alike, answer.option, answer.hero))
+    return given
 
 
 def _typed_ahead(request: RollRequest, command: RollDice) -> list[Ahead]:
@@ -827,7 +857,7 @@ def _take(ctx: Requests, request: Request, answer: Answer) -> Any:
         return answer.indices
     if isinstance(request, CardRequest):
         return answer
-    return ctx._answered(request, answer.option, everyone=answer.kind == "everyone")
+    return ctx._answered(request, answer.option, how=answer.kind)
 
 
 def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
@@ -874,6 +904,7 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
             request.rule,
             request.options,
             alike=bool(request.alike),
+            next_heroes=request.next_heroes,
         )
     if isinstance(request, RerollRequest):
         return Prompt(
@@ -927,11 +958,11 @@ def _answer_from_command(ctx: Ctx, request: Request, command: Command, pending: 
                 field="option",
                 rule=request.rule,
             )
-        if command.everyone and not (isinstance(request, ChoiceRequest) and request.alike):
+        if (command.everyone or command.then) and not (isinstance(request, ChoiceRequest) and request.alike):
             raise InvalidCommand(
                 f"everyone: prompt {pending.prompt.id} ({pending.prompt.question}) is not a choice each hero makes "
                 "alike; answer it for this one",
-                field="everyone",
+                field="everyone" if command.everyone else "then",
                 rule=request.rule,
             )
         return Answer("everyone" if command.everyone else "choice", option=command.option)

@@ -100,6 +100,7 @@ class Prompt:
     doubles: bool = False  # natural doubles change the outcome (FF-DICE-07, FF-DEPTH-05)
     alike: bool = False  # a choice each hero makes in turn: one answer may stand for the rest (`choose` everyone)
     then: tuple[HeroDice, ...] = ()  # a roll prompt: the heroes who take the same roll next (`roll` then)
+    next_heroes: tuple[str, ...] = ()  # an alike choice every hero makes in turn: who is asked next (`choose` then)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,11 +136,13 @@ class Ahead:
 @dataclass(frozen=True, slots=True)
 class Standing:
     """An answer given "the same for everyone": it answers each later choice of the same rule run that asks the
-    same question (`rule`, `topic`) and offers `option`, each hero's as its own recorded answer."""
+    same question (`rule`, `topic`) and offers `option`, each hero's as its own recorded answer; for one `hero`
+    only when given (`choose` then), for everyone otherwise."""
 
     rule: str
     topic: str
     option: str
+    hero: str = ""
 
 
 @dataclass(frozen=True, slots=True)

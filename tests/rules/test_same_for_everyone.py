@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from shared_rules import Choose, IllegalCommand, InvalidCommand, RollDice, apply
-from shared_rules.commands import HeroFaces
+from shared_rules.commands import HeroFaces, HeroOption
 from shared_rules.dice import DieKind
 from tests.rules.table import Table, hero, item
 
@@ -130,3 +130,35 @@ def test_a_test_whose_successes_are_counted_names_nobody_next_FT_TRAVEL_D64() ->
     t.hazard(64)  # Search Party: the helpers' successes are summed, each count matters
     t.do(Choose("help", everyone=True))
     assert t.prompt is not None and t.prompt.kind == "roll" and t.prompt.then == ()
+
+
+# ---- a choice every Hero makes in turn, answered for each of them at once ---------------------------------------
+def test_each_hero_s_answer_given_at_once_is_their_own_and_only_they_are_asked_nothing_FT_TRAVEL_D46() -> None:
+    t = Table.travelling([hero("a", cunning=1), hero("b", cunning=1), hero("c", cunning=1)])
+    t.hazard(46)  # Wrecked Train: each Hero may search
+    assert t.prompt is not None and t.prompt.next_heroes == ("b", "c")
+    t.do(Choose("pass", then=(HeroOption("b", "search"), HeroOption("c", "pass"))))
+    assert t.prompt is not None and (t.prompt.hero, t.prompt.kind) == ("b", "roll")  # only b searches: b's test
+    t.roll(1)
+    assert t.prompt is None
+    answered = [(e.hero, e.text.rsplit("(", 1)[1]) for e in t.events if e.type == "answered"]
+    assert answered == [("a", "chosen)"), ("b", "chosen for the posse at once)"), ("c", "chosen for the posse at once)")]
+
+
+def test_an_answer_for_a_hero_not_asked_next_or_not_offered_is_refused_naming_the_field_FT_TRAVEL_D46() -> None:
+    t = Table.travelling([hero("a"), hero("b")])
+    t.hazard(46)
+    with pytest.raises(InvalidCommand) as stranger:
+        t.do(Choose("pass", then=(HeroOption("a", "pass"),)))  # a answers this one, not next
+    assert stranger.value.field == "then[0].hero" and stranger.value.rule == "FT-TRAVEL-D46"
+    with pytest.raises(InvalidCommand) as unknown:
+        t.do(Choose("pass", then=(HeroOption("b", "fly"),)))
+    assert unknown.value.field == "then[0].option"
+
+
+def test_a_test_of_one_hero_names_nobody_next_FT_TRAVEL_D66() -> None:
+    t = Table.travelling([hero("a", scratch_deal=False), hero("b")])
+    t.hazard(66)
+    t.roll(6)  # the Shadowy Traveler meets the roller only
+    t.choose("refuse")
+    assert t.prompt is not None and t.prompt.kind == "choice" and t.prompt.next_heroes == ()

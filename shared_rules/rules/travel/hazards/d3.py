@@ -37,7 +37,7 @@ def plague_church(ctx: Ctx, roller: str) -> Procedure:
             [Option("help", "Help: 1 Grit or D6 Corruption Hits, then Spirit 5+", Part.JOIN,
                     test=SkillCheck("spirit", 5)),
              Option("turn_away", "Turn away", Part.DECLINE)],
-            hero=hero, rule=rule, alike="help",
+            hero=hero, rule=rule, alike="help", each=True,
         )
         if choice == "help":
             helpers.append(hero)
@@ -110,6 +110,7 @@ def burning_farmstead(ctx: Ctx, roller: str) -> Procedure:
             "Burning Farmstead: brave the burning building to look for survivors, or turn away?",
             [Option("enter", "Enter: Strength 5+", Part.JOIN, test=SkillCheck("strength", 5)),
              Option("turn_away", "Turn away", Part.DECLINE)], hero=hero, rule=rule, alike="enter",
+            each=True,
         )
         if choice != "enter":
             continue
@@ -162,7 +163,7 @@ def mutant_warlord(ctx: Ctx, roller: str) -> Procedure:
         options.append(Option("test", "Lore 6+ test: pass +D6 Dark Stone, fail -D3 Health permanently",
                               test=SkillCheck("lore", 6)))
         choice = yield from ctx.choose("Mutant Warlord: pay him off, or overcome him?", options, hero=hero,
-                                       rule=rule, alike="pay_or_test")
+                                       rule=rule, alike="pay_or_test", each=True)
         if choice == "pay":
             if price is None:
                 price = 50 * (yield from ctx.d6("Mutant Warlord: the price (x $50)", hero=hero, rule=rule))

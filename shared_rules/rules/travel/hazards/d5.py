@@ -115,7 +115,7 @@ def void_hound_attack(ctx: Ctx, roller: str) -> Procedure:
     Personal Item), each 1-2 destroys it (FT-TRAVEL-D56)."""
     for hero in ctx.heroes():
         test = yield from either_test(ctx, hero, ("cunning", "strength"), 5, "Void Hound Attack",
-                                      rule="FT-TRAVEL-D56")
+                                      rule="FT-TRAVEL-D56", each=True)
         if test.passed:
             ctx.change(hero, "xp", 25, rule="FT-TRAVEL-D56", why="Void Hound Attack")
             continue

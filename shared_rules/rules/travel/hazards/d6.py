@@ -86,7 +86,8 @@ def gulch_ambush(ctx: Ctx, roller: str) -> Procedure:
     """Each Hero: Agility 5+ or Lore 5+ (their pick); pass +25 XP; fail: lose D3 Dark Stone or one Item with a
     Dark Stone icon, and lose all Grit (FT-TRAVEL-D65)."""
     for hero in ctx.heroes():
-        test = yield from either_test(ctx, hero, ("agility", "lore"), 5, "Gulch Ambush", rule="FT-TRAVEL-D65")
+        test = yield from either_test(ctx, hero, ("agility", "lore"), 5, "Gulch Ambush", rule="FT-TRAVEL-D65",
+                                      each=True)
         if test.passed:
             ctx.change(hero, "xp", 25, rule="FT-TRAVEL-D65", why="Gulch Ambush")
             continue
