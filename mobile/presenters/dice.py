@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass, replace
 
 from shared_rules import Choose, DieKind, Effect, EnterCard, InvalidCommand, Prompt, Reroll, RollDice, RulesError
-from shared_rules.commands import HeroFaces
+from shared_rules.commands import HeroFaces, HeroOption
 from shared_rules.dice import die_count, face_range, validate_faces
 from shared_rules.effects import check_effects
 from shared_rules.prompts import Reads
@@ -82,6 +82,16 @@ class PosseRow:
     name: str
     dice: int
     passed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AskedRow:
+    """One hero of a choice every hero makes in turn: the answer this screen gives them (a tap turns it)."""
+
+    hero: str
+    name: str
+    option: str
+    label: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +167,7 @@ class PromptView:
     mine: bool = True  # this phone answers it (its hero's prompt, or the posse's)
     drawing_all: bool = False  # "draw all" is under way: the phone draws each one as it comes
     alike: bool = False  # each hero is asked this in turn: an option may be given "the same for everyone"
+    asked: tuple[AskedRow, ...] = ()  # this hero and those asked next: everyone's answer on this screen
 
 
 def slots_for(kind: DieKind, count: int) -> list[tuple[str, str]]:
@@ -210,6 +221,7 @@ class PromptPresenter:
         self.answer_here = False  # the player chose to answer another phone's prompt on this one
         self.draw_all_purpose = ""
         self.failed: set[str] = set()  # heroes of a posse test marked failed (the rest passed)
+        self.picks: dict[str, str] = {}  # a choice every hero makes: each hero's answer, changed from the first
         table.listen(self._continue_draws)
 
     # ---- which prompt ----------------------------------------------------------------------------------------
@@ -228,6 +240,7 @@ class PromptPresenter:
         self.answer_here = False
         self.chosen = set()
         self.failed = set()
+        self.picks = {}
         self.card_text, self.card_effects, self.card_field, self.card_amount = "", [], "wounds", 1
         self.cursor = 0
         self.faces = []
@@ -249,7 +262,7 @@ class PromptPresenter:
             return replace(base, reroll=self._reroll_entry(prompt))
         if prompt.kind == "choice":
             return replace(base, options=tuple((o.key, o.label) for o in prompt.options), draw=bool(prompt.purpose),
-                           alike=prompt.alike)
+                           alike=prompt.alike, asked=self._asked(prompt))
         return replace(base, card=self._card_entry(prompt))
 
     # ---- roll prompts ----------------------------------------------------------------------------------------
@@ -489,6 +502,38 @@ class PromptPresenter:
         label = next((o.label for o in prompt.options if o.key == key), key)
         self.table.submit(Choose(key, prompt=prompt.id, everyone=everyone),
                           label=f"{label} (the same for everyone)" if everyone else label)
+
+    def _asked(self, prompt: Prompt) -> tuple[AskedRow, ...]:
+        """This hero and those asked the same next (`Prompt.next_heroes`), each with the answer given them here
+        (the first option until a tap turns it)."""
+        if not prompt.next_heroes or prompt.hero is None or not prompt.options:
+            return ()
+        labels = {o.key: o.label for o in prompt.options}
+        first = prompt.options[0].key
+        return tuple(AskedRow(hero, self.table.hero_name(hero), self.picks.get(hero, first),
+                              labels[self.picks.get(hero, first)]) for hero in (prompt.hero, *prompt.next_heroes))
+
+    def turn_pick(self, hero: str) -> None:
+        """A tap on a hero's answer: the next option for them."""
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "choice" or not prompt.options:
+            return
+        keys = [o.key for o in prompt.options]
+        now = self.picks.get(hero, keys[0])
+        self.picks[hero] = keys[(keys.index(now) + 1) % len(keys)]
+        self.table.changed()
+
+    def send_asked(self) -> None:
+        """Everyone's answers in one command: this hero's, and the rest as `then` (each their own in the log)."""
+        self.sync()
+        prompt = self.prompt
+        rows = self._asked(prompt) if prompt is not None and prompt.kind == "choice" else ()
+        if prompt is None or not rows:
+            return
+        said = ", ".join(f"{row.name}: {row.label}" for row in rows)
+        self.table.submit(Choose(rows[0].option, prompt=prompt.id,
+                                 then=tuple(HeroOption(row.hero, row.option) for row in rows[1:])), label=said)
 
     def draw_for_me(self) -> None:
         """A draw at random (a Building token, a Random Hero): the phone picks uniformly, as a shuffled pile would."""

@@ -175,6 +175,17 @@ class DiceScreen(Screen):
             actions.add_widget(Factory.DarkButton(text=_("Draw this one for me"),
                                                   on_release=lambda *_a: p.draw_for_me()))
             body.add_widget(Factory.Section(text=_("Or tap what the table drew")))
+        if vm.asked:
+            body.add_widget(Factory.Section(text=_("Each hero's answer: tap one to change it")))
+            for row in vm.asked:
+                line = Factory.Row()
+                line.add_widget(Factory.Body(text=row.name, size_hint_x=0.35))
+                line.add_widget(Factory.DarkButton(text=row.label, size_hint_x=0.65,
+                                                   on_release=lambda _b, h=row.hero: p.turn_pick(h)))
+                body.add_widget(line)
+            actions.add_widget(Factory.PrimaryButton(text=_("Send everyone's answers"),
+                                                     on_release=lambda *_a: p.send_asked()))
+            body.add_widget(Factory.Section(text=_("Or only {who}:").format(who=vm.who)))
         if vm.alike:
             body.add_widget(Factory.Muted(text=_("Everyone: the same answer for the rest of the posse in this "
                                                  "hazard (each hero's own line in the log).")))

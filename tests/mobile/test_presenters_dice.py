@@ -375,3 +375,18 @@ def test_a_test_every_hero_takes_is_sent_for_the_whole_posse_in_one_tap_FT_TRAVE
     assert dice.table.snapshot.pending is None
     read = dice.table.read
     assert [read.hero(h).xp for h in ("ann", "bo", "cy")] == [10, 0, 10] and read.hero("bo").bag_torn
+
+
+def test_each_hero_s_answer_to_a_choice_they_all_make_is_set_on_one_screen_and_sent_at_once_FT_TRAVEL_D46(
+        tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann"), hero("bo", "Bo", cunning=1), hero("cy", "Cy"))
+    tap(dice, 4, 6)  # Wrecked Train: each Hero may search
+    assert [(r.name, r.option) for r in dice.view().asked] == [("Ann", "search"), ("Bo", "search"), ("Cy", "search")]
+    dice.turn_pick("ann")
+    dice.turn_pick("cy")
+    assert [r.option for r in dice.view().asked] == ["pass", "search", "pass"]
+    dice.send_asked()
+    pending = dice.table.snapshot.pending
+    assert pending is not None and (pending.hero, pending.kind) == ("bo", "roll")  # Bo's own Cunning test
+    answered = [e.hero for e in dice.table.snapshot.log[-1].events if e.type == "answered"]
+    assert answered == ["ann", "bo"]  # Cy's answer is logged when the rule reaches Cy, after Bo's test
