@@ -209,6 +209,10 @@ class DiceScreen(Screen):
         text = text_input(entry.text, _("What the card says"), "WrapInput")
         text.bind(text=lambda _w, value: p.set_card_text(value))
         body.add_widget(text)
+        if not entry.text and not entry.effects:  # the card's words are the first thing typed: the keyboard is up
+            from kivy.clock import Clock
+
+            Clock.schedule_once(lambda _dt: setattr(text, "focus", True) if text.get_root_window() else None, 0)
         body.add_widget(Factory.Section(text=_("What it changes")))
         for index, words in enumerate(entry.effects):
             body.add_widget(Factory.DarkButton(text=f"{words}   " + _("(tap to remove)"),

@@ -654,7 +654,9 @@ class Hands:
             self.tap(option)
             return
         field = h.find(lambda w: getattr(w, "hint_text", "") == "What the card says", body, "the card's text")
-        self.tap(field)
+        h.frames(2)
+        if not field.focus:  # the screen opens with the keyboard on the card's words; otherwise a finger gives it
+            self.tap(field)
         h.type_into(field, "as the card reads")
         self.tap(h.button("Send the card", actions))
 
