@@ -103,6 +103,10 @@ class Requests:
     def _answered(self, request: ChoiceRequest | DrawRequest, key: str, *, how: str = "choice") -> str:
         return key
 
+    def _after(self, hero: str) -> tuple[str, ...]:
+        """The heroes after `hero` in posse order ("each Hero ..." asks them next): none without a session."""
+        return ()
+
     def roll(
         self,
         kind: DieKind,
@@ -161,10 +165,7 @@ class Requests:
         offered = tuple(o if isinstance(o, Option) else Option(o[0], o[1]) for o in options)
         if len(offered) == 1:
             return offered[0].key
-        later: tuple[str, ...] = ()
-        if each and alike and hero is not None:
-            heroes = self.heroes()
-            later = tuple(heroes[heroes.index(hero) + 1 :]) if hero in heroes else ()
+        later = self._after(hero) if each and alike and hero is not None else ()
         choice: str = yield ChoiceRequest(question, offered, hero, rule, alike if hero is not None else "", later)
         return choice
 
@@ -222,6 +223,12 @@ class Ctx(Requests):
 
     def name(self, hero_id: str) -> str:
         return self.hero(hero_id).name
+
+    def _after(self, hero: str) -> tuple[str, ...]:
+        if self.quiet:  # a bulk run shows no prompt: nobody to name
+            return ()
+        heroes = self.heroes()
+        return tuple(heroes[heroes.index(hero) + 1 :]) if hero in heroes else ()
 
     def skill(self, hero_id: str, skill: str) -> int:
         """A skill as tested now: the hero's sheet plus what the rule areas add (`SKILL_BONUSES`: Blood Moon's +1
@@ -443,9 +450,7 @@ class Ctx(Requests):
         label = f"{purpose}: {skill.capitalize()} {target}+ test"
         then: tuple[HeroDice, ...] = ()
         if each and not counts and not self.quiet:
-            heroes = self.heroes()
-            later = heroes[heroes.index(hero_id) + 1 :] if hero_id in heroes else []
-            then = tuple(HeroDice(h, n) for h in later if (n := self.skill(h, skill)) > 0)
+            then = tuple(HeroDice(h, n) for h in self._after(hero_id) if (n := self.skill(h, skill)) > 0)
         roll = yield from self.roll(DieKind.POOL, label, hero=hero_id, pool=dice, target=target, rule=rule, reads=reads,
                                     then=then)  # fmt: skip
         while (

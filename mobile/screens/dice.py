@@ -123,9 +123,8 @@ class DiceScreen(Screen):
         for row in entry.posse:
             line = Factory.Row()
             line.add_widget(Factory.Body(text=_("{name}: {n} dice").format(name=row.name, n=row.dice)))
-            mark = theme.icon("✓") if row.passed else theme.icon("✗")
-            line.add_widget(Factory.DarkButton(markup=True, text=(_("Passed") if row.passed else _("Failed")) + " " + mark,
-                                               size_hint_x=None, width=dp(132),
+            said = (_("Passed") + " " + theme.icon("✓")) if row.passed else (_("Failed") + " " + theme.icon("✗"))
+            line.add_widget(Factory.DarkButton(markup=True, text=said, size_hint_x=None, width=dp(132),
                                                on_release=lambda _b, h=row.hero: p.toggle_passed(h)))
             body.add_widget(line)
         failed = [row.name for row in entry.posse if not row.passed]
