@@ -69,7 +69,7 @@ class RerollRequest:
     roll: Roll
     hero: str
     rule: str = ""
-    reads: Reads = Reads.HITS  # EACH when the rule reads the faces themselves (the 1s of Shadows Out of Time)
+    reads: Reads = Reads.HITS  # ONES when the rule counts the 1s too (Shadows Out of Time)
 
 
 @dataclass(slots=True)

@@ -29,7 +29,8 @@ class Reads(str, Enum):
 
     HITS = "hits"  # how many dice show the target or more: a skill test, To Hit, saves (FF-DICE-06)
     TOTAL = "total"  # the faces added up (one die's face, a 2D6 chart, FF-DICE-05)
-    EACH = "each"  # each die's own face: a D36's tens and ones (FT-DICE-01), "a D6 for each", the 1s counted
+    EACH = "each"  # each die's own face: a D36's tens and ones (FT-DICE-01), "a D6 for each"
+    ONES = "ones"  # how many hit and how many show a 1 (Shadows Out of Time: every 1 costs Sanity, FT-TRAVEL-D16)
 
 
 class Part(str, Enum):

@@ -43,9 +43,14 @@ SEND_WINDOW = 1.2  # seconds between the last die tapped and the faces sent: tim
 
 
 def faces_matter(prompt: Prompt) -> bool:
-    """Whether the rule reads each die's face, not only how many hit (the 1s of Shadows Out of Time): then each
-    die is entered, no "how many hit?"."""
-    return prompt.reads is Reads.EACH
+    """Whether the rule reads more than how many hit (each face, or the 1s of Shadows Out of Time): then no single
+    "how many hit?" (the 1s are counted apart, `ones_count`; a re-roll offer marks each die)."""
+    return prompt.reads in (Reads.EACH, Reads.ONES)
+
+
+def ones_count(prompt: Prompt) -> bool:
+    """Whether the rule reads how many hit and how many show a 1 (FT-TRAVEL-D16): two counts, two taps."""
+    return prompt.reads is Reads.ONES and prompt.kind == "roll"
 
 
 def by_total(prompt: Prompt) -> bool:
@@ -110,6 +115,9 @@ class RollEntry:
     sending: bool = False  # the last die is in: the faces go out after a short window unless held
     totals: tuple[int, ...] = ()  # a 2D6 chart roll: the total in one tap (2..12)
     posse: tuple[PosseRow, ...] = ()  # a test every hero takes in turn: everyone's result on this screen
+    ones: tuple[int, ...] = ()  # the rule counts the 1s too: "how many show 1?" (0..dice), with `hits`
+    hits_chosen: int | None = None  # the hits tapped so far, while the 1s are still to tap (or the reverse)
+    ones_chosen: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +230,7 @@ class PromptPresenter:
         self.draw_all_purpose = ""
         self.failed: set[str] = set()  # heroes of a posse test marked failed (the rest passed)
         self.picks: dict[str, str] = {}  # a choice every hero makes: each hero's answer, changed from the first
+        self.counted: dict[str, int] = {}  # a roll whose 1s count: the hits and the ones tapped so far
         table.listen(self._continue_draws)
 
     # ---- which prompt ----------------------------------------------------------------------------------------
@@ -241,6 +250,7 @@ class PromptPresenter:
         self.chosen = set()
         self.failed = set()
         self.picks = {}
+        self.counted = {}
         self.card_text, self.card_effects, self.card_field, self.card_amount = "", [], "wounds", 1
         self.cursor = 0
         self.faces = []
@@ -287,8 +297,34 @@ class PromptPresenter:
         if totals:
             hint = "Tap the total of the two dice, or each die's face"
         posse = self._posse(prompt) if hits else ()
+        if target and ones_count(prompt):
+            hits = tuple(range(len(self.faces) + 1))
+            hint = f"Count the dice showing {target} or more, and those showing 1; or tap each die's face"
+        ones = tuple(range(len(self.faces) + 1)) if target and ones_count(prompt) else ()
         return RollEntry(slots, face_range(kind), slots[cursor].colour, slots[cursor].label,
-                         reading(kind, self.faces), complete, hint, hits, target, self.sending, totals, posse)
+                         reading(kind, self.faces), complete, hint, hits, target, self.sending, totals, posse, ones,
+                         self.counted.get("hits"), self.counted.get("ones"))
+
+    def count(self, what: str, n: int) -> bool:
+        """A roll whose 1s count (FT-TRAVEL-D16): tap how many hit and how many show 1, in either order; the
+        second tap sends faces the rules read the same way (the hits at the target, the 1s, the rest between)."""
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "roll" or not ones_count(prompt) or what not in ("hits", "ones"):
+            return False
+        self.counted[what] = n
+        self.table.changed()
+        if len(self.counted) < 2:
+            return True
+        hits, ones, dice, target = self.counted["hits"], self.counted["ones"], len(self.faces), test_target(prompt)
+        if hits + ones > dice:
+            self.counted.pop(what)
+            self.table.notice = Notice(f"{hits} hits and {ones} ones make more than the {dice} dice rolled",
+                                       field="faces", rule=prompt.rule)
+            self.table.changed()
+            return False
+        self.faces = [*([target] * hits), *([1] * ones), *([max(2, target - 1)] * (dice - hits - ones))]
+        return self.send_faces(label=f"{prompt.purpose}: {hits} hit{'s' if hits != 1 else ''}, {ones} showing 1")
 
     def _posse(self, prompt: Prompt) -> tuple[PosseRow, ...]:
         """This hero and those who take the same test next (`Prompt.then`), each passed unless marked failed."""

@@ -64,7 +64,17 @@ class DiceScreen(Screen):
         assert p is not None and entry is not None
         if entry.posse:
             self._posse(body, actions, entry)
-        if entry.hits:
+        if entry.ones:
+            for what, counts, chosen, title in (
+                    ("hits", entry.hits, entry.hits_chosen, _("How many dice show {n} or more?").format(n=entry.target)),
+                    ("ones", entry.ones, entry.ones_chosen, _("How many dice show 1?"))):
+                body.add_widget(Factory.Section(text=title))
+                row = _flow()
+                for n in counts:
+                    row.add_widget(Factory.CountButton(text=str(n), state="down" if n == chosen else "normal",
+                                                       on_release=lambda _b, w=what, k=n: p.count(w, k)))
+                body.add_widget(row)
+        elif entry.hits:
             body.add_widget(Factory.Section(text=(_("Or only {who}'s dice: how many show {n} or more?") if entry.posse
                                                   else _("How many dice show {n} or more?")).format(
                 n=entry.target, who=vm.who)))

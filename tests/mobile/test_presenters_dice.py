@@ -272,10 +272,17 @@ def test_how_many_hit_is_one_tap_for_a_skill_test_FF_DICE_06(tmp_path: Path) -> 
     assert rolled.roll is not None and rolled.roll.successes == 2 and dice.table.read.hero("ann").xp == 10
 
 
-def test_no_how_many_hit_where_the_rule_reads_the_faces_FT_TRAVEL_D16(tmp_path: Path) -> None:
-    dice, _ = on_the_road(tmp_path, hero("ann", "Ann", cunning=3))
-    tap(dice, 1, 6)  # Shadows Out of Time: each 1 costs Sanity, so the faces matter
-    assert dice.view().roll.hits == () and not dice.send_hits(1)
+def test_where_the_rule_counts_the_ones_the_hits_and_the_ones_are_two_taps_FT_TRAVEL_D16(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann", cunning=3, sanity_base=10))
+    tap(dice, 1, 6)  # Shadows Out of Time: each 1 costs Sanity, so one "how many hit?" is not enough
+    entry = dice.view().roll
+    assert not dice.send_hits(1) and entry.hits == entry.ones == (0, 1, 2, 3)
+    assert dice.count("ones", 2) and dice.view().roll.ones_chosen == 2 and dice.table.snapshot.pending is not None
+    assert not dice.count("hits", 2)  # 2 hits and 2 ones are more than the 3 dice: refused, nothing sent
+    assert dice.table.snapshot.pending is not None and dice.view().roll.hits_chosen is None
+    assert dice.count("hits", 1)  # a 6, two 1s: passes, and 2 Sanity lost for good
+    assert dice.table.snapshot.pending is None
+    assert dice.table.read.hero("ann").sanity_mod == -2 and dice.table.read.session.carry.extra_revive_tokens == 1
 
 
 def test_a_reroll_offer_marks_hits_and_misses_and_rerolls_the_misses_in_one_tap(tmp_path: Path) -> None:

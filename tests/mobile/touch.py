@@ -600,6 +600,11 @@ class Hands:
                 self.tap(h.find(lambda w: w.__class__.__name__ == "PrimaryButton"
                                 and str(w.text).startswith(("Everyone passed", "Send:")), actions, "send everyone's"))
                 return
+            if entry.ones:  # the rule counts the 1s too: how many hit, then how many show 1 (two taps)
+                for row, n in ((0, sum(1 for f in faces if f >= target)), (1, sum(1 for f in faces if f == 1))):
+                    counts = [w for w in h.walk(self.screen("dice").ids.body) if w.__class__.__name__ == "CountButton"]
+                    self.tap(counts[row * len(entry.hits) + n])
+                return
             if entry.hits and target:
                 self.tap(count(sum(1 for f in faces if f >= target)))
             elif entry.totals:

@@ -75,7 +75,7 @@ def shadows_out_of_time(ctx: Ctx, roller: str) -> Procedure:
     FT-TRAVEL-D16; the 1s are counted on the final dice, after any Grit re-rolls.
     """
     test = yield from ctx.skill_test(roller, "cunning", 6, "Shadows Out of Time", rule="FT-TRAVEL-D16",
-                                      counts=True, reads=Reads.EACH)  # every 1 rolled costs Sanity
+                                      counts=True, reads=Reads.ONES)  # every 1 rolled costs Sanity
     if test.passed:
         tokens = ctx.state.carry.extra_revive_tokens + 1
         ctx.carry("FT-TRAVEL-D16", f"Shadows Out of Time: the Posse has {tokens} extra Revive Token(s) for the "
