@@ -41,6 +41,7 @@ class DiceScreen(Screen):
             return
         self.vm = vm = self.presenter.view()
         body, actions = self.ids.body, self.ids.actions
+        self.unfocus()
         body.clear_widgets()
         actions.clear_widgets()
         if vm.kind == "none":
@@ -57,6 +58,16 @@ class DiceScreen(Screen):
             return
         build = {"roll": self._roll, "reroll": self._reroll, "choice": self._choice, "card": self._card}[vm.kind]
         build(body, actions, vm)
+
+    def unfocus(self) -> None:
+        """A card's field losing its place (the body rebuilt, the screen left) gives the keyboard back: a field
+        removed while focused would keep it."""
+        for widget in self.ids.body.walk():
+            if getattr(widget, "focus", False):
+                widget.focus = False
+
+    def on_leave(self, *_args: Any) -> None:
+        self.unfocus()
 
     # ---- "I rolled" / "roll for me" --------------------------------------------------------------------------------
     def _roll(self, body: Any, actions: Any, vm: PromptView) -> None:
@@ -132,7 +143,8 @@ class DiceScreen(Screen):
         body.add_widget(Factory.Section(text=_("Everyone takes this test: tap who failed")))
         for row in entry.posse:
             line = Factory.Row()
-            line.add_widget(Factory.Body(text=_("{name}: {n} dice").format(name=row.name, n=row.dice)))
+            line.add_widget(Factory.Body(text=_("{name}: {n} dice").format(name=row.name, n=row.dice),
+                                         pos_hint={"center_y": 0.5}))
             said = (_("Passed") + " " + theme.icon("✓")) if row.passed else (_("Failed") + " " + theme.icon("✗"))
             line.add_widget(Factory.DarkButton(markup=True, text=said, size_hint_x=None, width=dp(132),
                                                on_release=lambda _b, h=row.hero: p.toggle_passed(h)))
@@ -188,7 +200,7 @@ class DiceScreen(Screen):
             body.add_widget(Factory.Section(text=_("Each hero's answer: tap one to change it")))
             for row in vm.asked:
                 line = Factory.Row()
-                line.add_widget(Factory.Body(text=row.name, size_hint_x=0.35))
+                line.add_widget(Factory.Body(text=row.name, size_hint_x=0.35, pos_hint={"center_y": 0.5}))
                 line.add_widget(Factory.DarkButton(text=row.label, size_hint_x=0.65,
                                                    on_release=lambda _b, h=row.hero: p.turn_pick(h)))
                 body.add_widget(line)
