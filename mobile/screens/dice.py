@@ -199,27 +199,18 @@ class DiceScreen(Screen):
         if vm.asked:
             body.add_widget(Factory.Section(text=_("Each hero's answer: tap one to change it")))
             for row in vm.asked:
-                line = Factory.Row()
-                line.add_widget(Factory.Body(text=row.name, size_hint_x=0.35, pos_hint={"center_y": 0.5}))
-                line.add_widget(Factory.DarkButton(text=row.label, size_hint_x=0.65,
+                body.add_widget(Factory.DarkButton(text=_("{name}: {answer}").format(name=row.name, answer=row.label),
                                                    on_release=lambda _b, h=row.hero: p.turn_pick(h)))
-                body.add_widget(line)
             actions.add_widget(Factory.PrimaryButton(text=_("Send everyone's answers"),
                                                      on_release=lambda *_a: p.send_asked()))
             body.add_widget(Factory.Section(text=_("Or only {who}:").format(who=vm.who)))
-        if vm.alike:
-            body.add_widget(Factory.Muted(text=_("Everyone: the same answer for the rest of the posse in this "
-                                                 "hazard (each hero's own line in the log).")))
         for key, label in vm.options:
-            option = Factory.DarkButton(text=label, on_release=lambda _b, k=key: p.choose(k))
-            if not vm.alike:
-                body.add_widget(option)
-                continue
-            row = Factory.Row()
-            row.add_widget(option)
-            row.add_widget(Factory.DarkButton(text=_("Everyone"), size_hint_x=None, width=dp(112),
-                                              on_release=lambda _b, k=key: p.choose(k, everyone=True)))
-            body.add_widget(row)
+            body.add_widget(Factory.DarkButton(text=label, on_release=lambda _b, k=key: p.choose(k)))
+        if vm.alike:
+            body.add_widget(Factory.Section(text=_("Or the same for everyone left in this hazard:")))
+            for key, label in vm.options:
+                body.add_widget(Factory.DarkButton(text=_("Everyone: {answer}").format(answer=label),
+                                                   on_release=lambda _b, k=key: p.choose(k, everyone=True)))
 
     # ---- a card read at the table --------------------------------------------------------------------------------
     def _card(self, body: Any, actions: Any, vm: PromptView) -> None:

@@ -636,24 +636,23 @@ class Hands:
                 return default_policy(ctx, ChoiceRequest(prompt.question, prompt.options, hero, prompt.rule)).option
 
             decided = policy(prompt.hero)
-            option = h.button(dict(vm.options)[decided], body)
+            label = dict(vm.options)[decided]
+            option = h.button(label, body)
             posse = [x.id for x in state.active_heroes]
             others = posse[posse.index(prompt.hero) + 1:] if prompt.hero in posse else []
             wanted = [decided, *(policy(other) for other in others)]
             if vm.alike and len(set(wanted)) == 1:  # the heroes still to ask would answer alike: one tap for all
-                self.tap(h.button("Everyone", option.parent))
+                self.tap(h.button(f"Everyone: {label}", body))
                 return
             one_by_one = next(i + 1 for i in range(len(wanted)) if len(set(wanted[i:])) == 1)  # taps, "Everyone" last
             keys = [o.key for o in prompt.options]
             want = {row.hero: policy(row.hero) for row in vm.asked}
             turns = {row.hero: (keys.index(want[row.hero]) - keys.index(row.option)) % len(keys) for row in vm.asked}
             if vm.asked and sum(turns.values()) + 1 < one_by_one:  # each hero's answer on this screen, then send
-                for index, row in enumerate(vm.asked):
+                for row in vm.asked:
                     for _ in range(turns[row.hero]):
-                        rows = [w for w in h.walk(self.screen("dice").ids.body) if w.__class__.__name__ == "DarkButton"
-                                and w.parent is not None and w.parent.__class__.__name__ == "Row"
-                                and w.size_hint_x == 0.65]
-                        self.tap(rows[index])
+                        name = self.table.hero_name(row.hero)
+                        self.tap(_starting(h, f"{name}: ", self.screen("dice").ids.body))
                 self.tap(h.button("Send everyone's answers", self.screen("dice").ids.actions))
                 return
             self.tap(option)
