@@ -568,14 +568,10 @@ def render(out: Path | None, size: str = "phone", scale: float = 1.0, only: str 
     dice.send_card()
 
     travel.roll_hazard()
-    tap(4, 2)  # Cy rolls 42 Raging River
+    tap(4, 6)  # Cy rolls 46 Wrecked Train: each Hero may search
+    dice.turn_pick("bo")  # Bo passes it by; Ann and Cy search
     shot("dice_choice")
-    dice.choose("ford")
-    dice.send_hits(2)  # Ann
-    keep_all()
-    dice.send_hits(2)  # Bo
-    dice.send_hits(0)  # Cy fails, carries nothing with an hourglass
-    keep_all()
+    dice.choose("pass", everyone=True)  # the same for everyone: nobody climbs down
 
     travel.roll_hazard()
     tap(2, 6)  # 26 Void Storm: 2 Buildings destroyed on arrival

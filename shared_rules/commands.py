@@ -295,6 +295,23 @@ class RollDice(Command):
     takes_dice: ClassVar[bool] = False  # the faces of this prompt's dice are `faces`
     faces: Faces | None = None
     prompt: str = ""
+    then: tuple[HeroFaces, ...] = ()  # the same roll of the heroes the prompt says come next (`Prompt.then`)
+
+
+@dataclass(frozen=True, slots=True)
+class HeroFaces:
+    """One hero's faces for a roll typed ahead with another's (a test every Hero takes in turn)."""
+
+    hero: str
+    faces: Faces
+
+
+@dataclass(frozen=True, slots=True)
+class HeroOption:
+    """A later hero's answer to the same choice, given with another's (a choice every Hero makes in turn)."""
+
+    hero: str
+    option: str
 
 
 @command
@@ -305,6 +322,8 @@ class Choose(Command):
     type: ClassVar[str] = "choose"
     option: str
     prompt: str = ""
+    everyone: bool = False  # an alike prompt (`Prompt.alike`): the same answer for the rest of the posse's, this step
+    then: tuple[HeroOption, ...] = ()  # the answers of the heroes the prompt says are asked next (`next_heroes`)
 
 
 @command

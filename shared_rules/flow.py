@@ -18,7 +18,7 @@ from .dice import DieKind, Roll, pick_index, roll_faces, validate_faces
 from .effects import check_effects, holds, item_id
 from .errors import IllegalCommand, InvalidCommand
 from .events import BanditPlan, Change, Event, EventType, Fact
-from .prompts import Answer, Option, Pending, Prompt, PromptKind, Reads
+from .prompts import Ahead, Answer, HeroDice, Option, Pending, Prompt, PromptKind, Reads, Standing
 from .state import MAX_SKILL, SKILLS, Hero, Item, ItemTag, Session, Skills, bounded
 
 
@@ -33,6 +33,7 @@ class RollRequest:
     rule: str = ""
     reads: Reads | None = None  # what the rules read (None: the usual reading of `kind` and `target`)
     doubles: bool = False  # natural doubles change the outcome (FF-DICE-07)
+    then: tuple[HeroDice, ...] = ()  # the heroes who take the same roll next: the table may type theirs too
 
 
 @dataclass(slots=True)
@@ -41,6 +42,8 @@ class ChoiceRequest:
     options: tuple[Option, ...]
     hero: str | None = None
     rule: str = ""
+    alike: str = ""  # the question each hero is asked in turn ("loss"): one answer may stand for all (Standing)
+    next_heroes: tuple[str, ...] = ()  # every hero is asked it in turn: those asked after this one
 
 
 @dataclass(slots=True)
@@ -66,7 +69,7 @@ class RerollRequest:
     roll: Roll
     hero: str
     rule: str = ""
-    reads: Reads = Reads.HITS  # EACH when the rule reads the faces themselves (the 1s of Shadows Out of Time)
+    reads: Reads = Reads.HITS  # ONES when the rule counts the 1s too (Shadows Out of Time)
 
 
 @dataclass(slots=True)
@@ -97,8 +100,12 @@ class Requests:
     def _rolled(self, roll: Roll, rule: str) -> None:
         """What the driver does with a roll it answered: nothing here (no session, no events)."""
 
-    def _answered(self, request: ChoiceRequest | DrawRequest, key: str) -> str:
+    def _answered(self, request: ChoiceRequest | DrawRequest, key: str, *, how: str = "choice") -> str:
         return key
+
+    def _after(self, hero: str) -> tuple[str, ...]:
+        """The heroes after `hero` in posse order ("each Hero ..." asks them next): none without a session."""
+        return ()
 
     def roll(
         self,
@@ -112,12 +119,14 @@ class Requests:
         rule: str = "",
         reads: Reads | None = None,
         doubles: bool = False,
+        then: tuple[HeroDice, ...] = (),
     ) -> Generator[Request, Any, Roll]:
         """Ask for a roll; it lands in a `rolled` event with its purpose. `reads` and `doubles` say what the rules
-        read from the dice when it is not the usual (the hits of a pool at a target, the total of a chart)."""
+        read from the dice when it is not the usual (the hits of a pool at a target, the total of a chart); `then`
+        the heroes who take the same roll next, whose faces the table may type with this one."""
         if kind is DieKind.POOL and pool <= 0:
             return Roll(purpose, kind, (), hero, "none", target, chart)
-        result: Roll = yield RollRequest(kind, purpose, hero, pool, target, chart, rule, reads, doubles)
+        result: Roll = yield RollRequest(kind, purpose, hero, pool, target, chart, rule, reads, doubles, then)
         return result
 
     def d6(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
@@ -136,16 +145,28 @@ class Requests:
         return (yield from self.roll(DieKind.POOL, purpose, hero=hero, pool=count, chart=True, rule=rule)).faces
 
     def choose(
-        self, question: str, options: Sequence[Option | tuple[str, str]], *, hero: str | None = None, rule: str = ""
+        self,
+        question: str,
+        options: Sequence[Option | tuple[str, str]],
+        *,
+        hero: str | None = None,
+        rule: str = "",
+        alike: str = "",
+        each: bool = False,
     ) -> Generator[Request, Any, str]:
         """Ask the hero (or the posse) to pick one option; a single option is taken without asking.
 
-        Options that mean something beyond their key (taking part, a cost, a test) are given as `Option`s.
+        Options that mean something beyond their key (taking part, a cost, a test) are given as `Option`s. `alike`
+        names a question each hero is asked in turn with options that mean the same for everyone ("Each Hero may
+        ..."): the table may answer it once "the same for everyone" (`Choose.everyone`). `each`: every Hero is
+        asked it in turn (`for hero in ctx.heroes()`), so the prompt names who is asked next and the table may
+        answer for each of them at once (`Choose.then`).
         """
         offered = tuple(o if isinstance(o, Option) else Option(o[0], o[1]) for o in options)
         if len(offered) == 1:
             return offered[0].key
-        choice: str = yield ChoiceRequest(question, offered, hero, rule)
+        later = self._after(hero) if each and alike and hero is not None else ()
+        choice: str = yield ChoiceRequest(question, offered, hero, rule, alike if hero is not None else "", later)
         return choice
 
     def draw(
@@ -202,6 +223,12 @@ class Ctx(Requests):
 
     def name(self, hero_id: str) -> str:
         return self.hero(hero_id).name
+
+    def _after(self, hero: str) -> tuple[str, ...]:
+        if self.quiet:  # a bulk run shows no prompt: nobody to name
+            return ()
+        heroes = self.heroes()
+        return tuple(heroes[heroes.index(hero) + 1 :]) if hero in heroes else ()
 
     def skill(self, hero_id: str, skill: str) -> int:
         """A skill as tested now: the hero's sheet plus what the rule areas add (`SKILL_BONUSES`: Blood Moon's +1
@@ -404,6 +431,7 @@ class Ctx(Requests):
         rule: str,
         counts: bool = False,
         reads: Reads = Reads.HITS,
+        each: bool = False,
     ) -> Generator[Request, Any, Roll]:
         """A Skill test: one die per skill point, each at or above `target` a success (FF-DICE-06, A1).
 
@@ -411,12 +439,20 @@ class Ctx(Requests):
         made while it can still change the outcome: after a failed test, or, when the rule reads the dice
         themselves (`counts`: "for each 6+", the successes of all helpers summed, "for every 1 rolled"), while a
         die below the target is left to re-roll.
+
+        `each`: the rule has every Hero take this test in turn ("Each Hero must make ...", `for hero in
+        ctx.heroes()`), so the prompt names the heroes after this one and their dice: the table may type the whole
+        posse's dice at once (`RollDice.then`), each hero's still their own roll and Grit re-roll offer.
         """
         if skill not in SKILLS:
             raise ValueError(skill)
         dice = self.skill(hero_id, skill)
         label = f"{purpose}: {skill.capitalize()} {target}+ test"
-        roll = yield from self.roll(DieKind.POOL, label, hero=hero_id, pool=dice, target=target, rule=rule, reads=reads)
+        then: tuple[HeroDice, ...] = ()
+        if each and not counts and not self.quiet:
+            then = tuple(HeroDice(h, n) for h in self._after(hero_id) if (n := self.skill(h, skill)) > 0)
+        roll = yield from self.roll(DieKind.POOL, label, hero=hero_id, pool=dice, target=target, rule=rule, reads=reads,
+                                    then=then)  # fmt: skip
         while (
             self._state.options.offer_grit_rerolls
             and self.hero(hero_id).grit >= 1
@@ -496,15 +532,17 @@ class Ctx(Requests):
             value = f" (D3: {roll.value})"  # the D6 face and how it reads as a D3 (FF-DICE-02)
         self.emit("rolled", f"{who} {shown}{value} for {roll.purpose}", hero=roll.hero, rule=rule, roll=roll)
 
-    def _answered(self, request: ChoiceRequest | DrawRequest, key: str) -> str:
-        """The `answered` event: what was chosen or drawn, in the option's words."""
+    def _answered(self, request: ChoiceRequest | DrawRequest, key: str, *, how: str = "choice") -> str:
+        """The `answered` event: what was chosen or drawn, in the option's words; an answer given for the posse at
+        once (the same for everyone, or each hero's given ahead) says so on each hero's own event."""
         if not self.quiet:
             if isinstance(request, DrawRequest):
                 label = next((label for option, label in request.picks if option == key), key)
                 self.emit("answered", f"{request.purpose}: {label} (drawn)", rule=request.rule)
             else:
                 label = next((o.label for o in request.options if o.key == key), key)
-                self.emit("answered", f"{request.question}: {label} (chosen)", hero=request.hero, rule=request.rule)
+                how = {"everyone": "the same for everyone", "ahead": "chosen for the posse at once"}.get(how, "chosen")
+                self.emit("answered", f"{request.question}: {label} ({how})", hero=request.hero, rule=request.rule)
         return key
 
 
@@ -659,17 +697,20 @@ def run_rule(
     """Run `command` on `state`, or resume the pending rule when `command` answers its prompt.
 
     The answer sources, in order: the answers recorded so far (a resumed rule replays them), the answer the
-    incoming command brings, the dice the table typed in, the policy, the session RNG (dice option "server");
-    a request none answers stops at a prompt, with every answer so far recorded in the pending record."""
+    incoming command brings, the answers given "the same for everyone" (`standing`), the dice the table typed in,
+    the policy, the session RNG (dice option "server"); a request none answers stops at a prompt, with every
+    answer so far recorded in the pending record."""
     pending = state.pending
     if pending is not None:
         checkpoint, replay, origin = pending.checkpoint, list(pending.answers), pending.command
         queue = [*pending.dice_left, *getattr(command, "dice", ())]
         incoming: list[Command] = [command]
+        standing, ahead = list(pending.standing), list(pending.ahead)
     else:
         checkpoint, replay, origin = state, [], command
         queue = list(getattr(command, "dice", ()))
         incoming = []
+        standing, ahead = [], []
     recorded: list[Answer] = []
     replay.reverse()
     typed = len(queue)
@@ -678,7 +719,36 @@ def run_rule(
         return replay.pop() if replay else None
 
     def brought(ctx: Ctx, request: Request) -> Answer | None:
-        return _answer_from_command(ctx, request, incoming.pop(), pending) if incoming else None
+        if not incoming:
+            return None
+        answering = incoming.pop()
+        answer = _answer_from_command(ctx, request, answering, pending)
+        if answer.kind == "everyone" and isinstance(request, ChoiceRequest):  # it stands for the later alike asks
+            standing[:] = [s for s in standing if (s.rule, s.topic) != (request.rule, request.alike)]
+            standing.append(Standing(request.rule, request.alike, answer.option))
+        if isinstance(answering, Choose) and answering.then:
+            assert isinstance(request, ChoiceRequest)
+            standing.extend(_chosen_ahead(request, answering))
+        if isinstance(answering, RollDice) and answering.then:
+            assert isinstance(request, RollRequest)
+            ahead.extend(_typed_ahead(request, answering))
+        return answer
+
+    def typed_ahead(ctx: Ctx, request: Request) -> Answer | None:
+        if ahead and isinstance(request, RollRequest):
+            for index, given in enumerate(ahead):
+                if (given.hero, given.purpose) == (request.hero, request.purpose):
+                    del ahead[index]
+                    return _table_roll(request, given.faces, field="then")
+        return None
+
+    def alike(ctx: Ctx, request: Request) -> Answer | None:
+        if standing and isinstance(request, ChoiceRequest) and request.alike:
+            for given in sorted(standing, key=lambda s: not s.hero):  # a hero's own answer before everyone's
+                if (given.rule, given.topic) == (request.rule, request.alike) and given.hero in ("", request.hero) \
+                        and any(o.key == given.option for o in request.options):
+                    return Answer("ahead" if given.hero else "everyone", option=given.option)
+        return None
 
     def dice(ctx: Ctx, request: Request) -> Answer | None:
         if queue and isinstance(request, RollRequest):
@@ -694,7 +764,8 @@ def run_rule(
 
         return record
 
-    sources: list[Source[Ctx]] = [recording(replayed), recording(brought), recording(dice)]
+    sources: list[Source[Ctx]] = [recording(replayed), recording(brought), recording(alike), recording(typed_ahead),
+                                  recording(dice)]  # fmt: skip
     if policy is not None:
         sources.append(recording(policy))
     sources.append(recording(_server_dice))
@@ -705,12 +776,53 @@ def run_rule(
         prompt = _prompt_for(ctx, stopped, f"p{state.step + 1}")
         emitted = len(ctx.events)
         ctx.emit("prompt", prompt.question, hero=prompt.hero, rule=prompt.rule)
-        return Run(ctx, Pending(origin, checkpoint, tuple(recorded), emitted, prompt, tuple(queue)), already)
+        pended = Pending(origin, checkpoint, tuple(recorded), emitted, prompt, tuple(queue), tuple(standing),
+                         tuple(ahead))  # fmt: skip
+        return Run(ctx, pended, already)
     if incoming:
         raise IllegalCommand(f"{command.type!r} answers nothing: no prompt is waiting")
     if queue:
         raise InvalidCommand(f"dice: {len(queue)} more dice given than the rules asked for", field="dice")
     return Run(ctx, None, already)
+
+
+def _chosen_ahead(request: ChoiceRequest, command: Choose) -> list[Standing]:
+    """The answers a `choose` gives for the heroes asked next (`then`), checked now against the heroes the prompt
+    named and its options; the answering hero's own answer stands for their later asks of it too."""
+    keys = [o.key for o in request.options]
+    given: list[Standing] = [Standing(request.rule, request.alike, command.option, request.hero or "")]
+    for index, answer in enumerate(command.then):
+        if answer.hero not in request.next_heroes or any(s.hero == answer.hero for s in given):
+            raise InvalidCommand(
+                f"then[{index}].hero: {answer.hero!r} is not one of the heroes asked this next "
+                f"({', '.join(request.next_heroes) or 'none'})",
+                field=f"then[{index}].hero",
+                rule=request.rule,
+            )
+        if answer.option not in keys:
+            raise InvalidCommand(f"then[{index}].option: {answer.option!r} is not one of {keys}",
+                                 field=f"then[{index}].option", rule=request.rule)  # fmt: skip
+        given.append(Standing(request.rule, request.alike, answer.option, answer.hero))
+    return given
+
+
+def _typed_ahead(request: RollRequest, command: RollDice) -> list[Ahead]:
+    """The later heroes' faces a `roll` brings (`then`), checked now against the heroes and dice the prompt named,
+    so a wrong one refuses the whole answer before anything is applied."""
+    named = {turn.hero: turn.dice for turn in request.then}
+    typed: list[Ahead] = []
+    for index, given in enumerate(command.then):
+        if given.hero not in named or any(a.hero == given.hero for a in typed):
+            raise InvalidCommand(
+                f"then[{index}].hero: {given.hero!r} is not one of the heroes who take {request.purpose!r} next "
+                f"({', '.join(named) or 'none'})",
+                field=f"then[{index}].hero",
+                rule=request.rule,
+            )
+        faces = validate_faces(request.kind, given.faces, named[given.hero], field=f"then[{index}].faces",
+                               purpose=request.purpose)  # fmt: skip
+        typed.append(Ahead(given.hero, request.purpose, faces))
+    return typed
 
 
 def _table_roll(request: RollRequest, faces: Faces, *, field: str) -> Answer:
@@ -750,7 +862,7 @@ def _take(ctx: Requests, request: Request, answer: Answer) -> Any:
         return answer.indices
     if isinstance(request, CardRequest):
         return answer
-    return ctx._answered(request, answer.option)
+    return ctx._answered(request, answer.option, how=answer.kind)
 
 
 def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
@@ -773,6 +885,7 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
             target=request.target,
             reads=request.reads or _usual_reading(request),
             doubles=request.doubles,
+            then=request.then,
         )
     if isinstance(request, DrawRequest):
         return Prompt(
@@ -788,7 +901,15 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
     if isinstance(request, ChoiceRequest):
         who = f"{ctx.name(request.hero)}: " if request.hero else ""
         return Prompt(
-            prompt_id, PromptKind.CHOICE, who + request.question, "choose", request.hero, request.rule, request.options
+            prompt_id,
+            PromptKind.CHOICE,
+            who + request.question,
+            "choose",
+            request.hero,
+            request.rule,
+            request.options,
+            alike=bool(request.alike),
+            next_heroes=request.next_heroes,
         )
     if isinstance(request, RerollRequest):
         return Prompt(
@@ -842,7 +963,14 @@ def _answer_from_command(ctx: Ctx, request: Request, command: Command, pending: 
                 field="option",
                 rule=request.rule,
             )
-        return Answer("choice", option=command.option)
+        if (command.everyone or command.then) and not (isinstance(request, ChoiceRequest) and request.alike):
+            raise InvalidCommand(
+                f"everyone: prompt {pending.prompt.id} ({pending.prompt.question}) is not a choice each hero makes "
+                "alike; answer it for this one",
+                field="everyone" if command.everyone else "then",
+                rule=request.rule,
+            )
+        return Answer("everyone" if command.everyone else "choice", option=command.option)
     if isinstance(request, RerollRequest):
         assert isinstance(command, Reroll)
         roll = request.roll

@@ -29,7 +29,8 @@ class Reads(str, Enum):
 
     HITS = "hits"  # how many dice show the target or more: a skill test, To Hit, saves (FF-DICE-06)
     TOTAL = "total"  # the faces added up (one die's face, a 2D6 chart, FF-DICE-05)
-    EACH = "each"  # each die's own face: a D36's tens and ones (FT-DICE-01), "a D6 for each", the 1s counted
+    EACH = "each"  # each die's own face: a D36's tens and ones (FT-DICE-01), "a D6 for each"
+    ONES = "ones"  # how many hit and how many show a 1 (Shadows Out of Time: every 1 costs Sanity, FT-TRAVEL-D16)
 
 
 class Part(str, Enum):
@@ -98,6 +99,9 @@ class Prompt:
     target: int = field(default=0, metadata=meta(minimum=0))  # each die hits on `target`+ (0: none)
     reads: Reads | None = None  # for roll and re-roll prompts: what the rules read from the dice
     doubles: bool = False  # natural doubles change the outcome (FF-DICE-07, FF-DEPTH-05)
+    alike: bool = False  # a choice each hero makes in turn: one answer may stand for the rest (`choose` everyone)
+    then: tuple[HeroDice, ...] = ()  # a roll prompt: the heroes who take the same roll next (`roll` then)
+    next_heroes: tuple[str, ...] = ()  # an alike choice every hero makes in turn: who is asked next (`choose` then)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +117,36 @@ class Answer:
 
 
 @dataclass(frozen=True, slots=True)
+class HeroDice:
+    """A hero who takes the same roll after this one, and how many dice (a test every Hero takes in turn)."""
+
+    hero: str
+    dice: int = field(metadata=meta(minimum=1))
+
+
+@dataclass(frozen=True, slots=True)
+class Ahead:
+    """A later hero's faces for the same roll, typed with the first (`roll` then): they answer that hero's roll of
+    `purpose` when the rule asks for it."""
+
+    hero: str
+    purpose: str
+    faces: Faces
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """An answer given "the same for everyone": it answers each later choice of the same rule run that asks the
+    same question (`rule`, `topic`) and offers `option`, each hero's as its own recorded answer; for one `hero`
+    only when given (`choose` then), for everyone otherwise."""
+
+    rule: str
+    topic: str
+    option: str
+    hero: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Pending:
     """A rule stopped at `prompt`, to be resumed by replaying `command` from `checkpoint` with `answers`."""
 
@@ -122,3 +156,5 @@ class Pending:
     events_emitted: int = field(metadata=meta(public=False))
     prompt: Prompt
     dice_left: tuple[Faces, ...] = ()
+    standing: tuple[Standing, ...] = field(default=(), metadata=meta(public=False))  # answers for everyone
+    ahead: tuple[Ahead, ...] = field(default=(), metadata=meta(public=False))  # later heroes' faces, typed already

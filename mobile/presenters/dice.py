@@ -12,6 +12,7 @@ import secrets
 from dataclasses import dataclass, replace
 
 from shared_rules import Choose, DieKind, Effect, EnterCard, InvalidCommand, Prompt, Reroll, RollDice, RulesError
+from shared_rules.commands import HeroFaces, HeroOption
 from shared_rules.dice import die_count, face_range, validate_faces
 from shared_rules.effects import check_effects
 from shared_rules.prompts import Reads
@@ -42,9 +43,14 @@ SEND_WINDOW = 1.2  # seconds between the last die tapped and the faces sent: tim
 
 
 def faces_matter(prompt: Prompt) -> bool:
-    """Whether the rule reads each die's face, not only how many hit (the 1s of Shadows Out of Time): then each
-    die is entered, no "how many hit?"."""
-    return prompt.reads is Reads.EACH
+    """Whether the rule reads more than how many hit (each face, or the 1s of Shadows Out of Time): then no single
+    "how many hit?" (the 1s are counted apart, `ones_count`; a re-roll offer marks each die)."""
+    return prompt.reads in (Reads.EACH, Reads.ONES)
+
+
+def ones_count(prompt: Prompt) -> bool:
+    """Whether the rule reads how many hit and how many show a 1 (FT-TRAVEL-D16): two counts, two taps."""
+    return prompt.reads is Reads.ONES and prompt.kind == "roll"
 
 
 def by_total(prompt: Prompt) -> bool:
@@ -74,6 +80,26 @@ class DieSlot:
 
 
 @dataclass(frozen=True, slots=True)
+class PosseRow:
+    """One hero of a test the whole posse takes in turn: their dice, and whether the table marked them passed."""
+
+    hero: str
+    name: str
+    dice: int
+    passed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AskedRow:
+    """One hero of a choice every hero makes in turn: the answer this screen gives them (a tap turns it)."""
+
+    hero: str
+    name: str
+    option: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
 class RollEntry:
     """A roll prompt being answered: the dice to fill, the faces they may show, and what they add up to."""
 
@@ -88,6 +114,10 @@ class RollEntry:
     target: int = 0
     sending: bool = False  # the last die is in: the faces go out after a short window unless held
     totals: tuple[int, ...] = ()  # a 2D6 chart roll: the total in one tap (2..12)
+    posse: tuple[PosseRow, ...] = ()  # a test every hero takes in turn: everyone's result on this screen
+    ones: tuple[int, ...] = ()  # the rule counts the 1s too: "how many show 1?" (0..dice), with `hits`
+    hits_chosen: int | None = None  # the hits tapped so far, while the 1s are still to tap (or the reverse)
+    ones_chosen: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +174,8 @@ class PromptView:
     card: CardEntry | None = None
     mine: bool = True  # this phone answers it (its hero's prompt, or the posse's)
     drawing_all: bool = False  # "draw all" is under way: the phone draws each one as it comes
+    alike: bool = False  # each hero is asked this in turn: an option may be given "the same for everyone"
+    asked: tuple[AskedRow, ...] = ()  # this hero and those asked next: everyone's answer on this screen
 
 
 def slots_for(kind: DieKind, count: int) -> list[tuple[str, str]]:
@@ -196,6 +228,9 @@ class PromptPresenter:
         self.sending = False
         self.answer_here = False  # the player chose to answer another phone's prompt on this one
         self.draw_all_purpose = ""
+        self.failed: set[str] = set()  # heroes of a posse test marked failed (the rest passed)
+        self.picks: dict[str, str] = {}  # a choice every hero makes: each hero's answer, changed from the first
+        self.counted: dict[str, int] = {}  # a roll whose 1s count: the hits and the ones tapped so far
         table.listen(self._continue_draws)
 
     # ---- which prompt ----------------------------------------------------------------------------------------
@@ -213,6 +248,9 @@ class PromptPresenter:
         self.hold()
         self.answer_here = False
         self.chosen = set()
+        self.failed = set()
+        self.picks = {}
+        self.counted = {}
         self.card_text, self.card_effects, self.card_field, self.card_amount = "", [], "wounds", 1
         self.cursor = 0
         self.faces = []
@@ -233,7 +271,8 @@ class PromptPresenter:
         if prompt.kind == "reroll":
             return replace(base, reroll=self._reroll_entry(prompt))
         if prompt.kind == "choice":
-            return replace(base, options=tuple((o.key, o.label) for o in prompt.options), draw=bool(prompt.purpose))
+            return replace(base, options=tuple((o.key, o.label) for o in prompt.options), draw=bool(prompt.purpose),
+                           alike=prompt.alike, asked=self._asked(prompt))
         return replace(base, card=self._card_entry(prompt))
 
     # ---- roll prompts ----------------------------------------------------------------------------------------
@@ -257,8 +296,72 @@ class PromptPresenter:
         totals = tuple(range(2, 13)) if by_total(prompt) else ()
         if totals:
             hint = "Tap the total of the two dice, or each die's face"
+        posse = self._posse(prompt) if hits else ()
+        if target and ones_count(prompt):
+            hits = tuple(range(len(self.faces) + 1))
+            hint = f"Count the dice showing {target} or more, and those showing 1; or tap each die's face"
+        ones = tuple(range(len(self.faces) + 1)) if target and ones_count(prompt) else ()
         return RollEntry(slots, face_range(kind), slots[cursor].colour, slots[cursor].label,
-                         reading(kind, self.faces), complete, hint, hits, target, self.sending, totals)
+                         reading(kind, self.faces), complete, hint, hits, target, self.sending, totals, posse, ones,
+                         self.counted.get("hits"), self.counted.get("ones"))
+
+    def count(self, what: str, n: int) -> bool:
+        """A roll whose 1s count (FT-TRAVEL-D16): tap how many hit and how many show 1, in either order; the
+        second tap sends faces the rules read the same way (the hits at the target, the 1s, the rest between)."""
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "roll" or not ones_count(prompt) or what not in ("hits", "ones"):
+            return False
+        self.counted[what] = n
+        self.table.changed()
+        if len(self.counted) < 2:
+            return True
+        hits, ones, dice, target = self.counted["hits"], self.counted["ones"], len(self.faces), test_target(prompt)
+        if hits + ones > dice:
+            self.counted.pop(what)
+            self.table.notice = Notice(f"{hits} hits and {ones} ones make more than the {dice} dice rolled",
+                                       field="faces", rule=prompt.rule)
+            self.table.changed()
+            return False
+        self.faces = [*([target] * hits), *([1] * ones), *([max(2, target - 1)] * (dice - hits - ones))]
+        return self.send_faces(label=f"{prompt.purpose}: {hits} hit{'s' if hits != 1 else ''}, {ones} showing 1")
+
+    def _posse(self, prompt: Prompt) -> tuple[PosseRow, ...]:
+        """This hero and those who take the same test next (`Prompt.then`), each passed unless marked failed."""
+        if not prompt.then or prompt.hero is None:
+            return ()
+        turns = [(prompt.hero, prompt.dice_count), *((turn.hero, turn.dice) for turn in prompt.then)]
+        return tuple(PosseRow(hero, self.table.hero_name(hero), dice, hero not in self.failed) for hero, dice in turns)
+
+    def toggle_passed(self, hero: str) -> None:
+        """A posse test: mark a hero failed (no die at the target), or passed again."""
+        self.sync()
+        self.failed ^= {hero}
+        self.table.changed()
+
+    def send_posse(self) -> bool:
+        """Everyone's test in one answer: a pass as one hit, a fail as none (the rules read only pass or fail
+        here), this hero's faces and the rest as `then`. Each hero's Grit re-roll offer still follows a fail."""
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "roll" or not prompt.then:
+            return False
+        target = test_target(prompt)
+        rows = self._posse(prompt)
+        faces = {row.hero: tuple(f for f in hit_faces(1 if row.passed else 0, row.dice, target) if f is not None)
+                 for row in rows}
+        mine = faces.pop(rows[0].hero)
+        try:  # the engine's own check of each hero's dice before anything is sent
+            validate_faces(prompt.die or DieKind.POOL, mine, prompt.dice_count, field="faces", purpose=prompt.purpose)
+        except InvalidCommand as error:
+            self.table.notice = Notice(plain(error.message), rule=error.rule, field=error.field)
+            self.table.changed()
+            return False
+        failed = [row.name for row in rows if not row.passed]
+        said = f"{', '.join(failed)} failed" if failed else "everyone passed"
+        self.table.submit(RollDice(mine, prompt=prompt.id, then=tuple(HeroFaces(h, f) for h, f in faces.items())),
+                          label=f"{prompt.purpose}: {said}")
+        return True
 
     def tap_face(self, face: int) -> None:
         """The pad: put `face` on the selected die, then move to the next empty one; the last die sends the faces
@@ -426,12 +529,47 @@ class PromptPresenter:
         self.table.submit(Reroll((), prompt=prompt.id), label="keep the dice")
 
     # ---- choices ----------------------------------------------------------------------------------------------
-    def choose(self, key: str) -> None:
+    def choose(self, key: str, everyone: bool = False) -> None:
+        """One tap answers the prompt; `everyone` (an alike prompt only) gives the same answer for the rest of the
+        posse's alike prompts of this step, each hero's its own answer in the log (one step for undo)."""
         prompt = self.prompt
-        if prompt is None or prompt.kind != "choice":
+        if prompt is None or prompt.kind != "choice" or (everyone and not prompt.alike):
             return
         label = next((o.label for o in prompt.options if o.key == key), key)
-        self.table.submit(Choose(key, prompt=prompt.id), label=label)
+        self.table.submit(Choose(key, prompt=prompt.id, everyone=everyone),
+                          label=f"{label} (the same for everyone)" if everyone else label)
+
+    def _asked(self, prompt: Prompt) -> tuple[AskedRow, ...]:
+        """This hero and those asked the same next (`Prompt.next_heroes`), each with the answer given them here
+        (the first option until a tap turns it)."""
+        if not prompt.next_heroes or prompt.hero is None or not prompt.options:
+            return ()
+        labels = {o.key: o.label for o in prompt.options}
+        first = prompt.options[0].key
+        return tuple(AskedRow(hero, self.table.hero_name(hero), self.picks.get(hero, first),
+                              labels[self.picks.get(hero, first)]) for hero in (prompt.hero, *prompt.next_heroes))
+
+    def turn_pick(self, hero: str) -> None:
+        """A tap on a hero's answer: the next option for them."""
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "choice" or not prompt.options:
+            return
+        keys = [o.key for o in prompt.options]
+        now = self.picks.get(hero, keys[0])
+        self.picks[hero] = keys[(keys.index(now) + 1) % len(keys)]
+        self.table.changed()
+
+    def send_asked(self) -> None:
+        """Everyone's answers in one command: this hero's, and the rest as `then` (each their own in the log)."""
+        self.sync()
+        prompt = self.prompt
+        rows = self._asked(prompt) if prompt is not None and prompt.kind == "choice" else ()
+        if prompt is None or not rows:
+            return
+        said = ", ".join(f"{row.name}: {row.label}" for row in rows)
+        self.table.submit(Choose(rows[0].option, prompt=prompt.id,
+                                 then=tuple(HeroOption(row.hero, row.option) for row in rows[1:])), label=said)
 
     def draw_for_me(self) -> None:
         """A draw at random (a Building token, a Random Hero): the phone picks uniformly, as a shuffled pile would."""

@@ -41,6 +41,7 @@ class DiceScreen(Screen):
             return
         self.vm = vm = self.presenter.view()
         body, actions = self.ids.body, self.ids.actions
+        self.unfocus()
         body.clear_widgets()
         actions.clear_widgets()
         if vm.kind == "none":
@@ -58,12 +59,36 @@ class DiceScreen(Screen):
         build = {"roll": self._roll, "reroll": self._reroll, "choice": self._choice, "card": self._card}[vm.kind]
         build(body, actions, vm)
 
+    def unfocus(self) -> None:
+        """A card's field losing its place (the body rebuilt, the screen left) gives the keyboard back: a field
+        removed while focused would keep it."""
+        for widget in self.ids.body.walk():
+            if getattr(widget, "focus", False):
+                widget.focus = False
+
+    def on_leave(self, *_args: Any) -> None:
+        self.unfocus()
+
     # ---- "I rolled" / "roll for me" --------------------------------------------------------------------------------
     def _roll(self, body: Any, actions: Any, vm: PromptView) -> None:
         p, entry = self.presenter, vm.roll
         assert p is not None and entry is not None
-        if entry.hits:
-            body.add_widget(Factory.Section(text=_("How many dice show {n} or more?").format(n=entry.target)))
+        if entry.posse:
+            self._posse(body, actions, entry)
+        if entry.ones:
+            for what, counts, chosen, title in (
+                    ("hits", entry.hits, entry.hits_chosen, _("How many dice show {n} or more?").format(n=entry.target)),
+                    ("ones", entry.ones, entry.ones_chosen, _("How many dice show 1?"))):
+                body.add_widget(Factory.Section(text=title))
+                row = _flow()
+                for n in counts:
+                    row.add_widget(Factory.CountButton(text=str(n), state="down" if n == chosen else "normal",
+                                                       on_release=lambda _b, w=what, k=n: p.count(w, k)))
+                body.add_widget(row)
+        elif entry.hits:
+            body.add_widget(Factory.Section(text=(_("Or only {who}'s dice: how many show {n} or more?") if entry.posse
+                                                  else _("How many dice show {n} or more?")).format(
+                n=entry.target, who=vm.who)))
             row = _flow()
             for n in entry.hits:
                 row.add_widget(Factory.CountButton(text=str(n), on_release=lambda _b, k=n: p.send_hits(k)))
@@ -110,6 +135,25 @@ class DiceScreen(Screen):
         if not entry.sending:
             actions.add_widget(Factory.DarkButton(text=_("Roll for me"), on_release=lambda *_a: p.roll_for_me()))
 
+    def _posse(self, body: Any, actions: Any, entry: Any) -> None:
+        """A test every hero takes in turn: each hero's row says passed or failed (a tap turns it), and one tap
+        sends everyone's; a fail is still offered its Grit re-roll."""
+        p = self.presenter
+        assert p is not None
+        body.add_widget(Factory.Section(text=_("Everyone takes this test: tap who failed")))
+        for row in entry.posse:
+            line = Factory.Row()
+            line.add_widget(Factory.Body(text=_("{name}: {n} dice").format(name=row.name, n=row.dice),
+                                         pos_hint={"center_y": 0.5}))
+            said = (_("Passed") + " " + theme.icon("✓")) if row.passed else (_("Failed") + " " + theme.icon("✗"))
+            line.add_widget(Factory.DarkButton(markup=True, text=said, size_hint_x=None, width=dp(132),
+                                               on_release=lambda _b, h=row.hero: p.toggle_passed(h)))
+            body.add_widget(line)
+        failed = [row.name for row in entry.posse if not row.passed]
+        text = (_("Everyone passed") if not failed
+                else _("Send: {names} failed").format(names=", ".join(failed)))
+        actions.add_widget(Factory.PrimaryButton(text=text, on_release=lambda *_a: p.send_posse()))
+
     # ---- Grit re-roll offers -------------------------------------------------------------------------------------
     def _reroll(self, body: Any, actions: Any, vm: PromptView) -> None:
         p, entry = self.presenter, vm.reroll
@@ -152,8 +196,21 @@ class DiceScreen(Screen):
             actions.add_widget(Factory.DarkButton(text=_("Draw this one for me"),
                                                   on_release=lambda *_a: p.draw_for_me()))
             body.add_widget(Factory.Section(text=_("Or tap what the table drew")))
+        if vm.asked:
+            body.add_widget(Factory.Section(text=_("Each hero's answer: tap one to change it")))
+            for row in vm.asked:
+                body.add_widget(Factory.DarkButton(text=_("{name}: {answer}").format(name=row.name, answer=row.label),
+                                                   on_release=lambda _b, h=row.hero: p.turn_pick(h)))
+            actions.add_widget(Factory.PrimaryButton(text=_("Send everyone's answers"),
+                                                     on_release=lambda *_a: p.send_asked()))
+            body.add_widget(Factory.Section(text=_("Or only {who}:").format(who=vm.who)))
         for key, label in vm.options:
             body.add_widget(Factory.DarkButton(text=label, on_release=lambda _b, k=key: p.choose(k)))
+        if vm.alike:
+            body.add_widget(Factory.Section(text=_("Or the same for everyone left in this hazard:")))
+            for key, label in vm.options:
+                body.add_widget(Factory.DarkButton(text=_("Everyone: {answer}").format(answer=label),
+                                                   on_release=lambda _b, k=key: p.choose(k, everyone=True)))
 
     # ---- a card read at the table --------------------------------------------------------------------------------
     def _card(self, body: Any, actions: Any, vm: PromptView) -> None:
@@ -164,6 +221,10 @@ class DiceScreen(Screen):
         text = text_input(entry.text, _("What the card says"), "WrapInput")
         text.bind(text=lambda _w, value: p.set_card_text(value))
         body.add_widget(text)
+        if not entry.text and not entry.effects:  # the card's words are the first thing typed: the keyboard is up
+            from kivy.clock import Clock
+
+            Clock.schedule_once(lambda _dt: setattr(text, "focus", True) if text.get_root_window() else None, 0)
         body.add_widget(Factory.Section(text=_("What it changes")))
         for index, words in enumerate(entry.effects):
             body.add_widget(Factory.DarkButton(text=f"{words}   " + _("(tap to remove)"),

@@ -272,10 +272,17 @@ def test_how_many_hit_is_one_tap_for_a_skill_test_FF_DICE_06(tmp_path: Path) -> 
     assert rolled.roll is not None and rolled.roll.successes == 2 and dice.table.read.hero("ann").xp == 10
 
 
-def test_no_how_many_hit_where_the_rule_reads_the_faces_FT_TRAVEL_D16(tmp_path: Path) -> None:
-    dice, _ = on_the_road(tmp_path, hero("ann", "Ann", cunning=3))
-    tap(dice, 1, 6)  # Shadows Out of Time: each 1 costs Sanity, so the faces matter
-    assert dice.view().roll.hits == () and not dice.send_hits(1)
+def test_where_the_rule_counts_the_ones_the_hits_and_the_ones_are_two_taps_FT_TRAVEL_D16(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann", cunning=3, sanity_base=10))
+    tap(dice, 1, 6)  # Shadows Out of Time: each 1 costs Sanity, so one "how many hit?" is not enough
+    entry = dice.view().roll
+    assert not dice.send_hits(1) and entry.hits == entry.ones == (0, 1, 2, 3)
+    assert dice.count("ones", 2) and dice.view().roll.ones_chosen == 2 and dice.table.snapshot.pending is not None
+    assert not dice.count("hits", 2)  # 2 hits and 2 ones are more than the 3 dice: refused, nothing sent
+    assert dice.table.snapshot.pending is not None and dice.view().roll.hits_chosen is None
+    assert dice.count("hits", 1)  # a 6, two 1s: passes, and 2 Sanity lost for good
+    assert dice.table.snapshot.pending is None
+    assert dice.table.read.hero("ann").sanity_mod == -2 and dice.table.read.session.carry.extra_revive_tokens == 1
 
 
 def test_a_reroll_offer_marks_hits_and_misses_and_rerolls_the_misses_in_one_tap(tmp_path: Path) -> None:
@@ -334,3 +341,59 @@ def test_rerolled_misses_and_how_many_hit_now_is_one_tap_FF_GRIT_01(tmp_path: Pa
     dice.reroll_misses_hits(1)
     ann = dice.table.read.hero("ann")
     assert ann.grit == 0 and ann.xp == 10 and dice.table.snapshot.pending is None  # passed on the re-roll
+
+
+# ---- one tap for the posse (issue 18) ---------------------------------------------------------------------------
+def test_a_choice_each_hero_makes_is_answered_for_everyone_in_one_tap_and_undone_as_one_step_FT_TRAVEL_D46(
+        tmp_path: Path) -> None:
+    from mobile.presenters.log import LogPresenter
+
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann"), hero("bo", "Bo"))
+    tap(dice, 4, 6)  # Wrecked Train: each Hero may search
+    assert dice.view().alike and dice.view().who == "Ann"
+    dice.choose("pass", everyone=True)
+    assert dice.table.snapshot.pending is None  # Bo was not asked again
+    answered = [e for e in dice.table.snapshot.log[-1].events if e.type == "answered"]
+    assert [e.hero for e in answered] == ["ann", "bo"]  # each hero's own answer, said in the log
+    assert all(e.text.endswith("(the same for everyone)") for e in answered)
+    log = LogPresenter(dice.table)
+    assert "the same for everyone" in log.view().undo_last_label  # undo says what it takes back
+    log.undo_last()
+    assert dice.table.snapshot.pending is not None and dice.table.snapshot.pending.hero == "ann"
+
+
+def test_a_choice_asked_of_the_posse_once_offers_no_everyone_FT_TRAVEL_D42(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann"), hero("bo", "Bo"))
+    tap(dice, 4, 2)  # Raging River: one choice for the posse
+    assert not dice.view().alike
+    dice.choose("turn_back", everyone=True)  # nothing to stand for: not sent
+    assert dice.table.snapshot.pending is not None and not dice.table.outbox
+
+
+def test_a_test_every_hero_takes_is_sent_for_the_whole_posse_in_one_tap_FT_TRAVEL_D12(tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann", agility=2), hero("bo", "Bo", agility=1),
+                          hero("cy", "Cy", agility=3))
+    tap(dice, 1, 2)  # Bleached Bones: each Hero tests Agility 5+
+    entry = dice.view().roll
+    assert [(r.name, r.dice, r.passed) for r in entry.posse] == [("Ann", 2, True), ("Bo", 1, True), ("Cy", 3, True)]
+    dice.toggle_passed("bo")
+    assert [r.passed for r in dice.view().roll.posse] == [True, False, True]
+    assert dice.send_posse()
+    assert dice.table.snapshot.pending is None
+    read = dice.table.read
+    assert [read.hero(h).xp for h in ("ann", "bo", "cy")] == [10, 0, 10] and read.hero("bo").bag_torn
+
+
+def test_each_hero_s_answer_to_a_choice_they_all_make_is_set_on_one_screen_and_sent_at_once_FT_TRAVEL_D46(
+        tmp_path: Path) -> None:
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann"), hero("bo", "Bo", cunning=1), hero("cy", "Cy"))
+    tap(dice, 4, 6)  # Wrecked Train: each Hero may search
+    assert [(r.name, r.option) for r in dice.view().asked] == [("Ann", "search"), ("Bo", "search"), ("Cy", "search")]
+    dice.turn_pick("ann")
+    dice.turn_pick("cy")
+    assert [r.option for r in dice.view().asked] == ["pass", "search", "pass"]
+    dice.send_asked()
+    pending = dice.table.snapshot.pending
+    assert pending is not None and (pending.hero, pending.kind) == ("bo", "roll")  # Bo's own Cunning test
+    answered = [e.hero for e in dice.table.snapshot.log[-1].events if e.type == "answered"]
+    assert answered == ["ann", "bo"]  # Cy's answer is logged when the rule reaches Cy, after Bo's test

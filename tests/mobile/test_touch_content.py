@@ -25,14 +25,16 @@ def test_a_four_hero_mid_campaign_posse_is_typed_in_few_taps_with_and_without_a_
 
 
 @pytest.mark.slow
-def test_a_journey_with_physical_dice_is_played_by_touch_and_its_taps_per_hazard_printed(tmp_path: Path) -> None:
-    seen = run_scenario("journeys", tmp_path, {"BRIMSTONE_SEEDS": "1"})
-    (journey,) = seen["journeys"]
-    print(f"\njourney to a Large Town, physical dice: {seen['mean']:.1f} taps per hazard over {seen['hazards']} "
-          f"hazards (max {seen['max']}; {journey['per_hazard']}), {journey['setup']} to choose the size and roll "
-          f"the hazard count; hazards {journey['hazards']}")
-    assert seen["hazards"] == len(journey["hazards"]) >= 1  # every hazard to town played through the screens
-    assert min(journey["per_hazard"]) >= 2  # the D36 is two taps on the pad: nothing was answered behind the screen
+def test_a_journey_with_physical_dice_is_played_by_touch_in_at_most_six_taps_per_hazard(tmp_path: Path) -> None:
+    seen = run_scenario("journeys", tmp_path, {"BRIMSTONE_SEEDS": "1,2,3"})
+    for seed, journey in zip((1, 2, 3), seen["journeys"], strict=True):
+        print(f"\njourney {seed} to a Large Town, physical dice: {journey['per_hazard']} taps per hazard, "
+              f"{journey['setup']} to choose the size and roll the hazard count; hazards {journey['hazards']}")
+    print(f"{seen['mean']:.2f} taps per hazard over {seen['hazards']} hazards (max {seen['max']})")
+    assert seen["hazards"] == sum(len(j["hazards"]) for j in seen["journeys"]) >= 3  # every hazard played through
+    assert min(t for j in seen["journeys"] for t in j["per_hazard"]) >= 2  # the D36 is two taps on the pad:
+    # nothing was answered behind the screen
+    assert seen["mean"] <= 6  # issue 18: the road to town in 6 taps per hazard or fewer
 
 
 @pytest.mark.slow

@@ -576,6 +576,8 @@ class Hands:
 
         self.prompts += 1
         screen = self.screen("dice")
+        if self.h.trace:
+            print(f"prompt {prompt.kind}: {prompt.question}", file=sys.stderr, flush=True)
         h, vm = self.h, screen.vm
         body, actions = screen.ids.body, screen.ids.actions
 
@@ -586,6 +588,23 @@ class Hands:
             faces = self.roll(prompt.die, prompt.dice_count)
             entry = vm.roll
             target = test_target(prompt) if prompt.die is DieKind.POOL else 0
+            if entry.posse:  # a test every hero takes in turn: mark who failed, then one tap sends everyone's
+                for index, row in enumerate(entry.posse):
+                    rolled = faces if index == 0 else self.roll(DieKind.POOL, row.dice)
+                    if not any(f >= target for f in rolled):
+                        marks = [w for w in h.walk(body) if w.__class__.__name__ == "DarkButton"
+                                 and str(w.text).startswith(("Passed", "Failed"))]
+                        self.tap(marks[index])
+                        screen = self.screen("dice")
+                        body, actions = screen.ids.body, screen.ids.actions
+                self.tap(h.find(lambda w: w.__class__.__name__ == "PrimaryButton"
+                                and str(w.text).startswith(("Everyone passed", "Send:")), actions, "send everyone's"))
+                return
+            if entry.ones:  # the rule counts the 1s too: how many hit, then how many show 1 (two taps)
+                for row, n in ((0, sum(1 for f in faces if f >= target)), (1, sum(1 for f in faces if f == 1))):
+                    counts = [w for w in h.walk(self.screen("dice").ids.body) if w.__class__.__name__ == "CountButton"]
+                    self.tap(counts[row * len(entry.hits) + n])
+                return
             if entry.hits and target:
                 self.tap(count(sum(1 for f in faces if f >= target)))
             elif entry.totals:
@@ -613,9 +632,30 @@ class Hands:
             self.tap(h.button("Draw all for me", actions))
             return
         if prompt.kind == "choice":
-            decided = default_policy(ctx, ChoiceRequest(prompt.question, prompt.options, prompt.hero, prompt.rule))
-            label = dict(vm.options)[decided.option]
-            self.tap(h.button(label, body))
+            def policy(hero: str | None) -> str:
+                return default_policy(ctx, ChoiceRequest(prompt.question, prompt.options, hero, prompt.rule)).option
+
+            decided = policy(prompt.hero)
+            label = dict(vm.options)[decided]
+            option = h.button(label, body)
+            posse = [x.id for x in state.active_heroes]
+            others = posse[posse.index(prompt.hero) + 1:] if prompt.hero in posse else []
+            wanted = [decided, *(policy(other) for other in others)]
+            if vm.alike and len(set(wanted)) == 1:  # the heroes still to ask would answer alike: one tap for all
+                self.tap(h.button(f"Everyone: {label}", body))
+                return
+            one_by_one = next(i + 1 for i in range(len(wanted)) if len(set(wanted[i:])) == 1)  # taps, "Everyone" last
+            keys = [o.key for o in prompt.options]
+            want = {row.hero: policy(row.hero) for row in vm.asked}
+            turns = {row.hero: (keys.index(want[row.hero]) - keys.index(row.option)) % len(keys) for row in vm.asked}
+            if vm.asked and sum(turns.values()) + 1 < one_by_one:  # each hero's answer on this screen, then send
+                for row in vm.asked:
+                    for _ in range(turns[row.hero]):
+                        name = self.table.hero_name(row.hero)
+                        self.tap(_starting(h, f"{name}: ", self.screen("dice").ids.body))
+                self.tap(h.button("Send everyone's answers", self.screen("dice").ids.actions))
+                return
+            self.tap(option)
             return
         # the policy's card changes nothing the app keeps (its text "simulated", no effects): what a person answers
         # with one tap; a card that changes something is typed, then sent

@@ -26,12 +26,12 @@ def test_a_skill_test_prompt_carries_its_target_and_counts_hits_FF_DICE_06() -> 
     assert again is not None and (again.target, again.reads) == (5, Reads.HITS)  # the re-rolled dice hit at 5+ too
 
 
-def test_a_test_whose_rule_counts_the_ones_reads_each_face_FT_TRAVEL_D16() -> None:
+def test_a_test_whose_rule_counts_the_ones_reads_the_hits_and_the_ones_FT_TRAVEL_D16() -> None:
     t = Table.travelling([hero("a", cunning=2, grit=1)], rerolls=True)
     prompt = t.hazard(16)  # Shadows Out of Time: Cunning 6+, each 1 costs Sanity
-    assert prompt is not None and (prompt.target, prompt.reads) == (6, Reads.EACH)
+    assert prompt is not None and (prompt.target, prompt.reads) == (6, Reads.ONES)
     offer = t.roll(1, 6)
-    assert offer is not None and offer.kind == "reroll" and offer.reads is Reads.EACH
+    assert offer is not None and offer.kind == "reroll" and offer.reads is Reads.ONES
 
 
 def test_the_d36_hazard_roll_reads_each_die_FT_DICE_01() -> None:

@@ -77,16 +77,19 @@ def plus_one(ctx: Ctx, hero: str, stat: str, *, rule: str, why: str) -> None:
 
 
 def takes_part(ctx: Ctx, hero: str, question: str, join: Option, skip: Option, *, rule: str) -> Steps[bool]:
-    """An optional hazard (46, 55, 64): the hero chooses to take part (`join`) or pass it by (`skip`)."""
-    choice = yield from ctx.choose(question, [join, skip], hero=hero, rule=rule)
+    """An optional hazard (46, 55, 64): the hero chooses to take part (`join`) or pass it by (`skip`); every Hero
+    is asked in turn."""
+    choice = yield from ctx.choose(question, [join, skip], hero=hero, rule=rule, alike="take_part", each=True)
     return choice == join.key
 
 
 def either_test(
-    ctx: Ctx, hero: str, skills: tuple[str, str], target: int, purpose: str, *, rule: str
+    ctx: Ctx, hero: str, skills: tuple[str, str], target: int, purpose: str, *, rule: str, each: bool = False
 ) -> Steps[Roll]:
-    """"A <Skill> N+ or <Skill> N+ test" (56, 65, 66): the hero picks the skill, then tests it."""
+    """"A <Skill> N+ or <Skill> N+ test" (56, 65, 66): the hero picks the skill, then tests it; `each` when every
+    Hero takes it in turn (56, 65)."""
     options = [Option(skill, f"{skill.capitalize()} {target}+ ({ctx.skill(hero, skill)} dice)",
                       test=SkillCheck(skill, target)) for skill in skills]
-    skill = yield from ctx.choose(f"{purpose}: which test?", options, hero=hero, rule=rule)
+    skill = yield from ctx.choose(f"{purpose}: which test?", options, hero=hero, rule=rule, alike="which_test",
+                                  each=each)
     return (yield from ctx.skill_test(hero, skill, target, purpose, rule=rule))

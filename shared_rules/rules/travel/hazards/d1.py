@@ -22,7 +22,7 @@ def possession(ctx: Ctx, roller: str) -> Procedure:
 def bleached_bones(ctx: Ctx, roller: str) -> Procedure:
     """Each Hero: Agility 5+; pass +10 XP; fail: Side Bag capacity -2 until repaired (FT-TRAVEL-D12)."""
     for hero in ctx.heroes():
-        test = yield from ctx.skill_test(hero, "agility", 5, "Bleached Bones", rule="FT-TRAVEL-D12")
+        test = yield from ctx.skill_test(hero, "agility", 5, "Bleached Bones", rule="FT-TRAVEL-D12", each=True)
         if test.passed:
             ctx.change(hero, "xp", 10, rule="FT-TRAVEL-D12", why="Bleached Bones")
         else:
@@ -34,7 +34,7 @@ def bleached_bones(ctx: Ctx, roller: str) -> Procedure:
 def dark_dreams(ctx: Ctx, roller: str) -> Procedure:
     """Each Hero: Spirit 6+; pass +10 XP and Recover 1 Grit; fail D6 Sanity Damage, no Willpower (FT-TRAVEL-D13)."""
     for hero in ctx.heroes():
-        test = yield from ctx.skill_test(hero, "spirit", 6, "Dark Dreams", rule="FT-TRAVEL-D13")
+        test = yield from ctx.skill_test(hero, "spirit", 6, "Dark Dreams", rule="FT-TRAVEL-D13", each=True)
         if test.passed:
             ctx.change(hero, "xp", 10, rule="FT-TRAVEL-D13", why="Dark Dreams")
             ctx.change(hero, "grit", 1, rule="FT-TRAVEL-D13", why="Dark Dreams: Recover 1 Grit")
@@ -75,7 +75,7 @@ def shadows_out_of_time(ctx: Ctx, roller: str) -> Procedure:
     FT-TRAVEL-D16; the 1s are counted on the final dice, after any Grit re-rolls.
     """
     test = yield from ctx.skill_test(roller, "cunning", 6, "Shadows Out of Time", rule="FT-TRAVEL-D16",
-                                      counts=True, reads=Reads.EACH)  # every 1 rolled costs Sanity
+                                      counts=True, reads=Reads.ONES)  # every 1 rolled costs Sanity
     if test.passed:
         tokens = ctx.state.carry.extra_revive_tokens + 1
         ctx.carry("FT-TRAVEL-D16", f"Shadows Out of Time: the Posse has {tokens} extra Revive Token(s) for the "

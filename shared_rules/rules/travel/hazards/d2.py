@@ -41,7 +41,7 @@ def blighted_desert(ctx: Ctx, roller: str) -> Procedure:
 def living_hills(ctx: Ctx, roller: str) -> Procedure:
     """Each Hero: Agility 5+; pass +15 XP; fail: the Transport ridden is eaten, -1 Sanity for good (FT-TRAVEL-D23)."""
     for hero in ctx.heroes():
-        test = yield from ctx.skill_test(hero, "agility", 5, "Living Hills", rule="FT-TRAVEL-D23")
+        test = yield from ctx.skill_test(hero, "agility", 5, "Living Hills", rule="FT-TRAVEL-D23", each=True)
         if test.passed:
             ctx.change(hero, "xp", 15, rule="FT-TRAVEL-D23", why="Living Hills")
         else:

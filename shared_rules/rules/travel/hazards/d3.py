@@ -11,7 +11,7 @@ from .common import choose_item, hazard, lose_grit_or_take, plus_one, willpower_
 def march_of_the_lost_army(ctx: Ctx, roller: str) -> Procedure:
     """Each Hero: Luck 5+; pass +20 XP; fail: lose 1 Item of the Hero's choice (FT-TRAVEL-D31)."""
     for hero in ctx.heroes():
-        test = yield from ctx.skill_test(hero, "luck", 5, "March of the Lost Army", rule="FT-TRAVEL-D31")
+        test = yield from ctx.skill_test(hero, "luck", 5, "March of the Lost Army", rule="FT-TRAVEL-D31", each=True)
         if test.passed:
             ctx.change(hero, "xp", 20, rule="FT-TRAVEL-D31", why="March of the Lost Army")
             continue
@@ -37,7 +37,7 @@ def plague_church(ctx: Ctx, roller: str) -> Procedure:
             [Option("help", "Help: 1 Grit or D6 Corruption Hits, then Spirit 5+", Part.JOIN,
                     test=SkillCheck("spirit", 5)),
              Option("turn_away", "Turn away", Part.DECLINE)],
-            hero=hero, rule=rule,
+            hero=hero, rule=rule, alike="help", each=True,
         )
         if choice == "help":
             helpers.append(hero)
@@ -49,7 +49,7 @@ def plague_church(ctx: Ctx, roller: str) -> Procedure:
                 "Plague Church: spend 1 Grit, or take D6 Corruption Hits (Willpower saves)?",
                 [Option("grit", "Spend 1 Grit", costs=(Amount("grit", 1),)),
                  Option("hits", "Take D6 Corruption Hits", costs=(Amount("corruption", 1, dice="d6"),))],
-                hero=hero, rule=rule,
+                hero=hero, rule=rule, alike="cost",
             )
         if cost == "grit":
             ctx.change(hero, "grit", -1, rule=rule, why="Plague Church: braving the plague")
@@ -109,7 +109,8 @@ def burning_farmstead(ctx: Ctx, roller: str) -> Procedure:
         choice = yield from ctx.choose(
             "Burning Farmstead: brave the burning building to look for survivors, or turn away?",
             [Option("enter", "Enter: Strength 5+", Part.JOIN, test=SkillCheck("strength", 5)),
-             Option("turn_away", "Turn away", Part.DECLINE)], hero=hero, rule=rule,
+             Option("turn_away", "Turn away", Part.DECLINE)], hero=hero, rule=rule, alike="enter",
+            each=True,
         )
         if choice != "enter":
             continue
@@ -162,7 +163,7 @@ def mutant_warlord(ctx: Ctx, roller: str) -> Procedure:
         options.append(Option("test", "Lore 6+ test: pass +D6 Dark Stone, fail -D3 Health permanently",
                               test=SkillCheck("lore", 6)))
         choice = yield from ctx.choose("Mutant Warlord: pay him off, or overcome him?", options, hero=hero,
-                                       rule=rule)
+                                       rule=rule, alike="pay_or_test", each=True)
         if choice == "pay":
             if price is None:
                 price = 50 * (yield from ctx.d6("Mutant Warlord: the price (x $50)", hero=hero, rule=rule))

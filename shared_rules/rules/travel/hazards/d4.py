@@ -14,7 +14,7 @@ from .common import hazard, takes_part
 def stampede(ctx: Ctx, roller: str) -> Procedure:
     """Each Hero: Strength 4+; pass +15 XP; fail: an Injury roll on 3D6, lowest die dropped (FT-TRAVEL-D41)."""
     for hero in ctx.heroes():
-        test = yield from ctx.skill_test(hero, "strength", 4, "Stampede", rule="FT-TRAVEL-D41")
+        test = yield from ctx.skill_test(hero, "strength", 4, "Stampede", rule="FT-TRAVEL-D41", each=True)
         if test.passed:
             ctx.change(hero, "xp", 15, rule="FT-TRAVEL-D41", why="Stampede")
         else:
@@ -39,7 +39,7 @@ def raging_river(ctx: Ctx, roller: str) -> Procedure:
                  rule="FT-TRAVEL-D42")
         return
     for hero in ctx.heroes():
-        test = yield from ctx.skill_test(hero, "strength", 5, "Raging River", rule="FT-TRAVEL-D42")
+        test = yield from ctx.skill_test(hero, "strength", 5, "Raging River", rule="FT-TRAVEL-D42", each=True)
         if test.passed:
             continue
         at_risk = [item for item in ctx.hero(hero).items if item.hourglass >= 1]
@@ -54,7 +54,7 @@ def raging_river(ctx: Ctx, roller: str) -> Procedure:
 def flash_flood(ctx: Ctx, roller: str) -> Procedure:
     """Each Hero: Luck 4+; fail: a D6 per Side Bag Token, each 1-3 sweeps that Token away (FT-TRAVEL-D43)."""
     for hero in ctx.heroes():
-        test = yield from ctx.skill_test(hero, "luck", 4, "Flash Flood", rule="FT-TRAVEL-D43")
+        test = yield from ctx.skill_test(hero, "luck", 4, "Flash Flood", rule="FT-TRAVEL-D43", each=True)
         if test.passed:
             continue
         bag = ctx.hero(hero).side_bag

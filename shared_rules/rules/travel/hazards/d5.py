@@ -23,7 +23,8 @@ def sleeping_under_the_stars(ctx: Ctx, roller: str) -> Procedure:
             stat = yield from ctx.choose(
                 f"Sleeping Under the Stars: 6+ number {n} of {test.successes}: +1 Health or +1 Sanity?",
                 [Option("health", "+1 Health", gains=(Amount("health_mod"),)),
-                 Option("sanity", "+1 Sanity", gains=(Amount("sanity_mod"),))], hero=hero, rule="FT-TRAVEL-D51")
+                 Option("sanity", "+1 Sanity", gains=(Amount("sanity_mod"),))], hero=hero, rule="FT-TRAVEL-D51",
+                alike="stat")
             plus_one(ctx, hero, stat, rule="FT-TRAVEL-D51", why="Sleeping Under the Stars")
 
 
@@ -50,7 +51,7 @@ def bandits(ctx: Ctx, roller: str) -> Procedure:
                          f"({left - n + 1} Bandit(s) leave empty-handed)", hero=hero, rule="FT-TRAVEL-D52")
                 break
             loss = yield from ctx.choose(f"Bandits!: Bandit {n} of {left} not defeated: what do you lose?",
-                                         options, hero=hero, rule="FT-TRAVEL-D52")
+                                         options, hero=hero, rule="FT-TRAVEL-D52", alike="loss")
             if loss == "gold":
                 ctx.change(hero, "gold", -25, rule="FT-TRAVEL-D52", why="robbed by a Bandit")
             elif loss == "dark_stone":
@@ -64,7 +65,7 @@ def circling_vultures(ctx: Ctx, roller: str) -> Procedure:
     """Each Hero: Spirit 5+; pass +10 XP and Heal D3 Sanity; fail D3 Sanity Damage ignoring Willpower, carried
     over to the next Adventure (FT-TRAVEL-D53)."""
     for hero in ctx.heroes():
-        test = yield from ctx.skill_test(hero, "spirit", 5, "Circling Vultures", rule="FT-TRAVEL-D53")
+        test = yield from ctx.skill_test(hero, "spirit", 5, "Circling Vultures", rule="FT-TRAVEL-D53", each=True)
         if test.passed:
             ctx.change(hero, "xp", 10, rule="FT-TRAVEL-D53", why="Circling Vultures")
             heal = yield from ctx.d3("Circling Vultures: Heal Sanity", hero=hero, rule="FT-TRAVEL-D53")
@@ -114,7 +115,7 @@ def void_hound_attack(ctx: Ctx, roller: str) -> Procedure:
     Personal Item), each 1-2 destroys it (FT-TRAVEL-D56)."""
     for hero in ctx.heroes():
         test = yield from either_test(ctx, hero, ("cunning", "strength"), 5, "Void Hound Attack",
-                                      rule="FT-TRAVEL-D56")
+                                      rule="FT-TRAVEL-D56", each=True)
         if test.passed:
             ctx.change(hero, "xp", 25, rule="FT-TRAVEL-D56", why="Void Hound Attack")
             continue

@@ -39,7 +39,7 @@ def snake_oil_salesman(ctx: Ctx, roller: str) -> Procedure:
     """Each Hero: Cunning 5+; fail: lose D6 x $25 (A8: down to $0), then a D6: on a 6 gain a Tonic Token
     (FT-TRAVEL-D63)."""
     for hero in ctx.heroes():
-        test = yield from ctx.skill_test(hero, "cunning", 5, "Snake Oil Salesman", rule="FT-TRAVEL-D63")
+        test = yield from ctx.skill_test(hero, "cunning", 5, "Snake Oil Salesman", rule="FT-TRAVEL-D63", each=True)
         if test.passed:
             continue
         price = yield from ctx.d6("Snake Oil Salesman: D6 x $25", hero=hero, rule="FT-TRAVEL-D63")
@@ -86,7 +86,8 @@ def gulch_ambush(ctx: Ctx, roller: str) -> Procedure:
     """Each Hero: Agility 5+ or Lore 5+ (their pick); pass +25 XP; fail: lose D3 Dark Stone or one Item with a
     Dark Stone icon, and lose all Grit (FT-TRAVEL-D65)."""
     for hero in ctx.heroes():
-        test = yield from either_test(ctx, hero, ("agility", "lore"), 5, "Gulch Ambush", rule="FT-TRAVEL-D65")
+        test = yield from either_test(ctx, hero, ("agility", "lore"), 5, "Gulch Ambush", rule="FT-TRAVEL-D65",
+                                      each=True)
         if test.passed:
             ctx.change(hero, "xp", 25, rule="FT-TRAVEL-D65", why="Gulch Ambush")
             continue
@@ -97,7 +98,8 @@ def gulch_ambush(ctx: Ctx, roller: str) -> Procedure:
                     for item in sheet.items if ItemTag.DARK_STONE in item.tags]
         if options:
             loss = yield from ctx.choose("Gulch Ambush: the Black Fang take D3 Dark Stone or one Item with a "
-                                         "Dark Stone icon: which?", options, hero=hero, rule="FT-TRAVEL-D65")
+                                         "Dark Stone icon: which?", options, hero=hero, rule="FT-TRAVEL-D65",
+                                         alike="loss")
             if loss == "shards":
                 shards = yield from ctx.d3("Gulch Ambush: Dark Stone lost", hero=hero, rule="FT-TRAVEL-D65")
                 ctx.change(hero, "dark_stone", -shards, rule="FT-TRAVEL-D65", why="scavenged by the Black Fang")
