@@ -94,7 +94,7 @@ def test_a_stay_day_an_adventure_turn_and_the_odds_live(live_server: ServerProce
         odds.ask()
         work_odds(live_server, lambda: odds.status != "running", phones)
         view = odds.view()
-        assert view.status == "done" and len(view.cards) == 3 and "on the table's service" in view.note, view.error
+        assert view.status == "done" and len(view.cards) == 3 and "on the table's service" in view.note, odds.error
 
         adventure = AdventurePresenter(a.table)
         setup = adventure.view().setup
