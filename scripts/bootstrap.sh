@@ -28,7 +28,10 @@ if [ "$extras" = "dev" ]; then
   done
   if [ ${#missing[@]} -gt 0 ]; then
     if command -v apt-get >/dev/null 2>&1; then
-      apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+      # another checkout's bootstrap (or the machine's own updates) may hold dpkg's lock: wait for it, not fail
+      wait_lock=(-o DPkg::Lock::Timeout=900)
+      apt-get "${wait_lock[@]}" update -q && \
+        DEBIAN_FRONTEND=noninteractive apt-get "${wait_lock[@]}" install -y -q "${missing[@]}"
     else
       echo "the tests need: ${missing[*]}; install them with your package manager" >&2
       exit 1

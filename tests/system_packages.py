@@ -11,6 +11,8 @@ import subprocess
 from pathlib import Path
 
 LOCK = Path("/tmp/brimstone-apt.lock")
+# another checkout on the machine may be installing too: wait for dpkg's own lock rather than fail on it
+WAIT_LOCK = ("-o", "DPkg::Lock::Timeout=900")
 
 
 def which(binary: str) -> str | None:
@@ -30,8 +32,8 @@ def ensure(binary: str, *packages: str) -> str:
         if found:
             return found
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-q"], check=False, capture_output=True, env=env)
-        done = subprocess.run(["apt-get", "install", "-y", "-q", *packages], capture_output=True, text=True, env=env)
+        subprocess.run(["apt-get", *WAIT_LOCK, "update", "-q"], check=False, capture_output=True, env=env)
+        done = subprocess.run(["apt-get", *WAIT_LOCK, "install", "-y", "-q", *packages], capture_output=True, text=True, env=env)
         found = which(binary)
         if found is None:
             raise RuntimeError(f"apt-get install {' '.join(packages)} did not bring {binary}: {done.stderr[-2000:]}")
