@@ -296,6 +296,7 @@ class RollDice(Command):
     faces: Faces | None = None
     prompt: str = ""
     then: tuple[HeroFaces, ...] = ()  # the same roll of the heroes the prompt says come next (`Prompt.then`)
+    keep: bool = False  # the dice stand: decline the Grit re-roll the rules would offer on them next (`Prompt.grit`)
 
 
 @dataclass(frozen=True, slots=True)

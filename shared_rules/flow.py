@@ -34,6 +34,7 @@ class RollRequest:
     reads: Reads | None = None  # what the rules read (None: the usual reading of `kind` and `target`)
     doubles: bool = False  # natural doubles change the outcome (FF-DICE-07)
     then: tuple[HeroDice, ...] = ()  # the heroes who take the same roll next: the table may type theirs too
+    grit: bool = False  # a Grit re-roll of the dice that miss may be offered next (FF-GRIT-01): `roll` keep declines
 
 
 @dataclass(slots=True)
@@ -120,13 +121,15 @@ class Requests:
         reads: Reads | None = None,
         doubles: bool = False,
         then: tuple[HeroDice, ...] = (),
+        grit: bool = False,
     ) -> Generator[Request, Any, Roll]:
         """Ask for a roll; it lands in a `rolled` event with its purpose. `reads` and `doubles` say what the rules
         read from the dice when it is not the usual (the hits of a pool at a target, the total of a chart); `then`
-        the heroes who take the same roll next, whose faces the table may type with this one."""
+        the heroes who take the same roll next, whose faces the table may type with this one; `grit` that a Grit
+        re-roll offer may follow, which the table may decline with the dice (`RollDice.keep`)."""
         if kind is DieKind.POOL and pool <= 0:
             return Roll(purpose, kind, (), hero, "none", target, chart)
-        result: Roll = yield RollRequest(kind, purpose, hero, pool, target, chart, rule, reads, doubles, then)
+        result: Roll = yield RollRequest(kind, purpose, hero, pool, target, chart, rule, reads, doubles, then, grit)
         return result
 
     def d6(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
@@ -452,7 +455,7 @@ class Ctx(Requests):
         if each and not counts and not self.quiet:
             then = tuple(HeroDice(h, n) for h in self._after(hero_id) if (n := self.skill(h, skill)) > 0)
         roll = yield from self.roll(DieKind.POOL, label, hero=hero_id, pool=dice, target=target, rule=rule, reads=reads,
-                                    then=then)  # fmt: skip
+                                    then=then, grit=self.grit_offered(hero_id))  # fmt: skip
         while (
             self._state.options.offer_grit_rerolls
             and self.hero(hero_id).grit >= 1
@@ -488,6 +491,11 @@ class Ctx(Requests):
                 purpose=purpose,
             )
         return roll
+
+    def grit_offered(self, hero_id: str) -> bool:
+        """Whether the hero's own roll may be followed by a Grit re-roll offer: the session offers them and the
+        hero has Grit to spend (FF-GRIT-01)."""
+        return self._state.options.offer_grit_rerolls and self.hero(hero_id).grit >= 1
 
     def random_hero(
         self, purpose: str, *, exclude: tuple[str, ...] = (), rule: str = ""
@@ -714,6 +722,7 @@ def run_rule(
     recorded: list[Answer] = []
     replay.reverse()
     typed = len(queue)
+    keeping: list[str | None] = []  # the hero whose typed dice came with `keep`: their Grit offer next is declined
 
     def replayed(ctx: Ctx, request: Request) -> Answer | None:
         return replay.pop() if replay else None
@@ -732,7 +741,18 @@ def run_rule(
         if isinstance(answering, RollDice) and answering.then:
             assert isinstance(request, RollRequest)
             ahead.extend(_typed_ahead(request, answering))
+        if isinstance(answering, RollDice) and answering.keep:
+            assert isinstance(request, RollRequest)
+            keeping.append(request.hero)
         return answer
+
+    def kept(ctx: Ctx, request: Request) -> Answer | None:
+        if not keeping:
+            return None
+        hero = keeping.pop()  # it answers the request right after the roll, or nothing
+        if isinstance(request, RerollRequest) and request.hero == hero:
+            return Answer("reroll", indices=())
+        return None
 
     def typed_ahead(ctx: Ctx, request: Request) -> Answer | None:
         if ahead and isinstance(request, RollRequest):
@@ -764,8 +784,8 @@ def run_rule(
 
         return record
 
-    sources: list[Source[Ctx]] = [recording(replayed), recording(brought), recording(alike), recording(typed_ahead),
-                                  recording(dice)]  # fmt: skip
+    sources: list[Source[Ctx]] = [recording(replayed), recording(brought), recording(kept), recording(alike),
+                                  recording(typed_ahead), recording(dice)]  # fmt: skip
     if policy is not None:
         sources.append(recording(policy))
     sources.append(recording(_server_dice))
@@ -886,6 +906,7 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
             reads=request.reads or _usual_reading(request),
             doubles=request.doubles,
             then=request.then,
+            grit=request.grit,
         )
     if isinstance(request, DrawRequest):
         return Prompt(

@@ -102,6 +102,7 @@ class Prompt:
     alike: bool = False  # a choice each hero makes in turn: one answer may stand for the rest (`choose` everyone)
     then: tuple[HeroDice, ...] = ()  # a roll prompt: the heroes who take the same roll next (`roll` then)
     next_heroes: tuple[str, ...] = ()  # an alike choice every hero makes in turn: who is asked next (`choose` then)
+    grit: bool = False  # a roll prompt: a Grit re-roll of the dice that miss may be offered next (`roll` keep declines)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ message the player sees is the engine's: the right number of dice (FF-DICE-01), 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from shared_rules import Choose, DieKind, Effect, EnterCard, InvalidCommand, Prompt, Reroll, RollDice, RulesError
@@ -118,6 +119,8 @@ class RollEntry:
     ones: tuple[int, ...] = ()  # the rule counts the 1s too: "how many show 1?" (0..dice), with `hits`
     hits_chosen: int | None = None  # the hits tapped so far, while the 1s are still to tap (or the reverse)
     ones_chosen: int | None = None
+    grit: int = 0  # a Grit re-roll of the misses may follow (FF-GRIT-01): the hero's Grit, else 0
+    grit_after: bool = False  # the table wants that offer; otherwise the dice it types stand (`RollDice.keep`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +234,7 @@ class PromptPresenter:
         self.failed: set[str] = set()  # heroes of a posse test marked failed (the rest passed)
         self.picks: dict[str, str] = {}  # a choice every hero makes: each hero's answer, changed from the first
         self.counted: dict[str, int] = {}  # a roll whose 1s count: the hits and the ones tapped so far
+        self.grit_after = False  # the dice typed are to be offered a Grit re-roll (else they stand, one tap less)
         table.listen(self._continue_draws)
 
     # ---- which prompt ----------------------------------------------------------------------------------------
@@ -251,6 +255,7 @@ class PromptPresenter:
         self.failed = set()
         self.picks = {}
         self.counted = {}
+        self.grit_after = False
         self.card_text, self.card_effects, self.card_field, self.card_amount = "", [], "wounds", 1
         self.cursor = 0
         self.faces = []
@@ -301,9 +306,24 @@ class PromptPresenter:
             hits = tuple(range(len(self.faces) + 1))
             hint = f"Count the dice showing {target} or more, and those showing 1; or tap each die's face"
         ones = tuple(range(len(self.faces) + 1)) if target and ones_count(prompt) else ()
+        hero = self.table.read.hero(prompt.hero) if prompt.grit and prompt.hero else None
         return RollEntry(slots, face_range(kind), slots[cursor].colour, slots[cursor].label,
                          reading(kind, self.faces), complete, hint, hits, target, self.sending, totals, posse, ones,
-                         self.counted.get("hits"), self.counted.get("ones"))
+                         self.counted.get("hits"), self.counted.get("ones"), hero.grit if hero else 0,
+                         self.grit_after)
+
+    def toggle_grit_after(self) -> None:
+        """"Re-roll misses with Grit even when some hit": the dice typed next are offered the Grit re-roll
+        (FF-GRIT-01) even when the roll passed."""
+        self.sync()
+        self.grit_after = not self.grit_after
+        self.table.changed()
+
+    def _keep(self, prompt: Prompt, faces: Sequence[int]) -> bool:
+        """Typed dice that passed stand, with no "keep the dice" tap after them: a table spends Grit on a fail
+        (which is still offered) unless it asked for the offer on a pass too (FF-GRIT-01)."""
+        target = test_target(prompt)
+        return prompt.grit and not self.grit_after and bool(target) and any(f >= target for f in faces)
 
     def count(self, what: str, n: int) -> bool:
         """A roll whose 1s count (FT-TRAVEL-D16): tap how many hit and how many show 1, in either order; the
@@ -359,8 +379,8 @@ class PromptPresenter:
             return False
         failed = [row.name for row in rows if not row.passed]
         said = f"{', '.join(failed)} failed" if failed else "everyone passed"
-        self.table.submit(RollDice(mine, prompt=prompt.id, then=tuple(HeroFaces(h, f) for h, f in faces.items())),
-                          label=f"{prompt.purpose}: {said}")
+        self.table.submit(RollDice(mine, prompt=prompt.id, then=tuple(HeroFaces(h, f) for h, f in faces.items()),
+                                   keep=self._keep(prompt, mine)), label=f"{prompt.purpose}: {said}")
         return True
 
     def tap_face(self, face: int) -> None:
@@ -448,7 +468,7 @@ class PromptPresenter:
             self.table.notice = Notice(plain(error.message), rule=error.rule, field=error.field)
             self.table.changed()
             return False
-        self.table.submit(RollDice(checked, prompt=prompt.id),
+        self.table.submit(RollDice(checked, prompt=prompt.id, keep=self._keep(prompt, checked)),
                           label=label or f"{prompt.purpose}: {reading(prompt.die, self.faces)}")
         return True
 

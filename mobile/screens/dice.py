@@ -75,6 +75,11 @@ class DiceScreen(Screen):
         assert p is not None and entry is not None
         if entry.posse:
             self._posse(body, actions, entry)
+        if entry.grit and entry.target:  # a fail is offered the Grit re-roll; a pass only when asked (FF-GRIT-01)
+            mark = theme.icon("☑" if entry.grit_after else "☐")
+            body.add_widget(Factory.DarkButton(
+                markup=True, text=_("{mark} Re-roll misses with Grit even if some hit ({n} Grit)").format(
+                    mark=mark, n=entry.grit), on_release=lambda *_a: p.toggle_grit_after()))
         if entry.ones:
             for what, counts, chosen, title in (
                     ("hits", entry.hits, entry.hits_chosen, _("How many dice show {n} or more?").format(n=entry.target)),

@@ -17,10 +17,14 @@ def test_a_fight_is_played_by_taps_abilities_undo_and_redo(tmp_path: Path) -> No
     print("taps per attack:", seen["taps"], "scenario taps:", seen["total_taps"])
     # FF-HERO-04: the Goblin's 2 Hits on Ann (Damage 1 each, typed on its attack), her Defense 4+ saves one
     assert seen["save_prompt"] == "Ann: roll 2 D6 for Defense 4+ saves against Goblin" and seen["ann_wounds"] == 1
-    # the enemy's attack: its button, whom and how many Hits, her save's count, keeping the dice (the Grit re-roll
-    # the rules offer on a missed die): 4 taps; a hero's Attack or Shuriken: the target, then the Hit's damage (and
-    # "More…" first when the turn bar is full): at most 3, the target for an attack
-    assert seen["taps"]["enemy_strike"] == 4 and seen["taps"]["hero_attack"] <= 3 and seen["taps"]["shuriken"] <= 3
+    # the enemy's attack: its button, whom and how many Hits, her save's count; the save passed, so its dice stand
+    # with no "keep the dice" tap (FF-GRIT-01): 3 taps; a hero's Attack or Shuriken: the target, then the Hit's
+    # damage (and "More…" first when the turn bar is full): at most 3, the target for an attack
+    assert seen["taps"]["enemy_strike"] <= 3 and seen["taps"]["hero_attack"] <= 3 and seen["taps"]["shuriken"] <= 3
+    # the save undone and typed again with the Grit re-roll asked for: offered though one die saved, and the
+    # missed die re-rolled for her 1 Grit saves too (FF-GRIT-01/02)
+    assert seen["undo_save"].startswith("Undo: Ann rolled") and seen["grit_asked"] == [True]
+    assert seen["grit_offer"] == "reroll" and seen["second_save"] == [0, 0]
     assert seen["after_attack"] == []  # damage 4 on Health 3: the Goblin is killed (FF-TURN-05)
     # FF-SAM-01/02: +1 Fury from the card, the Battle Tactic typed in discards it; the Combat Hit gains one back
     assert seen["tactics"] == ["Flashing Steel"] and seen["fury_after_tactic"] == 0 and seen["fury_after_attack"] == 1

@@ -306,6 +306,24 @@ def adventure(h: Harness) -> dict[str, Any]:
     count("enemy_strike", start)
     seen["ann_wounds"] = state().hero("ann").wounds
 
+    # the save undone on the Log and typed again, now with the Grit re-roll asked for though one die saved
+    _on(h, "log")
+    seen["undo_save"] = h.app.screens["log"].ids.undo.text
+    h.tap(h.app.screens["log"].ids.undo)
+    _on(h, "dice")
+    h.tap(h.find(lambda w: "☐" in str(getattr(w, "text", "")) and "with Grit even if some hit" in w.text,
+                 what="the Grit re-roll asked for"))
+    _settle(h)
+    seen["grit_asked"] = ["☑" in w.text for w in h.walk(h.app.screens["dice"])
+                          if "with Grit even" in str(getattr(w, "text", ""))]
+    h.tap(h.find(lambda w: w.__class__.__name__ == "CountButton" and w.text == "1", what="the count 1"))
+    _settle(h)
+    seen["grit_offer"] = table.snapshot.pending.kind.value if table.snapshot.pending else ""
+    h.tap(h.find(lambda w: w.__class__.__name__ == "CountButton" and w.text == "1",
+                 h.app.screens["dice"].ids.body, "1 hit after the re-roll"))  # the miss re-rolled: saved
+    _settle(h)
+    seen["second_save"] = [state().hero("ann").wounds, state().hero("ann").grit]
+
     _on(h, "adventure")
     h.tap(_starting(h, "Activate Ann"))
     _answer(h)  # her Move roll: "Roll for me"

@@ -397,6 +397,26 @@ def test_keeping_the_dice_costs_nothing_FF_GRIT_01(rule: Any) -> None:
     assert t.hero("a").grit == 2 and t.hero("a").xp == 1
 
 
+def test_the_dice_typed_with_keep_decline_the_grit_offer_in_the_same_answer_FF_GRIT_01(rule: Any) -> None:
+    rule(lore_test)
+    t = Table.travelling([hero("a", lore=2, grit=2)], rerolls=True)
+    prompt = t.hazard(TEST_HAZARD)
+    assert prompt is not None and prompt.grit  # the prompt says an offer may follow: the app may decline it here
+    assert t.do(RollDice((1, 3), keep=True)) is None  # failed, and no offer: one answer, as keeping after it
+    assert t.hero("a").grit == 2 and t.hero("a").xp == 1
+    kept = [e for e in t.events if e.rule == "FF-GRIT-01"]
+    assert kept == []  # nothing spent, nothing said
+
+
+def test_keep_declines_only_the_offer_on_its_own_dice_FF_GRIT_01(rule: Any) -> None:
+    rule(lore_test)
+    t = Table.travelling([hero("a", lore=2, grit=0)], rerolls=True)
+    prompt = t.hazard(TEST_HAZARD)
+    assert prompt is not None and not prompt.grit  # no Grit: no offer to come
+    assert t.do(RollDice((1, 3), keep=True)) is None  # a keep with nothing to decline changes nothing
+    assert t.hero("a").xp == 1
+
+
 def test_no_offer_without_grit_FF_GRIT_01(rule: Any) -> None:
     rule(lore_test)
     t = Table.travelling([hero("a", lore=2, grit=0)], rerolls=True)

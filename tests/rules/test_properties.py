@@ -456,6 +456,7 @@ PLAUSIBLE: dict[str, Any] = {
     "faces": st.none() | st.lists(st.integers(-1, 9), max_size=4) | st.integers(0, 70),
     "prompt": st.sampled_from(("", "p1", "p2", "p9999")),
     "everyone": st.booleans(),
+    "keep": st.booleans(),
     "then": st.lists(st.lists(st.integers(-1, 9), max_size=3) | st.text(max_size=3), max_size=3),
     "option": st.sampled_from(("", "0", "1", "2", "3", "turn_back", "ford", "yes", "no", "help", "Saloon")),
     "indices": st.lists(st.integers(-1, 5), max_size=4),

@@ -108,7 +108,8 @@ def own_roll(ctx: Ctx, hero_id: str, count: int, purpose: str, *, target: int, r
 
     The offer is made while it can change the outcome (`worth`, by default: some die missed).
     """
-    roll = yield from ctx.roll(DieKind.POOL, purpose, hero=hero_id, pool=count, target=target, rule=rule)
+    roll = yield from ctx.roll(DieKind.POOL, purpose, hero=hero_id, pool=count, target=target, rule=rule,
+                               grit=ctx.grit_offered(hero_id))  # fmt: skip
     while (
         ctx.state.options.offer_grit_rerolls
         and ctx.hero(hero_id).grit >= 1
