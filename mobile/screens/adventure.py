@@ -191,12 +191,10 @@ class AdventureScreen(Screen):
                 pad.add_widget(Factory.PadButton(die_colour="white", face=face, size_hint=(1, None), height=dp(56),
                                                  on_release=lambda _b, f=face: p.tap_move(f)))
             bar.add_widget(pad)
-            if vm.main is not None and vm.main.key == "end_activation":
-                bar.add_widget(Factory.PrimaryButton(text=vm.main.label, disabled=not vm.main.enabled,
-                                                     on_release=lambda *_a, a=vm.main: self._do(a)))
-            elif vm.main is not None:  # the Move roll on the Dice screen instead ("Roll for me" there)
-                keep.append(Factory.DarkButton(text=vm.main.label, disabled=not vm.main.enabled,
-                                               on_release=lambda *_a, a=vm.main: self._do(a)))
+            if vm.main is not None:  # the die ends the activation under way: its own button beside "More…" then
+                button = Factory.PrimaryButton if vm.main.key == "end_activation" else Factory.DarkButton
+                keep.append(button(text=vm.main.label, disabled=not vm.main.enabled,
+                                   on_release=lambda *_a, a=vm.main: self._do(a)))
         elif vm.setup is not None and vm.setup.start is not None:
             start = vm.setup.start
             bar.add_widget(Factory.PrimaryButton(text=start.label, on_release=lambda *_a: self._do(start)))

@@ -120,26 +120,38 @@ class MorePopup(ModalView):
 def keep_to_a_third(bar: Any, row: Any, keep: list[Any], others: list[Any]) -> None:
     """A pinned bar takes at most a third of the screen: when `row` makes it taller, `others` go behind one
     "More…" button that lists them, beside the buttons in `keep` (with text no larger than the bar's own, so they
-    share one line). Checked whenever the bar's height changes (its text is laid out after it is built)."""
+    share one line); when that line is still too tall (large text on a small phone), `keep` goes behind "More…"
+    too. Checked whenever the bar's height changes (its text is laid out after it is built)."""
     from kivy.core.window import Window
     from kivy.factory import Factory
     from kivy.metrics import dp, sp
 
     from ..i18n import _
 
+    folded: list[Any] = []  # the line that replaced `row`, once the others are folded
+
+    def more(buttons: list[Any]) -> Any:
+        return Factory.DarkButton(text=_("More…"), font_size=min(sp(theme.BODY), dp(20)),
+                                  on_release=lambda *_a: MorePopup(buttons).open())
+
     def fit(*_args: Any) -> None:
-        if row not in bar.children or len(others) < 2 or bar.height <= Window.height / 3:
+        if bar.height <= Window.height / 3:
             return
-        at = bar.children.index(row)
-        bar.remove_widget(row)
-        row.clear_widgets()
-        line = Factory.Row()
-        for button in keep:
-            button.font_size = min(sp(theme.BODY), dp(20))
-            line.add_widget(button)
-        line.add_widget(Factory.DarkButton(text=_("More…"), font_size=min(sp(theme.BODY), dp(20)),
-                                           on_release=lambda *_a: MorePopup(others).open()))
-        bar.add_widget(line, index=at)
+        if row in bar.children and len(others) + len(keep) >= 2 and (len(others) >= 2 or keep):
+            at = bar.children.index(row)
+            bar.remove_widget(row)
+            row.clear_widgets()
+            line = Factory.Row()
+            for button in keep:
+                button.font_size = min(sp(theme.BODY), dp(20))
+                line.add_widget(button)
+            line.add_widget(more(others))
+            bar.add_widget(line, index=at)
+            folded.append(line)
+        elif folded and keep and folded[0] in bar.children and len(folded[0].children) > 1:
+            line = folded[0]
+            line.clear_widgets()
+            line.add_widget(more([*keep, *others]))
 
     previous = getattr(bar, "_fit_to_a_third", None)
     if previous is not None:
