@@ -38,6 +38,29 @@ def alive(connection: Any, hostname: str) -> bool:
     return any(worker.hostname == hostname for worker in Worker.all(connection=connection))
 
 
+# rq's pub/sub thread (the stop and kill-job commands) waits up to 60 s for a message; when the worker unsubscribes
+# before that thread saw its subscription, it waits on for the whole 60 s, and redis-py 8 joins it with no limit: a
+# burst worker or a stopping one then hangs for a minute (rq/rq#1613). A 1 s wait bounds that at a second, for one
+# wake-up a second of an idle thread.
+PUBSUB_WAIT = 1.0
+
+
+def worker_classes() -> tuple[type[Any], type[Any]]:
+    """rq's Worker and SimpleWorker (the one that runs jobs in its own process) with a pub/sub thread that stops
+    within `PUBSUB_WAIT`."""
+    from rq import SimpleWorker, Worker
+
+    class QuickStop:
+        def subscribe(self: Any) -> None:
+            self.pubsub = self.connection.pubsub()
+            self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
+            self.pubsub_thread = self.pubsub.run_in_thread(sleep_time=PUBSUB_WAIT, daemon=True,
+                                                           exception_handler=self._pubsub_exception_handler)
+
+    return (type("BrimstoneWorker", (QuickStop, Worker), {}),
+            type("BrimstoneSimpleWorker", (QuickStop, SimpleWorker), {}))
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run an rq worker on the simulation queue until stopped (or, with --burst, until it is empty)."""
     args = parser().parse_args(sys.argv[1:] if argv is None else argv)
@@ -57,7 +80,7 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(0) from None
         print("alive" if found else f"no rq worker of {socket.gethostname()} is registered", file=sys.stderr)
         raise SystemExit(0 if found else 1)
-    from rq import Queue, Worker
+    from rq import Queue
     from rq.exceptions import StopRequested
 
     import services.jobs.tasks  # fail now, not per job, if the job functions cannot be imported
@@ -66,7 +89,8 @@ def main(argv: list[str] | None = None) -> None:
 
     connection = Redis.from_url(settings.redis_url)
     queue = Queue(settings.rq_queue, connection=connection)
-    worker = Worker([queue], connection=connection, name=args.name)
+    worker_class, _ = worker_classes()
+    worker = worker_class([queue], connection=connection, name=args.name)
     logging.getLogger("brimstone.jobs").info("worker %s (pid %d) on queue %s", worker.name, os.getpid(),
                                              settings.rq_queue)
     try:

@@ -45,15 +45,16 @@ def answer_all(table: TableSession) -> None:
 def work_odds(server: ServerProcess, answered: Callable[[], bool], phones: list[Phone]) -> None:
     """Be the service's worker (rq, on the server's Redis) until the odds are back on the phone."""
     from redis import Redis
-    from rq import Queue, SimpleWorker
+    from rq import Queue
 
+    from services.jobs.worker import worker_classes
     from services.settings import Settings
 
     connection = Redis.from_url(server.redis_url)
     queue = Queue(Settings().rq_queue, connection=connection)
     deadline = time.monotonic() + 120
     while not answered() and time.monotonic() < deadline:
-        SimpleWorker([queue], connection=connection).work(burst=True, logging_level="WARNING")
+        worker_classes()[1]([queue], connection=connection).work(burst=True, logging_level="WARNING")
         pump(phones, lambda: True, "the inbox")
         time.sleep(0.1)
     assert answered(), "the odds did not come back"

@@ -16,8 +16,9 @@ from gql.transport.exceptions import TransportQueryError
 from gql.transport.httpx import HTTPXAsyncTransport
 from gql.transport.websockets import WebsocketsTransport
 from redis import Redis
-from rq import Queue, SimpleWorker
+from rq import Queue
 
+from services.jobs.worker import worker_classes
 from shared_rules import new_session, odds
 from shared_rules.codec import decode_hero, decode_state, encode
 from shared_rules.simulate import sample_heroes
@@ -264,7 +265,7 @@ def rq_odds(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 def _work(server: ServerProcess, max_jobs: int | None = None) -> None:
     assert server.storage.redis_url
     connection = Redis.from_url(server.storage.redis_url)
-    SimpleWorker([Queue(server.storage.queue, connection=connection)], connection=connection).work(
+    worker_classes()[1]([Queue(server.storage.queue, connection=connection)], connection=connection).work(
         burst=True, logging_level="WARNING", max_jobs=max_jobs)
 
 

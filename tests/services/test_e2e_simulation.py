@@ -16,9 +16,10 @@ import pytest
 from gql import Client, GraphQLRequest, gql
 from gql.transport.httpx import HTTPXAsyncTransport
 from redis import Redis
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from services.jobs import tasks
+from services.jobs.worker import worker_classes
 from shared_rules.codec import encode
 from shared_rules.simulate import sample_heroes
 from tests.services.servers import ServerProcess, Storage, WorkerProcess, redis_storage, sqlite_storage
@@ -77,7 +78,7 @@ def test_rq_chunks_run_by_a_burst_worker_equal_a_single_run(rq_server: ServerPro
         connection = Redis.from_url(redis_target.redis_url)
         queue = Queue(redis_target.queue, connection=connection)
         assert queue.count == 3  # the chunks; the finalizer waits on them as a dependent job
-        SimpleWorker([queue], connection=connection).work(burst=True, logging_level="WARNING")
+        worker_classes()[1]([queue], connection=connection).work(burst=True, logging_level="WARNING")
 
         done = client.get(f"/v1/simulations/{job['job_id']}").json()
     assert (done["status"], done["progress"], done["error"]) == ("finished", 1.0, None)
