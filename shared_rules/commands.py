@@ -297,6 +297,15 @@ class RollDice(Command):
     prompt: str = ""
     then: tuple[HeroFaces, ...] = ()  # the same roll of the heroes the prompt says come next (`Prompt.then`)
     keep: bool = False  # the dice stand: decline the Grit re-roll the rules would offer on them next (`Prompt.grit`)
+    card: CardEntry | None = None  # what the card read with these dice says (`Prompt.card`): its prompt answered now
+
+
+@dataclass(frozen=True, slots=True)
+class CardEntry:
+    """What a physical card or chart says, given with the dice it is read with: the card prompt's answer ahead."""
+
+    text: str = ""
+    effects: tuple[Effect, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

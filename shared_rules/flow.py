@@ -12,13 +12,13 @@ from dataclasses import dataclass, fields, replace
 from functools import cache
 from typing import Any, TypeVar
 
-from .commands import Choose, Command, Effect, EnterCard, Faces, Reroll, RollDice
+from .commands import CardEntry, Choose, Command, Effect, EnterCard, Faces, Reroll, RollDice
 from .content import pack
 from .dice import DieKind, Roll, pick_index, roll_faces, validate_faces
 from .effects import check_effects, holds, item_id
 from .errors import IllegalCommand, InvalidCommand
 from .events import BanditPlan, Change, Event, EventType, Fact
-from .prompts import Ahead, Answer, HeroDice, Option, Pending, Prompt, PromptKind, Reads, Standing
+from .prompts import Ahead, AheadCard, Answer, HeroDice, Option, Pending, Prompt, PromptKind, Reads, Standing
 from .state import MAX_SKILL, SKILLS, Hero, Item, ItemTag, Session, Skills, bounded
 
 
@@ -35,6 +35,7 @@ class RollRequest:
     doubles: bool = False  # natural doubles change the outcome (FF-DICE-07)
     then: tuple[HeroDice, ...] = ()  # the heroes who take the same roll next: the table may type theirs too
     grit: bool = False  # a Grit re-roll of the dice that miss may be offered next (FF-GRIT-01): `roll` keep declines
+    card: str = ""  # the chart whose card the table reads with these dice next (no chart in the pack): `roll` card
 
 
 @dataclass(slots=True)
@@ -122,14 +123,17 @@ class Requests:
         doubles: bool = False,
         then: tuple[HeroDice, ...] = (),
         grit: bool = False,
+        card: str = "",
     ) -> Generator[Request, Any, Roll]:
         """Ask for a roll; it lands in a `rolled` event with its purpose. `reads` and `doubles` say what the rules
         read from the dice when it is not the usual (the hits of a pool at a target, the total of a chart); `then`
         the heroes who take the same roll next, whose faces the table may type with this one; `grit` that a Grit
-        re-roll offer may follow, which the table may decline with the dice (`RollDice.keep`)."""
+        re-roll offer may follow, which the table may decline with the dice (`RollDice.keep`); `card` the chart
+        whose card the table reads with these dice next, which it may answer with them (`RollDice.card`)."""
         if kind is DieKind.POOL and pool <= 0:
             return Roll(purpose, kind, (), hero, "none", target, chart)
-        result: Roll = yield RollRequest(kind, purpose, hero, pool, target, chart, rule, reads, doubles, then, grit)
+        result: Roll = yield RollRequest(kind, purpose, hero, pool, target, chart, rule, reads, doubles, then, grit,
+                                           card)
         return result
 
     def d6(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
@@ -713,12 +717,12 @@ def run_rule(
         checkpoint, replay, origin = pending.checkpoint, list(pending.answers), pending.command
         queue = [*pending.dice_left, *getattr(command, "dice", ())]
         incoming: list[Command] = [command]
-        standing, ahead = list(pending.standing), list(pending.ahead)
+        standing, ahead, cards = list(pending.standing), list(pending.ahead), list(pending.cards)
     else:
         checkpoint, replay, origin = state, [], command
         queue = list(getattr(command, "dice", ()))
         incoming = []
-        standing, ahead = [], []
+        standing, ahead, cards = [], [], []
     recorded: list[Answer] = []
     replay.reverse()
     typed = len(queue)
@@ -744,7 +748,18 @@ def run_rule(
         if isinstance(answering, RollDice) and answering.keep:
             assert isinstance(request, RollRequest)
             keeping.append(request.hero)
+        if isinstance(answering, RollDice) and answering.card is not None:
+            assert isinstance(request, RollRequest)
+            cards.append(_card_ahead(ctx, request, answering.card))
         return answer
+
+    def card_ahead(ctx: Ctx, request: Request) -> Answer | None:
+        if cards and isinstance(request, CardRequest):
+            for index, given in enumerate(cards):
+                if (given.hero, given.chart) == (request.hero, request.chart):
+                    del cards[index]
+                    return Answer("card", effects=given.effects, text=given.text)
+        return None
 
     def kept(ctx: Ctx, request: Request) -> Answer | None:
         if not keeping:
@@ -784,8 +799,8 @@ def run_rule(
 
         return record
 
-    sources: list[Source[Ctx]] = [recording(replayed), recording(brought), recording(kept), recording(alike),
-                                  recording(typed_ahead), recording(dice)]  # fmt: skip
+    sources: list[Source[Ctx]] = [recording(replayed), recording(brought), recording(kept), recording(card_ahead),
+                                  recording(alike), recording(typed_ahead), recording(dice)]  # fmt: skip
     if policy is not None:
         sources.append(recording(policy))
     sources.append(recording(_server_dice))
@@ -797,7 +812,7 @@ def run_rule(
         emitted = len(ctx.events)
         ctx.emit("prompt", prompt.question, hero=prompt.hero, rule=prompt.rule)
         pended = Pending(origin, checkpoint, tuple(recorded), emitted, prompt, tuple(queue), tuple(standing),
-                         tuple(ahead))  # fmt: skip
+                         tuple(ahead), tuple(cards))  # fmt: skip
         return Run(ctx, pended, already)
     if incoming:
         raise IllegalCommand(f"{command.type!r} answers nothing: no prompt is waiting")
@@ -824,6 +839,16 @@ def _chosen_ahead(request: ChoiceRequest, command: Choose) -> list[Standing]:
                                  field=f"then[{index}].option", rule=request.rule)  # fmt: skip
         given.append(Standing(request.rule, request.alike, answer.option, answer.hero))
     return given
+
+
+def _card_ahead(ctx: Ctx, request: RollRequest, card: CardEntry) -> AheadCard:
+    """The card a `roll` brings (`card`), checked now: the prompt must say a card is read with these dice, and its
+    effects must fit the hero, so a wrong one refuses the whole answer before anything is applied."""
+    if not request.card or request.hero is None:
+        raise InvalidCommand(f"card: no card is read with the dice of {request.purpose!r}; answer its roll alone",
+                             field="card", rule=request.rule)  # fmt: skip
+    check_effects(ctx.state, request.hero, card.effects, field="card.effects")
+    return AheadCard(request.hero, request.card, card.text, card.effects)
 
 
 def _typed_ahead(request: RollRequest, command: RollDice) -> list[Ahead]:
@@ -907,6 +932,7 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
             doubles=request.doubles,
             then=request.then,
             grit=request.grit,
+            card=request.card,
         )
     if isinstance(request, DrawRequest):
         return Prompt(

@@ -103,6 +103,7 @@ class Prompt:
     then: tuple[HeroDice, ...] = ()  # a roll prompt: the heroes who take the same roll next (`roll` then)
     next_heroes: tuple[str, ...] = ()  # an alike choice every hero makes in turn: who is asked next (`choose` then)
     grit: bool = False  # a roll prompt: a Grit re-roll of the dice that miss may be offered next (`roll` keep declines)
+    card: str = ""  # a roll prompt: the chart whose card the table reads with these dice next (`roll` card answers it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +137,18 @@ class Ahead:
 
 
 @dataclass(frozen=True, slots=True)
+class AheadCard:
+    """What a card says, typed with the roll it is read with (`roll` card): it answers the hero's card prompt of
+    `chart` when the rule asks for it; dropped unread when the rules read no card (a double calling out the
+    Dying Marshal instead, FT-TRAVEL-D62)."""
+
+    hero: str
+    chart: str
+    text: str = ""
+    effects: tuple[Effect, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Standing:
     """An answer given "the same for everyone": it answers each later choice of the same rule run that asks the
     same question (`rule`, `topic`) and offers `option`, each hero's as its own recorded answer; for one `hero`
@@ -159,3 +172,4 @@ class Pending:
     dice_left: tuple[Faces, ...] = ()
     standing: tuple[Standing, ...] = field(default=(), metadata=meta(public=False))  # answers for everyone
     ahead: tuple[Ahead, ...] = field(default=(), metadata=meta(public=False))  # later heroes' faces, typed already
+    cards: tuple[AheadCard, ...] = field(default=(), metadata=meta(public=False))  # cards typed with their dice

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from shared_rules import Choose, DieKind, Effect, EnterCard, InvalidCommand, Prompt, Reroll, RollDice, RulesError
+from shared_rules.commands import CardEntry as CardAnswer
 from shared_rules.commands import HeroFaces, HeroOption
 from shared_rules.dice import die_count, face_range, validate_faces
 from shared_rules.effects import check_effects
@@ -121,6 +122,7 @@ class RollEntry:
     ones_chosen: int | None = None
     grit: int = 0  # a Grit re-roll of the misses may follow (FF-GRIT-01): the hero's Grit, else 0
     grit_after: bool = False  # the table wants that offer; otherwise the dice it types stand (`RollDice.keep`)
+    card_totals: tuple[int, ...] = ()  # a chart the table reads on its card next: the total, with nothing to record
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,7 +312,7 @@ class PromptPresenter:
         return RollEntry(slots, face_range(kind), slots[cursor].colour, slots[cursor].label,
                          reading(kind, self.faces), complete, hint, hits, target, self.sending, totals, posse, ones,
                          self.counted.get("hits"), self.counted.get("ones"), hero.grit if hero else 0,
-                         self.grit_after)
+                         self.grit_after, totals if prompt.card else ())
 
     def toggle_grit_after(self) -> None:
         """"Re-roll misses with Grit even when some hit": the dice typed next are offered the Grit re-roll
@@ -454,7 +456,17 @@ class PromptPresenter:
         self.faces = list(two_dice(total))
         return self.send_faces(label=f"{prompt.purpose}: 2D6 = {total}")
 
-    def send_faces(self, label: str = "") -> bool:
+    def send_total_nothing(self, total: int) -> bool:
+        """A chart read on its card (the pack has none): the 2D6 total, and the card says nothing to record, in one
+        tap (`RollDice.card`); a card that changes something is entered on its own prompt after the total."""
+        self.sync()
+        prompt = self.prompt
+        if prompt is None or prompt.kind != "roll" or not prompt.card or not by_total(prompt) or not 2 <= total <= 12:
+            return False
+        self.faces = list(two_dice(total))
+        return self.send_faces(label=f"{prompt.purpose}: 2D6 = {total}, nothing on the card", card=CardAnswer())
+
+    def send_faces(self, label: str = "", card: CardAnswer | None = None) -> bool:
         """"I rolled": check the faces with the engine's rules, then send them; False (and a notice) if refused."""
         self.sync()
         self.hold()
@@ -468,7 +480,7 @@ class PromptPresenter:
             self.table.notice = Notice(plain(error.message), rule=error.rule, field=error.field)
             self.table.changed()
             return False
-        self.table.submit(RollDice(checked, prompt=prompt.id, keep=self._keep(prompt, checked)),
+        self.table.submit(RollDice(checked, prompt=prompt.id, keep=self._keep(prompt, checked), card=card),
                           label=label or f"{prompt.purpose}: {reading(prompt.die, self.faces)}")
         return True
 

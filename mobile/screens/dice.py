@@ -104,6 +104,12 @@ class DiceScreen(Screen):
             for n in entry.totals:
                 row.add_widget(Factory.CountButton(text=str(n), on_release=lambda _b, k=n: p.send_total(k)))
             body.add_widget(row)
+        if entry.card_totals:  # the card read with these dice changes nothing: the total says it all
+            body.add_widget(Factory.Section(text=_("Or the total, when the card has nothing to record")))
+            row = _flow()
+            for n in entry.card_totals:
+                row.add_widget(Factory.CountButton(text=str(n), on_release=lambda _b, k=n: p.send_total_nothing(k)))
+            body.add_widget(row)
         if entry.hits or entry.totals:
             body.add_widget(Factory.Section(text=_("Or each die's face")))
         dice = _grid(min(4, max(1, len(entry.slots))))  # four 72 dp dice fit 336 dp

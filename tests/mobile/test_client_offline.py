@@ -109,7 +109,7 @@ def test_a_file_written_by_the_previous_schema_opens_and_is_migrated(tmp_path: P
     prompt = redone.pending.prompt
     assert (prompt.target, prompt.reads) == (5, Reads.HITS)
     bare = replace(redone.pending, prompt=replace(prompt, target=0, reads=None, doubles=False, then=(),
-                                                           next_heroes=()))
+                                                           next_heroes=(), grit=False, card=""))
     assert replace(redone, pending=bare) == decode_state(old["entries"][5]["state"])
 
 

@@ -625,6 +625,9 @@ class Hands:
                 return
             if entry.hits and target:
                 self.tap(count(sum(1 for f in faces if f >= target)))
+            elif entry.card_totals:  # the card read next changes nothing (the policy's card): one tap for both
+                buttons = [w for w in h.walk(body) if w.__class__.__name__ == "CountButton"]
+                self.tap(buttons[len(entry.totals) + entry.card_totals.index(sum(faces))])
             elif entry.totals:
                 self.tap(count(sum(faces)))
             else:

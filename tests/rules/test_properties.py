@@ -515,7 +515,8 @@ PLAUSIBLE: dict[str, Any] = {
     "combat": st.booleans(),
     "tile": st.sampled_from(("entrance", "tile-1", "")),
     "spell": st.sampled_from(("Fire Lash", "Elemental Blast", "")),
-    "card": st.none() | st.fixed_dictionaries({"cost": st.integers(-1, 30), "casting": st.integers(-1, 40)}),
+    "card": st.none() | st.fixed_dictionaries({"cost": st.integers(-1, 30), "casting": st.integers(-1, 40)})
+    | st.fixed_dictionaries({}, optional={"text": st.text(max_size=8), "effects": st.lists(EFFECT, max_size=2)}),
     "extra_mana": st.integers(-1, 30),
     "tactic": st.sampled_from(("Iron Wall", "")),
     "cost": st.none() | st.integers(-1, 30),

@@ -218,7 +218,8 @@ def read_chart(
     die = chart.die if chart is not None else die
     total, roll = (rolled.value + modifier, rolled) if rolled is not None else (0, None)
     if die is not None and rolled is None:
-        roll = yield from ctx.roll(die, purpose or name, hero=hero, chart=True, rule=rule)
+        roll = yield from ctx.roll(die, purpose or name, hero=hero, chart=True, rule=rule,
+                                   card=name if chart is None else "")  # fmt: skip
         total = roll.value + modifier
         if modifier:
             ctx.emit("town_chart", f"{purpose or name}: {roll.value} {'+' if modifier > 0 else '-'} {abs(modifier)} = "

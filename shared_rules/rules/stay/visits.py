@@ -67,8 +67,9 @@ def location_event(ctx: Ctx, hero: str, location: str) -> Steps[None]:
     event = stay_of(ctx.state).event
     modifier = event.location_event_modifier if event is not None else 0
     marshal = ctx.state.carry.dying_marshal and not stay_of(ctx.state).marshal_fought  # a double calls him out
+    chart = content(ctx.state).location(location).events  # None: the table reads the card with these dice
     roll = yield from ctx.roll(DieKind.TWO_D6, f"the {location} Location Event Chart", hero=hero, chart=True,
-                               rule="FT-TOWN-07", doubles=marshal)  # fmt: skip
+                               rule="FT-TOWN-07", doubles=marshal, card="" if chart else f"location:{location}")  # fmt: skip
     put_visit(ctx, hero, roll=roll.value)
     double = roll.faces[0] == roll.faces[1]
     if double and marshal:
@@ -81,7 +82,7 @@ def location_event(ctx: Ctx, hero: str, location: str) -> Steps[None]:
         if ctx.hero(hero).removed:
             return
     _, entry = yield from read_chart(
-        ctx, content(ctx.state).location(location).events, f"location:{location}",
+        ctx, chart, f"location:{location}",
         f"Read the {location}'s Location Event Chart and enter the result", hero=hero, rule="FT-TOWN-07",
         modifier=modifier, rolled=roll, title=f"{location} Location Event")  # fmt: skip
     yield from resolve_entry(ctx, [hero], entry, rule="FT-TOWN-07", location=location)

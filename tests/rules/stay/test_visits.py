@@ -8,11 +8,12 @@ from dataclasses import replace
 
 import pytest
 
-from shared_rules import Effect, legal_commands
+from shared_rules import Effect, RollDice, legal_commands
+from shared_rules.commands import CardEntry
 from shared_rules.rules.stay.view import stay_view
 from shared_rules.state import Carry, Phase, Slot
 from tests.rules.stay.packs import frontier
-from tests.rules.stay.town import TownTable, effect, illegal, two_d6
+from tests.rules.stay.town import TownTable, effect, illegal, invalid, two_d6
 from tests.rules.table import hero
 
 
@@ -135,6 +136,45 @@ def test_without_a_chart_the_table_enters_the_result_for_the_rolled_total_FT_TOW
     assert t.prompt.roll is not None and t.prompt.roll.value == 8 and "8" in t.prompt.question
     t.card("Blessed", effect("sanity_damage", 0), Effect("add_keyword", name="Holy"))
     assert t.hero("a").keywords == ("Holy",) and visiting(t, "a") == "Church"
+
+
+def test_the_card_may_come_with_the_dice_it_is_read_with_FT_TOWN_07() -> None:
+    t = TownTable.in_town([hero("a")], slots=("Church",), day=True)
+    t.visit("a", "Church")
+    assert t.prompt is not None and t.prompt.kind == "roll" and t.prompt.card == "location:Church"
+    steps = t.state.step
+    assert t.do(RollDice((2, 6), card=CardEntry("Blessed", (Effect("add_keyword", name="Holy"),)))) is None
+    assert t.hero("a").keywords == ("Holy",) and visiting(t, "a") == "Church"  # read and applied: no card prompt
+    assert t.state.step == steps + 1  # one answer, one step to undo
+    assert any("Blessed" in text for text in t.texts())
+
+
+def test_a_card_with_dice_no_card_is_read_with_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    t = TownTable.in_town([hero("a", gold=0)], pack=frontier(monkeypatch), day=True)
+    t.visit("a", "Saloon")
+    assert t.prompt is not None and t.prompt.card == ""  # the pack's chart is read: no card to type
+    with invalid(field="card", table=t):
+        t.do(RollDice((3, 4), card=CardEntry("Cards")))
+    assert t.hero("a").gold == 0 and t.prompt is not None and t.prompt.kind == "roll"
+
+
+def test_a_bad_effect_typed_with_the_dice_refuses_the_dice_too() -> None:
+    t = TownTable.in_town([hero("a")], slots=("Church",), day=True)
+    t.visit("a", "Church")
+    waiting = t.prompt
+    with illegal(table=t) as error:
+        t.do(RollDice((2, 6), card=CardEntry("Lost", (Effect("remove_item", name="Horse"),))))
+    assert error.value.field.startswith("card.effects[0]")
+    assert t.state.pending is not None and t.state.pending.prompt == waiting  # nothing applied, the roll waits
+
+
+def test_a_card_typed_with_a_double_is_not_read_when_the_prisoner_is_called_out_FT_TRAVEL_D62() -> None:
+    t = TownTable.in_town([hero("a")], slots=("Church",), day=True, carry=Carry(dying_marshal=True))
+    t.visit("a", "Church")
+    t.do(RollDice((2, 2), card=CardEntry("Blessed", (Effect("add_keyword", name="Holy"),))))
+    t.choose("call_out")  # the result and the rest of the visit are ignored: the card with them
+    t.choose("won")
+    assert t.hero("a").keywords == () and visiting(t, "a") is None and t.stay.marshal_fought
 
 
 def test_a_bad_typed_effect_is_refused_and_the_prompt_still_waits() -> None:
