@@ -667,7 +667,10 @@ def later_phases(app: Any, table: Any, shot: Any, tap: Any) -> None:
     popup = None
     stay.act()  # Ann leaves
     answer_all()
-    visit("bo", stay.view().heroes[1].places[-1].arg)
+    place = stay.view().heroes[1].places[-1].arg
+    stay.do(next(a for a in stay.view().heroes[1].places if a.arg == place))
+    shot("dice_location", "dice")  # the Location Event's 2D6, and the card read with it (no chart in the pack)
+    answer_all()
     shot("stay", "stay")
     stay.act()  # Bo leaves
     answer_all()

@@ -255,6 +255,60 @@ def _worded(event: Event, who: str, facts: dict[str, object]) -> str | None:
         if f.get("ends"):
             return _with_why(_("{who}'s activation ends").format(who=figure), f)
         return _("{who} activates").format(who=figure)
+    return _fought(event, who, f)
+
+
+def _resource_word(field: object) -> str:
+    return {"fury": _("Fury"), "ki": _("Ki"), "mana": _("Mana"), "arcane_powder": _("Arcane Powder")}.get(
+        str(field), str(field))
+
+
+def _fought(event: Event, who: str, f: dict[str, object]) -> str | None:
+    """The Adventure's fight and class kinds: Hits and kills, the Fight's end, a class's resource, Move, Spells and
+    Battle Tactics."""
+    kind, figure = event.type, f.get("figure", "")
+    if kind == "killed":
+        template = _("{figure} is killed by {who}") if event.hero else _("{figure} is killed")
+        return template.format(figure=figure, who=who)
+    if kind == "fight_over":
+        return _("The Fight is over: no enemy is left on the board (draw Loot at the table)")
+    if kind == "hit":
+        reason = f.get("reason")
+        if reason == "wounded":
+            return _("{figure} takes {n} Wounds: {left} Health left").format(figure=figure, n=f.get("count", 0),
+                                                                           left=f.get("value", 0))
+        if reason == "missed":
+            return _("{figure} misses {who}").format(figure=figure, who=who)
+        if reason == "saved":
+            return _("{who} saves every Hit from {figure}").format(figure=figure, who=who)
+        return None
+    if kind == "resource":
+        if f.get("reason") == "at_max":
+            return _("{who} is at Max {resource}: {n} more is lost").format(
+                who=who, resource=_resource_word(f.get("name")), n=f.get("count", 0))
+        if not event.changes:
+            return None
+        change = event.changes[0]
+        before, after = int(change.before or 0), int(change.after or 0)
+        template = _("{who} gains {n} {resource} ({before} → {after})") if after > before else \
+            _("{who} spends {n} {resource} ({before} → {after})")  # fmt: skip
+        return _with_why(template.format(who=who, n=abs(after - before), resource=_resource_word(change.field),
+                                         before=before, after=after), f)
+    if kind == "moved":
+        reason, n = f.get("reason"), f.get("value", 0)
+        if reason == "allowance":
+            return _("{who} may move up to {n} spaces").format(who=who, n=n)
+        if reason == "extra_die":
+            return _("{who} adds a D6 to the Move: {n}").format(who=who, n=n)
+        if reason == "moved":
+            return _("{who} moves {n} spaces; {left} left").format(who=who, n=f.get("count", 0), left=n)
+        return None
+    if kind == "spell":
+        template = _("{who} casts {spell}: {total} against {target}+, it takes effect") if f.get("passed") else \
+            _("{who} fails to cast {spell}: {total} against {target}+; the Mana is wasted")  # fmt: skip
+        return template.format(who=who, spell=f.get("name", ""), total=f.get("value", 0), target=f.get("target", 0))
+    if kind == "tactic":
+        return _("{who} uses {tactic}: resolve the card").format(who=who, tactic=f.get("name", ""))
     return None
 
 

@@ -99,7 +99,8 @@ class DiceScreen(Screen):
                 row.add_widget(Factory.CountButton(text=str(n), on_release=lambda _b, k=n: p.send_hits(k)))
             body.add_widget(row)
         if entry.totals:
-            body.add_widget(Factory.Section(text=_("The total of the two dice")))
+            body.add_widget(Factory.Section(text=_("The total of the two dice, then what the card says")
+                                            if entry.card_totals else _("The total of the two dice")))
             row = _flow()
             for n in entry.totals:
                 row.add_widget(Factory.CountButton(text=str(n), on_release=lambda _b, k=n: p.send_total(k)))

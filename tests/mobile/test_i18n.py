@@ -97,12 +97,29 @@ def _adventure_events() -> list[object]:
     return list(t.events)
 
 
+def _fight_events() -> list[object]:
+    """A Fight: typed Hits wound an enemy, its turn, a hero's Move, a Hit that kills it and ends the Fight."""
+    from shared_rules.commands import Activate, ActivateEnemy, Attack, HeroHit
+    from tests.rules.adventure.helpers import adv, enemy, of, run, to_activations
+    from tests.rules.adventure.test_fight import fighting
+
+    t = fighting([of("a")], enemy("oni-1", health=5, defense=2))
+    run(t, Attack("a", hits=(HeroHit("oni-1", 4),)))
+    run(t, ActivateEnemy("oni-1"))
+    to_activations(t)
+    run(t, Activate("a", dice=((2,),)))
+    run(t, Attack("a", hits=(HeroHit("oni-1", 6),)))
+    assert not adv(t).in_fight
+    return list(t.events)
+
+
 def _made(kind: str, hero: str | None = "ann", **facts: object) -> object:
     """An event of `kind` with the facts the engine gives it (for kinds a short scripted run does not reach)."""
     from shared_rules import Change, Event, EventType
     from shared_rules.events import Fact
 
-    changes = (Change("items", "", str(facts["item"])),) if kind == "item_gained" else ()
+    changes = (Change("items", "", str(facts["item"])),) if kind == "item_gained" else \
+        (Change("fury", 1, 2),) if kind == "resource" and "reason" not in facts else ()  # fmt: skip
     return Event(EventType(kind), "(the English line)", hero, "", changes,
                  facts=tuple(Fact(k, v) for k, v in facts.items()))  # type: ignore[arg-type]  # fmt: skip
 
@@ -110,7 +127,8 @@ def _made(kind: str, hero: str | None = "ann", **facts: object) -> object:
 CONVERTED = {"rolled", "test", "changed", "hazard", "hazard_count", "hits", "card", "knocked_out", "item_gained",
              "item_lost", "token_gained", "token_lost", "visit", "visit_ended", "purchase", "sale", "phase",
              "day_begun", "day_ended", "daily_event", "lodging", "location_closed", "turn_started", "darkness_held",
-             "darkness_moved", "party_moved", "depth_event", "activated", "grit_lost"}  # fmt: skip
+             "darkness_moved", "party_moved", "depth_event", "activated", "grit_lost", "hit", "killed",
+             "fight_over", "resource", "moved", "spell", "tactic"}  # fmt: skip
 
 
 def test_a_spanish_app_words_the_engines_events_in_spanish_for_each_converted_kind() -> None:
@@ -126,8 +144,14 @@ def test_a_spanish_app_words_the_engines_events_in_spanish_for_each_converted_ki
             _made("location_closed", None, location="Saloon", why="a fire"),
             _made("party_moved", None, before=0, after=1, target=9, why="a Map Tile"),
             _made("depth_event", None, first=3, second=3), _made("depth_event", None, number=3, card_text="Omens"),
-            _made("card", chart="gear", card_text="A Lantern"), _made("darkness_held", None, value=8, target=7)]  # fmt: skip
-    events = _town_events() + _adventure_events() + made
+            _made("card", chart="gear", card_text="A Lantern"), _made("darkness_held", None, value=8, target=7),
+            _made("hit", reason="missed", figure="Goblin"), _made("hit", reason="saved", figure="Goblin"),
+            _made("resource", why=""), _made("resource", reason="at_max", name="ki", count=1),
+            _made("moved", reason="extra_die", value=4, why=""), _made("moved", reason="moved", count=2, value=1),
+            _made("spell", name="Blinding Light", value=9, target=7, passed=True),
+            _made("spell", name="Blinding Light", value=5, target=7, passed=False),
+            _made("tactic", name="Flashing Steel")]  # fmt: skip
+    events = _town_events() + _adventure_events() + _fight_events() + made
     names = {"ann": "Ann", "a": "Ann", "b": "Bo"} | {f"h{i}": f"H{i}" for i in range(1, 5)}
     seen: set[str] = set()
     try:

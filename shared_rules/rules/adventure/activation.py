@@ -76,7 +76,7 @@ def activate(ctx: Ctx, command: Activate) -> Procedure:
     now = adventure(ctx).activation
     assert now is not None
     ctx.emit("moved", f"{ctx.name(hero)} may move up to {allowance(ctx.state, now)} spaces", hero=hero,
-             rule="FF-MOVE-01")  # fmt: skip
+             rule="FF-MOVE-01", reason="allowance", value=allowance(ctx.state, now))  # fmt: skip
 
 
 def _extra_die(ctx: Ctx, hero: str, *, why: str) -> Procedure:
@@ -86,7 +86,8 @@ def _extra_die(ctx: Ctx, hero: str, *, why: str) -> Procedure:
     assert act is not None and act.move is not None
     move = replace(act.move, faces=(*act.move.faces, extra.value))
     update(ctx, activation=replace(act, move=move, boosts=act.boosts + 1))
-    ctx.emit("moved", f"{ctx.name(hero)} adds a D6 to the Move ({why}): {extra.value}", hero=hero, rule="FF-MOVE-03")
+    ctx.emit("moved", f"{ctx.name(hero)} adds a D6 to the Move ({why}): {extra.value}", hero=hero, rule="FF-MOVE-03",
+             reason="extra_die", value=extra.value, why=why)  # fmt: skip
 
 
 def _own(state: Session, hero: str, rule: str) -> Activation:
@@ -168,7 +169,7 @@ def reroll_with_grit(ctx: Ctx, command: RerollWithGrit) -> Procedure:
     act = adventure(ctx).activation
     assert act is not None
     ctx.emit("moved", f"{ctx.name(hero)} may move up to {allowance(ctx.state, act)} spaces", hero=hero,
-             rule="FF-MOVE-01")  # fmt: skip
+             rule="FF-MOVE-01", reason="allowance", value=allowance(ctx.state, act))  # fmt: skip
 
 
 # ---- moving ------------------------------------------------------------------------------------------------------
@@ -247,7 +248,7 @@ def move(ctx: Ctx, command: Move) -> Procedure:
     where = f" to {command.to.tile}" + (f" ({command.to.x},{command.to.y})" if command.to.x is not None else "") \
         if command.to else ""  # fmt: skip
     ctx.emit("moved", f"{ctx.name(hero)} moves {command.spaces} space(s){where}; {allowance(ctx.state, act)} left",
-             hero=hero, rule="FF-MOVE-01")  # fmt: skip
+             hero=hero, rule="FF-MOVE-01", reason="moved", count=command.spaces, value=allowance(ctx.state, act))  # fmt: skip
     yield from mission_of(ctx.state).after_move(ctx, hero)
     yield from advance(ctx)
 

@@ -93,10 +93,10 @@ def change_resource(ctx: Ctx, hero_id: str, field: str, delta: int, *, rule: str
         verb = "gains" if after > before else "spends"
         ctx.emit("resource", f"{name} {verb} {abs(after - before)} {_WORDS[field]} ({before} -> {after})"
                  + (f": {why}" if why else ""), hero=hero_id, rule=rule,
-                 changes=(Change(field, before, after),))  # fmt: skip
+                 changes=(Change(field, before, after),), why=why)  # fmt: skip
     if delta > 0 and before + delta > after:
         ctx.emit("resource", f"{name} is at Max {_WORDS[field]}: {before + delta - after} more is lost (A46)",
-                 hero=hero_id, rule="A46")  # fmt: skip
+                 hero=hero_id, rule="A46", reason="at_max", name=field, count=before + delta - after)  # fmt: skip
     return after - before
 
 

@@ -169,7 +169,8 @@ def wound(ctx: Ctx, figure_id: str, wounds: int, *, by: str, combat: bool, rule:
         figure = replace(figure, wounds=figure.wounds + placed)
         put_figure(ctx, figure)
     ctx.emit("hit", f"{figure.name} ({figure.id}) takes {placed} Wound(s): {figure.health_left} Health left ({why})",
-             hero=by or None, rule=rule)  # fmt: skip
+             hero=by or None, rule=rule, reason="wounded", figure=figure.name, count=placed, value=figure.health_left,
+             why=why)  # fmt: skip
     if placed and combat and by and hero_class(ctx, by) == SAMURAI:
         change_resource(ctx, by, "fury", 1, rule="FF-SAM-01", why="a wounding Combat Hit",
                         cap=member(ctx, by).sheet.max_fury)  # fmt: skip
@@ -183,7 +184,7 @@ def kill(ctx: Ctx, figure: Figure, *, by: str) -> Steps[None]:
     adv = adventure(ctx)
     put(ctx, replace(adv, figures=tuple(f for f in adv.figures if f.id != figure.id)))
     ctx.emit("killed", f"{figure.name} ({figure.id}) is killed" + (f" by {ctx.name(by)}" if by else ""),
-             hero=by or None, rule="FF-HERO-02")  # fmt: skip
+             hero=by or None, rule="FF-HERO-02", figure=figure.name)  # fmt: skip
     mission = mission_of(ctx.state)
     yield from mission.figure_killed(ctx, figure, by)
     if figure.side is Side.ENEMY and ctx.state.adventure is not None and not adventure(ctx).in_fight:
@@ -194,7 +195,7 @@ def fight_over(ctx: Ctx) -> Steps[None]:
     """No enemy is left: the Fight ends. Shuriken return (once per Fight, FF-ASN-03); KO'd heroes Recover
     (option `recover_after_fight`); Loot is drawn at the table."""
     ctx.emit("fight_over", "The Fight is over: no enemy is left on the board (draw Loot at the table)",
-             rule="FF-TURN-05")  # fmt: skip
+             rule="FF-TURN-05", reason="no_enemies")  # fmt: skip
     adv = adventure(ctx)
     put(ctx, replace(adv, heroes=tuple(replace(m, shuriken_thrown=False) for m in adv.heroes)))
     yield from recover_all(ctx, why="the Fight is over")

@@ -29,7 +29,8 @@ def take_strike(ctx: Ctx, figure: Figure, strike: EnemyStrike, *,
     if hits and cover_saves is not None:
         hits = yield from cover_saves(hits)
     if not hits:
-        ctx.emit("hit", f"{figure.name} misses {name}", hero=hero, rule="FF-HERO-04")
+        ctx.emit("hit", f"{figure.name} misses {name}", hero=hero, rule="FF-HERO-04", reason="missed",
+                 figure=figure.name)  # fmt: skip
         return
     cover = member(ctx, hero).cover
     if cover:  # FF-MONK-02: a D6 per Hit, on 3+ it is ignored (A35: before Defense, one roll)
@@ -49,7 +50,8 @@ def take_strike(ctx: Ctx, figure: Figure, strike: EnemyStrike, *,
                                    target=armor, rule="FT-BAG-07")  # fmt: skip
         hits -= roll.successes
     if not hits:
-        ctx.emit("hit", f"{name} saves every Hit from {figure.name}", hero=hero, rule="FF-HERO-04")
+        ctx.emit("hit", f"{name} saves every Hit from {figure.name}", hero=hero, rule="FF-HERO-04", reason="saved",
+                 figure=figure.name)  # fmt: skip
         return
     if strike.kind == "wound":
         damage = figure.damage if strike.damage is None else strike.damage

@@ -70,7 +70,7 @@ def use_tactic(ctx: Ctx, command: UseTactic) -> Procedure:
     samurai = member(ctx, command.hero)
     put_member(ctx, replace(samurai, tactics_used=(*samurai.tactics_used, command.tactic)))
     ctx.emit("tactic", f"{ctx.name(command.hero)} uses {command.tactic}: resolve the card", hero=command.hero,
-             rule="FF-SAM-02")  # fmt: skip
+             rule="FF-SAM-02", name=command.tactic)  # fmt: skip
     yield from ()
 
 

@@ -107,14 +107,15 @@ def cast_spell(ctx: Ctx, command: CastSpell) -> Procedure:
             ctx.change(hero, "corruption", 1, rule="FF-SORC-06", why=f"a Dangerous Spell's doubles ({spell})")
     if total >= card.casting:
         ctx.emit("spell", f"{ctx.name(hero)} casts {spell}: {total} against {card.casting}+ - it takes effect",
-                 hero=hero, rule="FF-SORC-05")  # fmt: skip
+                 hero=hero, rule="FF-SORC-05", name=spell, value=total, target=card.casting, passed=True)  # fmt: skip
         first = spell not in member(ctx, hero).spells_with_xp
         if card.xp and (first or not card.xp_once):
             ctx.change(hero, "xp", card.xp, rule="FF-SORC-04", why=f"casting {spell}")
             put_member(ctx, replace(member(ctx, hero), spells_with_xp=(*member(ctx, hero).spells_with_xp, spell)))
     else:
         ctx.emit("spell", f"{ctx.name(hero)} fails to cast {spell}: {total} against {card.casting}+; the Mana is "
-                 "wasted and it may not be tried again this turn", hero=hero, rule="FF-SORC-05")  # fmt: skip
+                 "wasted and it may not be tried again this turn", hero=hero, rule="FF-SORC-05", name=spell,
+                 value=total, target=card.casting, passed=False)  # fmt: skip
     if card.ranged_attack and ctx.state.adventure is not None:
         finish_activation(ctx, why=f"{spell} was her Attack")
         yield from advance(ctx)
