@@ -327,16 +327,22 @@ def test_a_phone_move_appears_live_and_the_host_pauses_a_table(server: ServerPro
 
 
 def _manage(browser: Any, code: str, action: str) -> None:
-    """Open a tile's menu (⋯) and press one of its buttons."""
+    """Open a tile's menu (⋯) and press one of its buttons. Each try finds the tile again: a live update redraws the
+    tiles, and an element read before it is stale after it."""
     from selenium.webdriver.common.by import By
 
-    tile = browser.find_element(By.ID, f"t-{code}")
-    menu = tile.find_element(By.CSS_SELECTOR, "details.menu")
-    if menu.get_attribute("open") is None:
-        menu.find_element(By.CSS_SELECTOR, "summary").click()
-    until(lambda: tile.find_element(By.XPATH, f".//button[normalize-space()='{action}']").is_displayed(),
-          f"the {action} button")
-    tile.find_element(By.XPATH, f".//button[normalize-space()='{action}']").click()
+    def press() -> bool:
+        tile = browser.find_element(By.ID, f"t-{code}")
+        menu = tile.find_element(By.CSS_SELECTOR, "details.menu")
+        if menu.get_attribute("open") is None:
+            menu.find_element(By.CSS_SELECTOR, "summary").click()
+        button = tile.find_element(By.XPATH, f".//button[normalize-space()='{action}']")
+        if not button.is_displayed():
+            return False
+        button.click()
+        return True
+
+    until(press, f"the {action} button pressed")
 
 
 def test_swagger_ui_and_graphiql_work_without_internet(server: ServerProcess, browser: Any, shots: Path) -> None:
