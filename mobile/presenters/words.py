@@ -309,6 +309,53 @@ def _fought(event: Event, who: str, f: dict[str, object]) -> str | None:
         return template.format(who=who, spell=f.get("name", ""), total=f.get("value", 0), target=f.get("target", 0))
     if kind == "tactic":
         return _("{who} uses {tactic}: resolve the card").format(who=who, tactic=f.get("name", ""))
+    if kind == "revived":
+        return _with_why(_("{who} is back up").format(who=who), f)
+    if kind == "scavenged":
+        n = _count(f.get("count"))
+        if not n:
+            return _("{who} finds nothing").format(who=who)
+        template = _("{who} Scavenges: {n} Scavenge card") if n == 1 else _("{who} Scavenges: {n} Scavenge cards")
+        return template.format(who=who, n=n)
+    return _in_town(event, who, f)
+
+
+def _in_town(event: Event, who: str, f: dict[str, object]) -> str | None:
+    """The town's kinds: its type and destroyed Buildings, trouble, the Town Event, tokens used, a hero killed."""
+    kind = event.type
+    if kind == "town_type":
+        return _("The posse finds a {town} (2D6 = {n})").format(town=f.get("town_type", ""), n=f.get("value", ""))
+    if kind == "building_destroyed":
+        return _("Building slot {n} is Destroyed").format(n=f.get("number", ""))
+    if kind == "hero_removed":
+        return _with_why(_("{who} is taken from the game").format(who=who), f)
+    if kind == "trouble":
+        reason, n, check = f.get("reason"), f.get("count", 0), f.get("value", 0)
+        if reason == "automatic":
+            return _("{who} has {n} Unwanted Attention markers: trouble comes a-callin'").format(who=who, n=n)
+        if reason == "nobody":
+            return _("{who} rolls {check} against {n} Unwanted Attention: nobody strikes").format(
+                who=who, check=check, n=n)
+        if reason == "attacked":
+            return _("{who} rolls {check} against {n} Unwanted Attention: attacked from behind!").format(
+                who=who, check=check, n=n)
+        if reason == "dodged":
+            return _("The would-be assassin runs off into a back alley")
+        return None
+    if kind == "town_event":
+        if f.get("reason") == "none":
+            return _("No Town Event tonight; the Town Darkness marker moves to {n}").format(n=f.get("value", ""))
+        return _("Town Event: {text}").format(text=f.get("card_text") or _("entered"))
+    if kind == "token_used":
+        token = f.get("token", "")
+        if token == "Fine Cigar":
+            return _("{who} lights a Fine Cigar: Armor {n}+ until the end of the turn").format(
+                who=who, n=f.get("target", ""))
+        if token == "Spice":
+            return _("{who} uses a Spice: D3 Damage on one of their next Hits this turn").format(who=who)
+        if token == "Hatchet":
+            return _("{who} throws a Hatchet: a Ranged Free Attack, Range {n}").format(who=who, n=f.get("value", ""))
+        return _("{who} uses a {token} token").format(who=who, token=token)
     return None
 
 

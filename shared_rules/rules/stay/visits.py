@@ -100,18 +100,19 @@ def trouble_check(ctx: Ctx, hero: str) -> Steps[None]:
     markers = ctx.hero(hero).unwanted_attention
     if markers >= AUTOMATIC_TROUBLE:
         ctx.emit("trouble", f"{ctx.name(hero)} has {markers} Unwanted Attention markers: trouble comes a-callin'",
-                 hero=hero, rule="FT-UA-04")  # fmt: skip
+                 hero=hero, rule="FT-UA-04", reason="automatic", count=markers)  # fmt: skip
     else:
         check = yield from ctx.d6(f"Unwanted Attention: attacked on {markers} or less?", hero=hero, rule="FT-UA-04")
         if check > markers:
             ctx.emit("trouble", f"{ctx.name(hero)} rolls {check} against {markers} Unwanted Attention: nobody strikes",
-                     hero=hero, rule="FT-UA-04")  # fmt: skip
+                     hero=hero, rule="FT-UA-04", reason="nobody", count=markers, value=check)  # fmt: skip
             return
         ctx.emit("trouble", f"{ctx.name(hero)} rolls {check} against {markers} Unwanted Attention: attacked from "
-                 "behind!", hero=hero, rule="FT-UA-04")  # fmt: skip
+                 "behind!", hero=hero, rule="FT-UA-04", reason="attacked", count=markers, value=check)  # fmt: skip
     dodge = yield from ctx.skill_test(hero, "luck", 5, "Attacked from behind", rule="FT-UA-05")
     if dodge.passed:
-        ctx.emit("trouble", "The would-be assassin runs off into a back alley", hero=hero, rule="FT-UA-05")
+        ctx.emit("trouble", "The would-be assassin runs off into a back alley", hero=hero, rule="FT-UA-05",
+                 reason="dodged")  # fmt: skip
         return
     shot = yield from ctx.d6(f"Shot in the back: D6 x Hero Level {ctx.hero(hero).level}", hero=hero,
                              rule="FT-UA-05")  # fmt: skip
