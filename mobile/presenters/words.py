@@ -356,6 +356,34 @@ def _in_town(event: Event, who: str, f: dict[str, object]) -> str | None:
         if token == "Hatchet":
             return _("{who} throws a Hatchet: a Ranged Free Attack, Range {n}").format(who=who, n=f.get("value", ""))
         return _("{who} uses a {token} token").format(who=who, token=token)
+    return _stakes(event, who, f)
+
+
+def _stakes(event: Event, who: str, f: dict[str, object]) -> str | None:
+    """What is won or lost: the Darkness's cards, fleeing, a price not paid, a Duel, warrants, the Devil's jackpot."""
+    kind, reason = event.type, f.get("reason")
+    if kind == "darkness_card":
+        return _("The Darkness grows stronger: draw a Darkness card and resolve it")
+    if kind == "growing_dread":
+        if reason == "reveal":
+            return _with_why(_("Reveal {n} Growing Dread cards and play them now").format(n=f.get("count", 0)), f)
+        return _with_why(_("{n} Growing Dread cards added to the stack ({total})").format(
+            n=f.get("count", 0), total=f.get("value", 0)), f)
+    if kind == "fled":
+        return _("The Hero Party flees")
+    if kind == "cannot_pay":
+        return _("{who} cannot pay ${price} (has ${gold}): the Lore 6+ test it is").format(
+            who=who, price=f.get("price", 0), gold=f.get("value", 0))
+    if kind == "nothing_lost":
+        return _("{who} has no {item} to lose").format(who=who, item=f.get("item", ""))
+    if kind == "duel":
+        return _("{who} calls out the escaped prisoner: a High Noon Duel").format(who=who)
+    if kind == "warrants_paid":
+        return _("{who} is no longer Wanted!").format(who=who)
+    if kind == "jackpot":
+        if reason == "bitten":
+            return _("{who} is bitten by the Devil").format(who=who)
+        return _("{who} wins the jackpot: the Artifact the {n} points to").format(who=who, n=f.get("value", ""))
     return None
 
 

@@ -137,7 +137,7 @@ def call_out(ctx: Ctx, hero: str, faces: tuple[int, ...]) -> Steps[bool]:
     close_visit(ctx, hero, why="calls out the escaped prisoner")
     put_stay(ctx, marshal_fought=True)
     ctx.emit("duel", f"{ctx.name(hero)} calls out the escaped prisoner: a High Noon Duel", hero=hero,
-             rule="FT-TRAVEL-D62")  # fmt: skip
+             rule="FT-TRAVEL-D62", reason="called_out")  # fmt: skip
     result = yield from ctx.choose(
         "Play the High Noon Duel at the table: how did it end?",
         [Option("won", "Won: the prisoner is brought down", gains=(Amount("gold", 200, dice="d6"),)),
@@ -208,7 +208,8 @@ def pay_off_warrants(ctx: Ctx, command: PayOffWarrants) -> Procedure:
                  location=SHERIFF, reason="warrants")  # fmt: skip
     change(ctx, hero, "gold", -cost, rule="FT-WANTED-02", why="Pay Off Your Warrants")
     ctx.change(hero, "wanted", -ctx.hero(hero).wanted, rule="FT-WANTED-02", why="warrants paid off")
-    ctx.emit("warrants_paid", f"{ctx.name(hero)} is no longer Wanted!", hero=hero, rule="FT-WANTED-02")
+    ctx.emit("warrants_paid", f"{ctx.name(hero)} is no longer Wanted!", hero=hero, rule="FT-WANTED-02",
+             reason="paid")  # fmt: skip
     if barred_by(ctx.state, hero, SHERIFF) is not None:
         close_visit(ctx, hero, why="not welcome here even with the warrants paid")
     elif entering:
