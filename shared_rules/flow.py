@@ -1068,7 +1068,8 @@ def apply_effect(ctx: Ctx, hero_id: str, effect: Effect, *, rule: str, field: st
         )
         ctx.add_item(hero_id, item, rule=rule)
     elif op in ("remove_item", "remove_token", "remove_mutation") and not holds(hero, op, effect.name):
-        ctx.emit("nothing_lost", f"{hero.name} has no {effect.name} to lose", hero=hero_id, rule=rule)  # a chart
+        ctx.emit("nothing_lost", f"{hero.name} has no {effect.name} to lose", hero=hero_id, rule=rule,
+                 item=effect.name)  # a chart
     elif op == "remove_item":
         item = next(i for i in hero.items if effect.name in (i.id, i.name))
         ctx.remove_item(hero_id, item.id, rule=rule)

@@ -309,6 +309,81 @@ def _fought(event: Event, who: str, f: dict[str, object]) -> str | None:
         return template.format(who=who, spell=f.get("name", ""), total=f.get("value", 0), target=f.get("target", 0))
     if kind == "tactic":
         return _("{who} uses {tactic}: resolve the card").format(who=who, tactic=f.get("name", ""))
+    if kind == "revived":
+        return _with_why(_("{who} is back up").format(who=who), f)
+    if kind == "scavenged":
+        n = _count(f.get("count"))
+        if not n:
+            return _("{who} finds nothing").format(who=who)
+        template = _("{who} Scavenges: {n} Scavenge card") if n == 1 else _("{who} Scavenges: {n} Scavenge cards")
+        return template.format(who=who, n=n)
+    return _in_town(event, who, f)
+
+
+def _in_town(event: Event, who: str, f: dict[str, object]) -> str | None:
+    """The town's kinds: its type and destroyed Buildings, trouble, the Town Event, tokens used, a hero killed."""
+    kind = event.type
+    if kind == "town_type":
+        return _("The posse finds a {town} (2D6 = {n})").format(town=f.get("town_type", ""), n=f.get("value", ""))
+    if kind == "building_destroyed":
+        return _("Building slot {n} is Destroyed").format(n=f.get("number", ""))
+    if kind == "hero_removed":
+        return _with_why(_("{who} is taken from the game").format(who=who), f)
+    if kind == "trouble":
+        reason, n, check = f.get("reason"), f.get("count", 0), f.get("value", 0)
+        if reason == "automatic":
+            return _("{who} has {n} Unwanted Attention markers: trouble comes a-callin'").format(who=who, n=n)
+        if reason == "nobody":
+            return _("{who} rolls {check} against {n} Unwanted Attention: nobody strikes").format(
+                who=who, check=check, n=n)
+        if reason == "attacked":
+            return _("{who} rolls {check} against {n} Unwanted Attention: attacked from behind!").format(
+                who=who, check=check, n=n)
+        if reason == "dodged":
+            return _("The would-be assassin runs off into a back alley")
+        return None
+    if kind == "town_event":
+        if f.get("reason") == "none":
+            return _("No Town Event tonight; the Town Darkness marker moves to {n}").format(n=f.get("value", ""))
+        return _("Town Event: {text}").format(text=f.get("card_text") or _("entered"))
+    if kind == "token_used":
+        token = f.get("token", "")
+        if token == "Fine Cigar":
+            return _("{who} lights a Fine Cigar: Armor {n}+ until the end of the turn").format(
+                who=who, n=f.get("target", ""))
+        if token == "Spice":
+            return _("{who} uses a Spice: D3 Damage on one of their next Hits this turn").format(who=who)
+        if token == "Hatchet":
+            return _("{who} throws a Hatchet: a Ranged Free Attack, Range {n}").format(who=who, n=f.get("value", ""))
+        return _("{who} uses a {token} token").format(who=who, token=token)
+    return _stakes(event, who, f)
+
+
+def _stakes(event: Event, who: str, f: dict[str, object]) -> str | None:
+    """What is won or lost: the Darkness's cards, fleeing, a price not paid, a Duel, warrants, the Devil's jackpot."""
+    kind, reason = event.type, f.get("reason")
+    if kind == "darkness_card":
+        return _("The Darkness grows stronger: draw a Darkness card and resolve it")
+    if kind == "growing_dread":
+        if reason == "reveal":
+            return _with_why(_("Reveal {n} Growing Dread cards and play them now").format(n=f.get("count", 0)), f)
+        return _with_why(_("{n} Growing Dread cards added to the stack ({total})").format(
+            n=f.get("count", 0), total=f.get("value", 0)), f)
+    if kind == "fled":
+        return _("The Hero Party flees")
+    if kind == "cannot_pay":
+        return _("{who} cannot pay ${price} (has ${gold}): the Lore 6+ test it is").format(
+            who=who, price=f.get("price", 0), gold=f.get("value", 0))
+    if kind == "nothing_lost":
+        return _("{who} has no {item} to lose").format(who=who, item=f.get("item", ""))
+    if kind == "duel":
+        return _("{who} calls out the escaped prisoner: a High Noon Duel").format(who=who)
+    if kind == "warrants_paid":
+        return _("{who} is no longer Wanted!").format(who=who)
+    if kind == "jackpot":
+        if reason == "bitten":
+            return _("{who} is bitten by the Devil").format(who=who)
+        return _("{who} wins the jackpot: the Artifact the {n} points to").format(who=who, n=f.get("value", ""))
     return None
 
 

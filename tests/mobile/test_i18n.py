@@ -128,7 +128,9 @@ CONVERTED = {"rolled", "test", "changed", "hazard", "hazard_count", "hits", "car
              "item_lost", "token_gained", "token_lost", "visit", "visit_ended", "purchase", "sale", "phase",
              "day_begun", "day_ended", "daily_event", "lodging", "location_closed", "turn_started", "darkness_held",
              "darkness_moved", "party_moved", "depth_event", "activated", "grit_lost", "hit", "killed",
-             "fight_over", "resource", "moved", "spell", "tactic"}  # fmt: skip
+             "fight_over", "resource", "moved", "spell", "tactic", "revived", "scavenged", "town_type",
+             "building_destroyed", "hero_removed", "trouble", "town_event", "token_used", "darkness_card",
+             "growing_dread", "fled", "cannot_pay", "nothing_lost", "duel", "warrants_paid", "jackpot"}  # fmt: skip
 
 
 def test_a_spanish_app_words_the_engines_events_in_spanish_for_each_converted_kind() -> None:
@@ -150,7 +152,20 @@ def test_a_spanish_app_words_the_engines_events_in_spanish_for_each_converted_ki
             _made("moved", reason="extra_die", value=4, why=""), _made("moved", reason="moved", count=2, value=1),
             _made("spell", name="Blinding Light", value=9, target=7, passed=True),
             _made("spell", name="Blinding Light", value=5, target=7, passed=False),
-            _made("tactic", name="Flashing Steel")]  # fmt: skip
+            _made("tactic", name="Flashing Steel"), _made("revived", why="the Fight is over"),
+            _made("scavenged", count=0), _made("scavenged", count=2),
+            _made("town_type", None, town_type="Mining Town", value=5), _made("building_destroyed", None, number=3),
+            _made("hero_removed", why="shot in the back"), _made("trouble", reason="automatic", count=6),
+            _made("trouble", reason="nobody", count=2, value=5), _made("trouble", reason="attacked", count=2, value=1),
+            _made("trouble", reason="dodged"), _made("town_event", None, reason="none", value=3),
+            _made("town_event", None, card_text="A quiet night"), _made("token_used", token="Fine Cigar", target=3),
+            _made("token_used", token="Spice"), _made("token_used", token="Hatchet", value=6),
+            _made("token_used", token="Tequila"), _made("darkness_card", None, reason="draw"),
+            _made("growing_dread", None, reason="reveal", count=1, why=""),
+            _made("growing_dread", None, reason="stack", count=1, value=3, why=""), _made("fled", None, reason="fled"),
+            _made("cannot_pay", price=150, value=40), _made("nothing_lost", item="Whiskey"),
+            _made("duel", reason="called_out"), _made("warrants_paid", reason="paid"),
+            _made("jackpot", reason="bitten"), _made("jackpot", reason="artifact", value=4)]  # fmt: skip
     events = _town_events() + _adventure_events() + _fight_events() + made
     names = {"ann": "Ann", "a": "Ann", "b": "Bo"} | {f"h{i}": f"H{i}" for i in range(1, 5)}
     seen: set[str] = set()

@@ -72,7 +72,8 @@ def move_party(ctx: Ctx, steps: int, *, rule: str, why: str) -> None:
 def darkness_card(ctx: Ctx, *, rule: str) -> None:
     """Draw a Darkness card (FF-DEPTH-07); its text is resolved at the table (the deck is not in the rulebooks)."""
     update(ctx, darkness_cards=adventure(ctx).darkness_cards + 1)
-    ctx.emit("darkness_card", "The Darkness grows stronger: draw a Darkness card and resolve it", rule=rule)
+    ctx.emit("darkness_card", "The Darkness grows stronger: draw a Darkness card and resolve it", rule=rule,
+             reason="draw")  # fmt: skip
 
 
 def growing_dread(ctx: Ctx, cards: int, *, rule: str, why: str) -> None:
@@ -81,11 +82,13 @@ def growing_dread(ctx: Ctx, cards: int, *, rule: str, why: str) -> None:
     if cards <= 0:
         return
     if mission_of(ctx.state).board == TOWN:
-        ctx.emit("growing_dread", f"{why}: reveal {cards} Growing Dread card(s) and play them now", rule="FT-BOARD-01")
+        ctx.emit("growing_dread", f"{why}: reveal {cards} Growing Dread card(s) and play them now", rule="FT-BOARD-01",
+                 reason="reveal", count=cards, why=why)  # fmt: skip
         return
     total = adventure(ctx).growing_dread + cards
     update(ctx, growing_dread=total)
-    ctx.emit("growing_dread", f"{why}: {cards} Growing Dread card(s) added to the stack ({total})", rule=rule)
+    ctx.emit("growing_dread", f"{why}: {cards} Growing Dread card(s) added to the stack ({total})", rule=rule,
+             reason="stack", count=cards, value=total, why=why)  # fmt: skip
 
 
 # ---- Hold Back the Darkness --------------------------------------------------------------------------------------

@@ -130,13 +130,13 @@ def scavenge(ctx: Ctx, hero: str) -> Steps[None]:
     roll = yield from own_roll(ctx, hero, 3, f"Scavenge {tile.id}: a 6 finds something", target=6, rule="FF-SCAV-01")
     sixes = roll.count(6)
     if not sixes:
-        ctx.emit("scavenged", f"{ctx.name(hero)} finds nothing on {tile.id}", hero=hero, rule="FF-SCAV-01")
+        ctx.emit("scavenged", f"{ctx.name(hero)} finds nothing on {tile.id}", hero=hero, rule="FF-SCAV-01", count=0)
         return
     adv = adventure(ctx)
     tile = replace(adv.tile(tile.id), scavenged=adv.tile(tile.id).scavenged + 1)
     put(ctx, replace(adv, tiles=tuple(tile if t.id == tile.id else t for t in adv.tiles)))
     ctx.emit("scavenged", f"{ctx.name(hero)} Scavenges {tile.id} (marker {tile.scavenged}): {sixes} Scavenge "
-             f"card(s)", hero=hero, rule="FF-SCAV-01")  # fmt: skip
+             f"card(s)", hero=hero, rule="FF-SCAV-01", count=sixes)  # fmt: skip
     deck = pack(ctx.state.pack).adventure.scavenge
     if not deck:
         for _ in range(sixes):

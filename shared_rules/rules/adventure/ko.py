@@ -24,7 +24,7 @@ def back_up(ctx: Ctx, hero_id: str, *, rule: str, why: str) -> None:
     if hero.sanity_left < left and hero.sanity_damage:
         ctx.change(hero_id, "sanity_damage", -min(hero.sanity_damage, left - hero.sanity_left), rule=rule, why=why)
     if not ctx.hero(hero_id).knocked_out:
-        ctx.emit("revived", f"{ctx.name(hero_id)} is back up ({why})", hero=hero_id, rule=rule)
+        ctx.emit("revived", f"{ctx.name(hero_id)} is back up ({why})", hero=hero_id, rule=rule, why=why)
 
 
 def harmed(ctx: Ctx, hero_id: str) -> Steps[None]:

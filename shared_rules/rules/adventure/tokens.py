@@ -111,17 +111,18 @@ def _fight_token(ctx: Ctx, command: UseToken) -> Procedure:
     if token == FINE_CIGAR:
         put_member(ctx, replace(member(ctx, hero), armor=CIGAR_ARMOR))
         ctx.emit("token_used", f"{ctx.name(hero)} lights a Fine Cigar: Armor {CIGAR_ARMOR}+ until the end of the turn",
-                 hero=hero, rule=rule)  # fmt: skip
+                 hero=hero, rule=rule, token=token, target=CIGAR_ARMOR)  # fmt: skip
     elif token == SPICE:
         put_member(ctx, replace(member(ctx, hero), spice=True))
         ctx.emit("token_used", f"{ctx.name(hero)} uses a Spice: D3 Damage on one of their next Hits this turn",
-                 hero=hero, rule=rule)  # fmt: skip
+                 hero=hero, rule=rule, token=token)  # fmt: skip
         ctx.change(hero, "wounds", 1, rule=rule, why="Spice: 1 Wound, ignoring Defense")
         yield from harmed(ctx, hero)
     else:
         strength = ctx.hero(hero).skills.strength
         ctx.emit("token_used", f"{ctx.name(hero)} throws a Hatchet: a Ranged Free Attack, Range {strength + 3} "
-                 f"(Strength + 3), Shots 1, +{HATCHET_BONUS} Damage, Melee To Hit", hero=hero, rule=rule)  # fmt: skip
+                 f"(Strength + 3), Shots 1, +{HATCHET_BONUS} Damage, Melee To Hit", hero=hero, rule=rule, token=token,
+                 value=strength + 3)  # fmt: skip
         if ctx.state.options.combat == "house":
             sheet = member(ctx, hero).sheet
             hits = yield from house_hits(ctx, hero, command.target, dice=1, to_hit=sheet.melee_to_hit,

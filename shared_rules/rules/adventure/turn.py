@@ -264,5 +264,5 @@ def check_flee(state: Session, command: Flee) -> None:
 
 def flee(ctx: Ctx, command: Flee) -> Procedure:
     """All heroes escape, the KO'd included; the Mission is failed; the KO'd roll Injury/Madness (FF-END-04)."""
-    ctx.emit("fled", "The Hero Party flees the Fortress", rule="FF-END-04")
+    ctx.emit("fled", "The Hero Party flees the Fortress", rule="FF-END-04", reason="fled")
     yield from finish(ctx, Ending(False, "fled", "FF-END-04", "The Heroes ran away: the Mission is failed"))

@@ -187,7 +187,7 @@ def kill(ctx: Ctx, hero: str, *, rule: str, why: str) -> None:
     if wheel is not None and wheel.hero == hero:
         put_stay(ctx, wheel=None)
     ctx.set_value(hero, "removed", True, rule=rule, why=why)
-    ctx.emit("hero_removed", f"{ctx.name(hero)} is killed: {why}", hero=hero, rule=rule)
+    ctx.emit("hero_removed", f"{ctx.name(hero)} is killed: {why}", hero=hero, rule=rule, why=why)
 
 
 def destroy(ctx: Ctx, location: str, *, rule: str, why: str) -> None:
@@ -258,7 +258,7 @@ def resolve_entry(ctx: Ctx, heroes: list[str], entry: TownEntry, *, rule: str, l
         ctx.update(town=replace(town, slots=tuple(replace(s, destroyed=True) if str(s.number) == number else s
                                                    for s in town.slots)))  # fmt: skip
         ctx.emit("building_destroyed", f"Building slot {number} may not be visited for the rest of the Stay",
-                 rule="FT-TOWN-04")
+                 rule="FT-TOWN-04", number=int(number))  # fmt: skip
     if entry.closes_camp_site and not stay_of(ctx.state).camp_site_closed:
         destroy(ctx, CAMP_SITE, rule="FT-TOWN-06", why=entry.text or "a Town Event")
     if entry.hotel_price_factor > 1:

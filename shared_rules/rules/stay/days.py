@@ -230,7 +230,8 @@ def town_event(ctx: Ctx) -> Steps[None]:
         if roll > stay.darkness:
             put_stay(ctx, darkness=min(DARKNESS_TOP, stay.darkness + 1))
             ctx.emit("town_event", f"No Town Event tonight; the Town Darkness marker moves to "
-                     f"{stay_of(ctx.state).darkness}", rule="FT-TRAVEL-D54")  # fmt: skip
+                     f"{stay_of(ctx.state).darkness}", rule="FT-TRAVEL-D54", reason="none",
+                     value=stay_of(ctx.state).darkness)  # fmt: skip
             return
         put_stay(ctx, darkness=1)
     convoy = ctx.state.carry.army_convoy
@@ -238,7 +239,7 @@ def town_event(ctx: Ctx) -> Steps[None]:
         ctx, content(ctx.state).town_events, "Town Event", "Roll the Town Event Chart: what happens (to every Hero)?",
         hero=first_hero(ctx), rule="FT-TRAVEL-D54", die=DieKind.TWO_D6, modifier=1 if convoy else 0,
         purpose="the Town Event Chart")  # fmt: skip
-    ctx.emit("town_event", f"Town Event: {entry.text or 'entered'}", rule="FT-TRAVEL-D54")
+    ctx.emit("town_event", f"Town Event: {entry.text or 'entered'}", rule="FT-TRAVEL-D54", card_text=entry.text)
     yield from resolve_entry(ctx, ctx.heroes(), entry, rule="FT-TRAVEL-D54")
 
 

@@ -76,7 +76,7 @@ def use_token(ctx: Ctx, command: UseToken) -> Procedure:
     """Discard the token and apply its effect (FT-BAG-05 Exotic Herbs, FT-BAG-06 Tequila, or the pack's/table's)."""
     hero, token = command.hero, command.token
     ctx.remove_token(hero, ctx.hero(hero).side_bag.index(token), rule="FF-HERO-08", why="used")
-    ctx.emit("token_used", f"{ctx.name(hero)} uses a {token} token", hero=hero,
+    ctx.emit("token_used", f"{ctx.name(hero)} uses a {token} token", hero=hero, token=token,
              rule=PRINTED[token].rule if token in PRINTED else "FF-BAG-02")  # fmt: skip
     if token == "Exotic Herbs":
         removed = yield from ctx.d3("Exotic Herbs: Corruption Points removed", hero=hero, rule="FT-BAG-05")

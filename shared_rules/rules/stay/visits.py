@@ -100,18 +100,19 @@ def trouble_check(ctx: Ctx, hero: str) -> Steps[None]:
     markers = ctx.hero(hero).unwanted_attention
     if markers >= AUTOMATIC_TROUBLE:
         ctx.emit("trouble", f"{ctx.name(hero)} has {markers} Unwanted Attention markers: trouble comes a-callin'",
-                 hero=hero, rule="FT-UA-04")  # fmt: skip
+                 hero=hero, rule="FT-UA-04", reason="automatic", count=markers)  # fmt: skip
     else:
         check = yield from ctx.d6(f"Unwanted Attention: attacked on {markers} or less?", hero=hero, rule="FT-UA-04")
         if check > markers:
             ctx.emit("trouble", f"{ctx.name(hero)} rolls {check} against {markers} Unwanted Attention: nobody strikes",
-                     hero=hero, rule="FT-UA-04")  # fmt: skip
+                     hero=hero, rule="FT-UA-04", reason="nobody", count=markers, value=check)  # fmt: skip
             return
         ctx.emit("trouble", f"{ctx.name(hero)} rolls {check} against {markers} Unwanted Attention: attacked from "
-                 "behind!", hero=hero, rule="FT-UA-04")  # fmt: skip
+                 "behind!", hero=hero, rule="FT-UA-04", reason="attacked", count=markers, value=check)  # fmt: skip
     dodge = yield from ctx.skill_test(hero, "luck", 5, "Attacked from behind", rule="FT-UA-05")
     if dodge.passed:
-        ctx.emit("trouble", "The would-be assassin runs off into a back alley", hero=hero, rule="FT-UA-05")
+        ctx.emit("trouble", "The would-be assassin runs off into a back alley", hero=hero, rule="FT-UA-05",
+                 reason="dodged")  # fmt: skip
         return
     shot = yield from ctx.d6(f"Shot in the back: D6 x Hero Level {ctx.hero(hero).level}", hero=hero,
                              rule="FT-UA-05")  # fmt: skip
@@ -136,7 +137,7 @@ def call_out(ctx: Ctx, hero: str, faces: tuple[int, ...]) -> Steps[bool]:
     close_visit(ctx, hero, why="calls out the escaped prisoner")
     put_stay(ctx, marshal_fought=True)
     ctx.emit("duel", f"{ctx.name(hero)} calls out the escaped prisoner: a High Noon Duel", hero=hero,
-             rule="FT-TRAVEL-D62")  # fmt: skip
+             rule="FT-TRAVEL-D62", reason="called_out")  # fmt: skip
     result = yield from ctx.choose(
         "Play the High Noon Duel at the table: how did it end?",
         [Option("won", "Won: the prisoner is brought down", gains=(Amount("gold", 200, dice="d6"),)),
@@ -207,7 +208,8 @@ def pay_off_warrants(ctx: Ctx, command: PayOffWarrants) -> Procedure:
                  location=SHERIFF, reason="warrants")  # fmt: skip
     change(ctx, hero, "gold", -cost, rule="FT-WANTED-02", why="Pay Off Your Warrants")
     ctx.change(hero, "wanted", -ctx.hero(hero).wanted, rule="FT-WANTED-02", why="warrants paid off")
-    ctx.emit("warrants_paid", f"{ctx.name(hero)} is no longer Wanted!", hero=hero, rule="FT-WANTED-02")
+    ctx.emit("warrants_paid", f"{ctx.name(hero)} is no longer Wanted!", hero=hero, rule="FT-WANTED-02",
+             reason="paid")  # fmt: skip
     if barred_by(ctx.state, hero, SHERIFF) is not None:
         close_visit(ctx, hero, why="not welcome here even with the warrants paid")
     elif entering:

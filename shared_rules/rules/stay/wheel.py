@@ -190,11 +190,11 @@ def jackpot(ctx: Ctx, hero: str, index: int) -> Steps[None]:
         return
     roll = yield from ctx.d6("the Devil's Head jackpot", hero=hero, rule="FT-WHEEL-05")
     if roll <= 3:
-        ctx.emit("jackpot", f"{ctx.name(hero)} is bitten by the Devil", hero=hero, rule="FT-WHEEL-05")
+        ctx.emit("jackpot", f"{ctx.name(hero)} is bitten by the Devil", hero=hero, rule="FT-WHEEL-05", reason="bitten")
         ctx.change(hero, "corruption", roll, rule="FT-WHEEL-05", why="bitten by the Devil, ignoring Willpower")
         return
     ctx.emit("jackpot", f"{ctx.name(hero)} wins the jackpot: the Artifact the {roll} points to", hero=hero,
-             rule="FT-WHEEL-05")  # fmt: skip
+             rule="FT-WHEEL-05", reason="artifact", value=roll)  # fmt: skip
     before = ctx.hero(hero).gold
     yield from ctx.card(hero, "artifact", f"Devil's Head jackpot: take the Mine Artifact the {roll} points to (then "
                         "replace it from the deck) and enter it", rule="FT-WHEEL-05")  # fmt: skip

@@ -28,7 +28,8 @@ def arrive(ctx: Ctx, command: Arrive) -> Procedure:
     size = TownSize.SMALL if travel is None or travel.turned_back else travel.size  # FT-TRAVEL-D42
     type_roll = yield from ctx.two_d6("the Specialty Town type", rule="FT-TOWN-02")
     town_type = TOWN_TYPES[type_roll]
-    ctx.emit("town_type", f"The posse finds a {town_type} (2D6 = {type_roll})", rule="FT-TOWN-02")
+    ctx.emit("town_type", f"The posse finds a {town_type} (2D6 = {type_roll})", rule="FT-TOWN-02",
+             town_type=town_type, value=type_roll)  # fmt: skip
     slots = yield from construct(ctx, size, town_type)
     destroyed = ctx.state.carry.destroyed_on_arrival + command.destroyed_slots
     slots = yield from destroy_random_buildings(ctx, slots, destroyed)
@@ -97,5 +98,6 @@ def destroy_random_buildings(ctx: Ctx, slots: tuple[Slot, ...], count: int) -> S
             rule="FT-TOWN-05",
         )
         slots = tuple(replace(s, destroyed=True) if str(s.number) == number else s for s in slots)
-        ctx.emit("building_destroyed", f"Building slot {number} is Destroyed for this Town Stay", rule="FT-TOWN-04")
+        ctx.emit("building_destroyed", f"Building slot {number} is Destroyed for this Town Stay", rule="FT-TOWN-04",
+                 number=int(number))  # fmt: skip
     return slots

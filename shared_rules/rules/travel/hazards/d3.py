@@ -159,7 +159,8 @@ def mutant_warlord(ctx: Ctx, roller: str) -> Procedure:
                        ] if ctx.hero(hero).gold >= price else []
             if not options:
                 ctx.emit("cannot_pay", f"{ctx.name(hero)} cannot pay ${price} (has ${ctx.hero(hero).gold}): "
-                         "the Lore 6+ test it is (A8)", hero=hero, rule=rule)
+                         "the Lore 6+ test it is (A8)", hero=hero, rule=rule, price=price,
+                         value=ctx.hero(hero).gold)  # fmt: skip
         options.append(Option("test", "Lore 6+ test: pass +D6 Dark Stone, fail -D3 Health permanently",
                               test=SkillCheck("lore", 6)))
         choice = yield from ctx.choose("Mutant Warlord: pay him off, or overcome him?", options, hero=hero,
