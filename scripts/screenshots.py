@@ -28,9 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SIZES = {"phone": (1080, 2340, 3), "small": (720, 1280, 2), "tablet": (1280, 800, 1),
          "touch": (360, 640, 1)}  # the touch harness's 360x640 dp phone, one pixel a dp: a frame costs a ninth
 SCALES = (1.0, 1.3, 1.5, 2.0)
-# The Town Stay, Odds and Adventure screens: the phone the PNGs come from, and the hardest case (the small phone at
-# twice the text size); two of the twelve keep the check short
-PHASE_CONFIGS = {("phone", 1.0), ("small", 2.0)}
+# The Town Stay, Odds and Adventure screens are checked at every size and font scale, as the others are
+PHASE_CONFIGS = {(size, scale) for size in SIZES for scale in SCALES}
 WIDTH, HEIGHT, DENSITY = SIZES["phone"]
 
 

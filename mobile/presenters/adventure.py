@@ -193,10 +193,13 @@ class AdventurePresenter:
             for s in adv.track.spaces)  # fmt: skip
         target = adv.track.target(adv.party) if adv.track.spaces else 0
         gap = adv.party - adv.darkness
-        track_text = _("Hero Party on space {p}, the Darkness on {d}: {gap} space(s) apart · Hold Back the Darkness "
-                       "needs {t}+").format(p=adv.party, d=adv.darkness, gap=gap, t=target)
+        track_text = (_("Hero Party on space {p}, the Darkness on {d}: {gap} space apart · Hold Back the Darkness "
+                        "needs {t}+") if gap == 1 else
+                      _("Hero Party on space {p}, the Darkness on {d}: {gap} spaces apart · Hold Back the Darkness "
+                        "needs {t}+")).format(p=adv.party, d=adv.darkness, gap=gap, t=target)  # fmt: skip
         if adv.growing_dread:
-            track_text += " · " + _("{n} Growing Dread card(s) waiting").format(n=adv.growing_dread)
+            track_text += " · " + (_("{n} Growing Dread card waiting") if adv.growing_dread == 1 else
+                                   _("{n} Growing Dread cards waiting")).format(n=adv.growing_dread)
         hbtd = _("Hold Back the Darkness: {who} rolls 2D6, needs {t}+").format(who=name(adv.lantern), t=target)
         if adv.last_hbtd is not None:
             faces = adv.last_hbtd.faces

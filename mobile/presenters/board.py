@@ -686,8 +686,10 @@ class BoardPresenter:
             if path is not None:
                 command = {"type": "move_townsfolk", "townsfolk": model_id, "to": encode(ground(board, space)),
                            "spaces": len(path) - 1}
-                return Correction(model_id, space, _("Move {name} here ({where}, {n} space(s))?").format(
-                    name=model.label, where=where, n=len(path) - 1), command)
+                steps = len(path) - 1
+                template = _("Move {name} here ({where}, {n} space)?") if steps == 1 else \
+                    _("Move {name} here ({where}, {n} spaces)?")  # fmt: skip
+                return Correction(model_id, space, template.format(name=model.label, where=where, n=steps), command)
         return Correction(model_id, space, _("Move {name} here ({where})?").format(name=model.label, where=where),
                           place_model_command(board, model_id, space))
 

@@ -187,7 +187,8 @@ class StayPresenter:
         # then), so the next hero's place is the next tap and the big button is the end of the Day
         at = "; ".join(_("{who}: {where}").format(who=h.name, where=h.status) for h in visiting)
         if to_visit:
-            stage_words = _("{n} hero(es) still to visit: tap a place under the hero").format(n=to_visit)
+            stage_words = (_("{n} hero still to visit: tap a place under the hero") if to_visit == 1 else
+                           _("{n} heroes still to visit: tap a place under the hero")).format(n=to_visit)
             return None, ((end_day,) if ("end_day", None) in legal else ()), "; ".join(filter(None, (at, stage_words)))
         return (end_day if ("end_day", None) in legal else None), (), \
             at or _("Everyone has visited: end the Day (the Camp Site rolls its Hazards)")

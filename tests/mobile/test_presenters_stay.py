@@ -52,7 +52,7 @@ def test_a_visit_is_one_tap_on_the_place_and_closed_places_say_why_FT_WANTED_03(
     bob = view.heroes[1]
     assert bob.status == "At the Saloon" and bob.places == ()
     # no "leave" tap: the visit lasts until Bob leaves or the Day ends; Ann's place is the next tap (R-STAY-01)
-    assert view.main is None and view.stage.startswith("Bob: At the Saloon; 1 hero(es) still to visit")
+    assert view.main is None and view.stage.startswith("Bob: At the Saloon; 1 hero still to visit")
     assert any(a.key == "end_day" for a in view.others)
     leave = next(a for a in bob.actions if a.key == "end_visit")  # still there, under Bob
     assert leave.label == "Bob: leave the Saloon"

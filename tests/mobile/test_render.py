@@ -22,9 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SCREENS = ("start", "travel_d36", "dice_hits", "dice_reroll", "travel", "dice_d36", "dice_card", "dice_choice",
            "dice_choice_draw", "town", "posse", "posse_card", "posse_side_bag", "log", "table_popup",
            "board_shootout", "board", "board_correct")  # fmt: skip
-# the later phases, at phone@1.0 and small@2.0 (scripts/screenshots.py PHASE_CONFIGS)
+# the later phases: the Town Stay, the odds, the Adventure (at every size and scale too)
 PHASE_SCREENS = ("stay_buy", "stay_bounty", "dice_location", "stay", "odds", "adventure_setup", "adventure_enemies", "adventure")
-PHASE_CONFIGS = ("phone@1.0", "small@2.0")
 SIZES = ("phone", "small", "tablet")
 SCALES = (1.0, 1.3, 1.5, 2.0)
 
@@ -48,7 +47,7 @@ def render(tmp_path: Path, size: str, scales: tuple[float, ...]) -> dict:
     assert run.returncode == 0, run.stderr[-4000:]
     assert set(report["sizes"]) == {f"{size}@{scale}" for scale in scales}
     for config, part in report["sizes"].items():
-        later = PHASE_SCREENS if config in PHASE_CONFIGS else ()
+        later = PHASE_SCREENS
         assert sorted(part["screens"]) == sorted(SCREENS + later), config
     return report
 
