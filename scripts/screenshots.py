@@ -704,6 +704,12 @@ def later_phases(app: Any, table: Any, shot: Any, tap: Any) -> None:
     adventure.act()  # Cy activates first (Initiative 5)
     answer_all()
     shot("adventure", "adventure")
+    screen = s["adventure"]  # the Fight further down the page: the heroes' cards with each class's abilities, then
+    page = screen.ids.heroes_card.parent  # the enemies on the board with their activations
+    while page is not None and page.__class__.__name__ != "Page":
+        page = page.parent
+    page.scroll_to(screen.ids.enemies_card, padding=0, animate=False)
+    shot("adventure_fight")
 
 
 def one_size(size: str, scales: list[float], out: Path | None, every_png: Path | None,

@@ -78,6 +78,8 @@ def _changed(event: Event, who: str, facts: dict[str, object]) -> str | None:
         return None
     delta = after - before
     word = _(FIELD_WORDS.get(change.field, change.field.replace("_", " ")))
+    if change.field == "wounds" and abs(delta) == 1:
+        word = _("Wound")
     if change.field in ("wounds", "sanity_damage"):
         template = _("{who} takes {n} {field}") if delta > 0 else _("{who} heals {n} {field}")
     else:
@@ -200,7 +202,11 @@ def _worded(event: Event, who: str, facts: dict[str, object]) -> str | None:
             _("{n} Travel Hazards on the road to a {town}")  # fmt: skip
         return template.format(n=n, town=town)
     if kind == "hits":
-        template = _("{who} takes {n} Horror Hits") if f.get("hit_kind") == "horror" else _("{who} takes {n} Hits")
+        one = f.get("hits") == 1
+        if f.get("hit_kind") == "horror":
+            template = _("{who} takes {n} Horror Hit") if one else _("{who} takes {n} Horror Hits")
+        else:
+            template = _("{who} takes {n} Hit") if one else _("{who} takes {n} Hits")
         return template.format(who=who, n=f.get("hits", 0))
     if kind == "card":
         return f"{who}: {f.get('card_text') or f.get('chart', '')}"
@@ -275,8 +281,9 @@ def _fought(event: Event, who: str, f: dict[str, object]) -> str | None:
     if kind == "hit":
         reason = f.get("reason")
         if reason == "wounded":
-            return _("{figure} takes {n} Wounds: {left} Health left").format(figure=figure, n=f.get("count", 0),
-                                                                           left=f.get("value", 0))
+            template = _("{figure} takes {n} Wound: {left} Health left") if f.get("count") == 1 else \
+                _("{figure} takes {n} Wounds: {left} Health left")  # fmt: skip
+            return template.format(figure=figure, n=f.get("count", 0), left=f.get("value", 0))
         if reason == "missed":
             return _("{figure} misses {who}").format(figure=figure, who=who)
         if reason == "saved":

@@ -23,7 +23,8 @@ SCREENS = ("start", "travel_d36", "dice_hits", "dice_reroll", "travel", "dice_d3
            "dice_choice_draw", "town", "posse", "posse_card", "posse_side_bag", "log", "table_popup",
            "board_shootout", "board", "board_correct")  # fmt: skip
 # the later phases: the Town Stay, the odds, the Adventure (at every size and scale too)
-PHASE_SCREENS = ("stay_buy", "stay_bounty", "dice_location", "stay", "odds", "adventure_setup", "adventure_enemies", "adventure")
+PHASE_SCREENS = ("stay_buy", "stay_bounty", "dice_location", "stay", "odds", "adventure_setup", "adventure_enemies", "adventure",
+                 "adventure_fight")
 SIZES = ("phone", "small", "tablet")
 SCALES = (1.0, 1.3, 1.5, 2.0)
 
