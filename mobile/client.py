@@ -51,6 +51,7 @@ from shared_rules import (
     legal_commands,
     new_session,
 )
+from shared_rules.events import Fact
 
 UNDO_RULE = "SVC-UNDO"  # the service's exact undo (services/use_cases.py)
 OFFLINE_FORMAT = "brimstone-offline"
@@ -320,7 +321,8 @@ class OfflineBackend:
         code = self._codes()
         with self._lock:
             self._table = TableInfo(f"offline-{code.lower()}", code=code)
-            created = Event(EventType.SESSION_CREATED, f"Table opened for {', '.join(h.name for h in heroes)}")
+            created = Event(EventType.SESSION_CREATED, f"Table opened for {', '.join(h.name for h in heroes)}",
+                            facts=(Fact("name", ", ".join(h.name for h in heroes)),))
             self._entries = [_Entry(0, "create", {"type": "create"}, (created,), state, None, time.time())]
             self._keys = {}
             self._head = state
@@ -368,7 +370,7 @@ class OfflineBackend:
                 raise CommandRejected(f"steps: version {current} has only {current} command(s) to undo, not {steps}",
                                       field="steps", rule=UNDO_RULE)
             event = Event(EventType.UNDONE, f"Undid {steps} command{'s' if steps != 1 else ''}: back to version {target}",
-                          rule=UNDO_RULE)
+                          rule=UNDO_RULE, facts=(Fact("count", steps),))
             self._append("undo", {"type": "undo", "steps": steps, "to_version": target}, (event,),
                          self._state_at(target), idempotency_key)
             snapshot = self._snapshot()

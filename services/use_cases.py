@@ -369,7 +369,8 @@ async def create_session(services: Services, body: Any, *, event_id: str | None 
     command = shared_rules.codec.dumps({"type": "create_session", "heroes": [shared_rules.encode(h) for h in heroes],
                                         "options": shared_rules.encode(options), "seed": seed, "pack": pack})
     created = shared_rules.Event(shared_rules.EventType.SESSION_CREATED,
-                                 f"Table opened for {', '.join(h.name for h in heroes)}", rule="")
+                                 f"Table opened for {', '.join(h.name for h in heroes)}", rule="",
+                                 facts=(shared_rules.events.Fact("name", ", ".join(h.name for h in heroes)),))
     token = new_token()
     for _ in range(20):
         session_id = new_join_code()
@@ -700,7 +701,7 @@ async def undo(
             raise NotFound(f"session {session_id!r} has no version {target}", field="steps")
         event = shared_rules.Event(shared_rules.EventType.UNDONE,
                                    f"Undid {steps} command{'s' if steps != 1 else ''}: back to version {target}",
-                                   rule=UNDO_RULE)
+                                   rule=UNDO_RULE, facts=(shared_rules.events.Fact("count", steps),))
         return Step(state, {"type": "undo", "steps": steps, "to_version": target}, [shared_rules.encode_event(event)],
                     checkpoint=True)
 

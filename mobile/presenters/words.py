@@ -391,6 +391,35 @@ def _stakes(event: Event, who: str, f: dict[str, object]) -> str | None:
         if reason == "bitten":
             return _("{who} is bitten by the Devil").format(who=who)
         return _("{who} wins the jackpot: the Artifact the {n} points to").format(who=who, n=f.get("value", ""))
+    return _table(event, who, f)
+
+
+def _table(event: Event, who: str, f: dict[str, object]) -> str | None:
+    """The table's own steps (opened, taken back, adjusted by hand) and the posse's shared efforts."""
+    kind, n = event.type, _count(f.get("count"))
+    if kind == "session_created":
+        return _("Table opened for {names}").format(names=f.get("name", ""))
+    if kind == "undone":
+        return _("A step was taken back") if n == 1 else _("{n} steps were taken back").format(n=n)
+    if kind == "adjusted":
+        why = _said(f.get("why"))
+        return f"{who}: {why}" if why else _("{who}: adjusted at the table").format(who=who)
+    if kind == "bell":
+        return _("{who} rings the Sacred Bell: Cover {n}+ until the end of the turn").format(who=who,
+                                                                                            n=f.get("target", ""))
+    if kind in ("plague_church", "search"):
+        s = _count(f.get("successes"))
+        if kind == "plague_church":
+            template = _("Plague Church: {n} successes; the grateful Church gives its Artifact") if f.get("passed") \
+                else _("Plague Church: {n} of 5 successes; the plague is not warded off")  # fmt: skip
+        else:
+            template = _("Search Party: {n} successes among the helpers: the child is found and rescued") if \
+                f.get("passed") else _("Search Party: {n} successes among the helpers: the child is lost for good")
+        return template.format(n=s)
+    if kind == "nothing_to_lose":
+        if f.get("reason") == "black_fang":
+            return _("{who} carries no Dark Stone for the Black Fang").format(who=who)
+        return _("{who} has nothing left for the Bandits to take").format(who=who)
     return None
 
 

@@ -26,6 +26,7 @@ def adjust(ctx: Ctx, command: Adjust) -> None:
         f"{ctx.name(command.hero)}: {command.reason or 'adjusted at the table'}",
         hero=command.hero,
         rule="MANUAL",
+        why=command.reason,
     )
     for effect in command.effects:
         apply_effect(ctx, command.hero, effect, rule="MANUAL")

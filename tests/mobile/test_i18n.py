@@ -130,7 +130,8 @@ CONVERTED = {"rolled", "test", "changed", "hazard", "hazard_count", "hits", "car
              "darkness_moved", "party_moved", "depth_event", "activated", "grit_lost", "hit", "killed",
              "fight_over", "resource", "moved", "spell", "tactic", "revived", "scavenged", "town_type",
              "building_destroyed", "hero_removed", "trouble", "town_event", "token_used", "darkness_card",
-             "growing_dread", "fled", "cannot_pay", "nothing_lost", "duel", "warrants_paid", "jackpot"}  # fmt: skip
+             "growing_dread", "fled", "cannot_pay", "nothing_lost", "duel", "warrants_paid", "jackpot",
+             "session_created", "undone", "adjusted", "bell", "plague_church", "search", "nothing_to_lose"}  # fmt: skip
 
 
 def test_a_spanish_app_words_the_engines_events_in_spanish_for_each_converted_kind() -> None:
@@ -165,7 +166,13 @@ def test_a_spanish_app_words_the_engines_events_in_spanish_for_each_converted_ki
             _made("growing_dread", None, reason="stack", count=1, value=3, why=""), _made("fled", None, reason="fled"),
             _made("cannot_pay", price=150, value=40), _made("nothing_lost", item="Whiskey"),
             _made("duel", reason="called_out"), _made("warrants_paid", reason="paid"),
-            _made("jackpot", reason="bitten"), _made("jackpot", reason="artifact", value=4)]  # fmt: skip
+            _made("jackpot", reason="bitten"), _made("jackpot", reason="artifact", value=4),
+            _made("session_created", None, name="Ann, Bo"),
+            _made("undone", None, count=1), _made("undone", None, count=3), _made("adjusted", why=""),
+            _made("bell", target=3, count=2), _made("plague_church", None, successes=5, passed=True),
+            _made("plague_church", None, successes=2, passed=False), _made("search", None, successes=3, passed=True),
+            _made("search", None, successes=1, passed=False), _made("nothing_to_lose", reason="bandits", count=2),
+            _made("nothing_to_lose", reason="black_fang")]  # fmt: skip
     events = _town_events() + _adventure_events() + _fight_events() + made
     names = {"ann": "Ann", "a": "Ann", "b": "Bo"} | {f"h{i}": f"H{i}" for i in range(1, 5)}
     seen: set[str] = set()

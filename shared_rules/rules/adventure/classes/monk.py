@@ -61,7 +61,8 @@ def ring_bell(ctx: Ctx, command: RingBell) -> Procedure:
         current = member(ctx, hero)
         put_member(ctx, replace(current, cover=BELL_COVER if not current.cover else min(current.cover, BELL_COVER)))
     ctx.emit("bell", f"{ctx.name(command.hero)} rings the Sacred Bell: Cover {BELL_COVER}+ until the end of the turn "
-             f"for {', '.join(ctx.name(h) for h in heroes)}", hero=command.hero, rule="FF-MONK-02")  # fmt: skip
+             f"for {', '.join(ctx.name(h) for h in heroes)}", hero=command.hero, rule="FF-MONK-02", target=BELL_COVER,
+             count=len(heroes))  # fmt: skip
     yield from ()
 
 

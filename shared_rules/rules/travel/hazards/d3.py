@@ -68,10 +68,10 @@ def plague_church(ctx: Ctx, roller: str) -> Procedure:
         return
     if successes < 5:
         ctx.emit("plague_church", f"Plague Church: {successes} of 5 successes; the plague is not warded off",
-                 rule=rule)
+                 rule=rule, successes=successes, passed=False)  # fmt: skip
         return
     ctx.emit("plague_church", f"Plague Church: {successes} successes; the grateful Church gives its Artifact",
-             rule=rule)
+             rule=rule, successes=successes, passed=True)  # fmt: skip
     keeper = yield from ctx.choose("Plague Church: which helper keeps the Mine Artifact?",
                                    [(hero, ctx.name(hero)) for hero in helpers], rule=rule)
     yield from ctx.card(keeper, "artifact", "Draw a Mine Artifact and enter it", rule=rule)

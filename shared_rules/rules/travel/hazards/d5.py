@@ -48,7 +48,8 @@ def bandits(ctx: Ctx, roller: str) -> Procedure:
                         for item in sheet.items if item.tags & {ItemTag.GEAR, ItemTag.ARTIFACT}]
             if not options:
                 ctx.emit("nothing_to_lose", f"{sheet.name} has nothing left for the Bandits to take "
-                         f"({left - n + 1} Bandit(s) leave empty-handed)", hero=hero, rule="FT-TRAVEL-D52")
+                         f"({left - n + 1} Bandit(s) leave empty-handed)", hero=hero, rule="FT-TRAVEL-D52",
+                         reason="bandits", count=left - n + 1)  # fmt: skip
                 break
             loss = yield from ctx.choose(f"Bandits!: Bandit {n} of {left} not defeated: what do you lose?",
                                          options, hero=hero, rule="FT-TRAVEL-D52", alike="loss")

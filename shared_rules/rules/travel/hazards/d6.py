@@ -71,7 +71,8 @@ def search_party(ctx: Ctx, roller: str) -> Procedure:
         return
     found = successes >= 3
     ctx.emit("search", f"Search Party: {successes} successes among the helpers: the child is "
-             + ("found and rescued" if found else "lost for good"), rule="FT-TRAVEL-D64")
+             + ("found and rescued" if found else "lost for good"), rule="FT-TRAVEL-D64", successes=successes,
+             passed=found)  # fmt: skip
     for hero in helpers:
         if not found:
             ctx.change(hero, "sanity_mod", -1, rule="FT-TRAVEL-D64", why="the child is lost: permanently")
@@ -107,7 +108,7 @@ def gulch_ambush(ctx: Ctx, roller: str) -> Procedure:
                 ctx.remove_item(hero, loss, rule="FT-TRAVEL-D65", why="scavenged by the Black Fang")
         else:
             ctx.emit("nothing_to_lose", f"{sheet.name} carries no Dark Stone for the Black Fang", hero=hero,
-                     rule="FT-TRAVEL-D65")
+                     rule="FT-TRAVEL-D65", reason="black_fang")  # fmt: skip
         ctx.change(hero, "grit", -ctx.hero(hero).grit, rule="FT-TRAVEL-D65", why="bumps and bruises: all Grit")
 
 
