@@ -394,6 +394,20 @@ def _stakes(event: Event, who: str, f: dict[str, object]) -> str | None:
     return _table(event, who, f)
 
 
+def _ending(reason: str) -> str:
+    """Why an Adventure ended (`Ending.reason`), in the player's words; "" for a reason this app does not know."""
+    return {
+        "darkness": _("the Darkness escapes"), "all_ko": _("every Hero is KO'd at the same time"),
+        "fled": _("the Heroes ran away"), "objective": _("the objective is reached"),
+        "hostages": _("every Hostage is killed"), "robbers_gave_up": _("the Robbers give up"),
+        "got_away": _("the Prisoner gets away"), "bandits_defeated": _("the Bandits are defeated"),
+        "captive_ko": _("the captive is KO'd"), "rescued": _("the captive gets away"),
+        "hanged": _("the Prisoner is hanged"), "prisoner_killed": _("the Prisoner is killed escaping"),
+        "escaped": _("the Prisoner gets away"), "marshals_killed": _("every Corrupt Marshal is dead"),
+        "opponent_defeated": _("the opponent falls"), "assault_broken": _("the assault is broken"),
+    }.get(reason, "")
+
+
 def _table(event: Event, who: str, f: dict[str, object]) -> str | None:
     """The table's own steps (opened, taken back, adjusted by hand) and the posse's shared efforts."""
     kind, n = event.type, _count(f.get("count"))
@@ -416,6 +430,23 @@ def _table(event: Event, who: str, f: dict[str, object]) -> str | None:
             template = _("Search Party: {n} successes among the helpers: the child is found and rescued") if \
                 f.get("passed") else _("Search Party: {n} successes among the helpers: the child is lost for good")
         return template.format(n=s)
+    if kind == "town_built":
+        size = {"small": _("Small Town"), "medium": _("Medium Town"), "large": _("Large Town")}.get(
+            str(f.get("size")), str(f.get("size", "")))  # fmt: skip
+        return _("{size}, a {town}: {slots}; plus the Hotel and the Camp Site").format(
+            size=size, town=f.get("town_type", ""), slots=f.get("name", ""))
+    if kind == "town_short":
+        return _("The Building pool ran out: {n} slots stay empty").format(n=n)
+    if kind == "enemies_arrived":
+        template = _("A Fight begins: {names}") if f.get("reason") == "fight" else _("On the board: {names}")
+        text = template.format(names=f.get("name", ""))
+        return text + (" " + _("(Ambush: +2 Initiative on their first turn)") if f.get("passed") else "")
+    if kind == "adventure_ended":
+        if f.get("reason") == "after":
+            return _("Roll for Dark Stone Corruption at the table; on to Travel")
+        why = _ending(str(f.get("reason", "")))
+        template = _("The Adventure is won") if f.get("passed") else _("The Adventure is lost")
+        return f"{template}: {why}" if why else template
     if kind == "nothing_to_lose":
         if f.get("reason") == "black_fang":
             return _("{who} carries no Dark Stone for the Black Fang").format(who=who)

@@ -131,7 +131,8 @@ CONVERTED = {"rolled", "test", "changed", "hazard", "hazard_count", "hits", "car
              "fight_over", "resource", "moved", "spell", "tactic", "revived", "scavenged", "town_type",
              "building_destroyed", "hero_removed", "trouble", "town_event", "token_used", "darkness_card",
              "growing_dread", "fled", "cannot_pay", "nothing_lost", "duel", "warrants_paid", "jackpot",
-             "session_created", "undone", "adjusted", "bell", "plague_church", "search", "nothing_to_lose"}  # fmt: skip
+             "session_created", "undone", "adjusted", "bell", "plague_church", "search", "nothing_to_lose",
+             "town_built", "town_short", "enemies_arrived", "adventure_ended"}  # fmt: skip
 
 
 def test_a_spanish_app_words_the_engines_events_in_spanish_for_each_converted_kind() -> None:
@@ -172,7 +173,13 @@ def test_a_spanish_app_words_the_engines_events_in_spanish_for_each_converted_ki
             _made("bell", target=3, count=2), _made("plague_church", None, successes=5, passed=True),
             _made("plague_church", None, successes=2, passed=False), _made("search", None, successes=3, passed=True),
             _made("search", None, successes=1, passed=False), _made("nothing_to_lose", reason="bandits", count=2),
-            _made("nothing_to_lose", reason="black_fang")]  # fmt: skip
+            _made("nothing_to_lose", reason="black_fang"), _made("town_short", None, count=2),
+            _made("town_built", None, size="small", town_type="Mining Town", name="1 Saloon, 2 Church"),
+            _made("enemies_arrived", None, reason="fight", name="Void Hound, Void Hound", count=2, passed=True),
+            _made("enemies_arrived", None, reason="board", name="Goblin", count=1, passed=False),
+            _made("adventure_ended", None, reason="darkness", passed=False),
+            _made("adventure_ended", None, reason="objective", passed=True),
+            _made("adventure_ended", None, reason="after")]  # fmt: skip
     events = _town_events() + _adventure_events() + _fight_events() + made
     names = {"ann": "Ann", "a": "Ann", "b": "Bo"} | {f"h{i}": f"H{i}" for i in range(1, 5)}
     seen: set[str] = set()

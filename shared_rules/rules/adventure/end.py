@@ -30,7 +30,8 @@ def finish(ctx: Ctx, end: Ending) -> Steps[None]:
     fully healed, Bleeding markers gone, Grit back to 1; Blood Moon and travel result 16's Revive Token expire."""
     mission = mission_of(ctx.state)
     ctx.emit("adventure_ended", end.text, rule=end.rule,
-             changes=(Change("ending", "", end.reason), Change("won", False, end.won)))  # fmt: skip
+             changes=(Change("ending", "", end.reason), Change("won", False, end.won)), reason=end.reason,
+             passed=end.won)  # fmt: skip
     if end.reason in ("all_ko", "fled"):  # FF-END-02, FF-END-04: the KO'd still roll
         for hero_id in party_ids(ctx.state):
             if ctx.hero(hero_id).knocked_out:
@@ -54,7 +55,7 @@ def finish(ctx: Ctx, end: Ending) -> Steps[None]:
         ctx.carry("FT-DEPTH-01", "Blood Moon and extra Revive Tokens last until the end of this Adventure: they expire",
                   blood_moon=False, extra_revive_tokens=0)  # fmt: skip
     ctx.emit("adventure_ended", "Roll for Dark Stone Corruption at the table (not in the rulebooks); on to Travel",
-             rule="FT-MIS-AFTER-01")  # fmt: skip
+             rule="FT-MIS-AFTER-01", reason="after")  # fmt: skip
     ctx.update(phase=Phase.BETWEEN_ADVENTURES, adventure=None)
 
 

@@ -100,7 +100,9 @@ def add_figures(ctx: Ctx, figures: Sequence[Figure], *, ambush: bool = False, ru
     put(ctx, replace(adv, figures=(*adv.figures, *placed), fights=adv.fights + fight_begins))
     names = ", ".join(f"{f.name} ({f.id}, Health {f.health})" for f in placed)
     ctx.emit("enemies_arrived", ("A Fight begins: " if fight_begins else "On the board: ") + names
-             + (" (Ambush: +2 Initiative on their first turn)" if ambush else ""), rule=rule)  # fmt: skip
+             + (" (Ambush: +2 Initiative on their first turn)" if ambush else ""), rule=rule,
+             reason="fight" if fight_begins else "board", name=", ".join(f.name for f in placed),
+             count=len(placed), passed=bool(ambush))  # fmt: skip
     yield from mission_of(ctx.state).enemies_arrived(ctx, placed)
 
 

@@ -73,7 +73,8 @@ def construct(ctx: Ctx, size: TownSize, town_type: str) -> Steps[tuple[Slot, ...
         pool.remove(drawn)
     if len(placed) < count:
         ctx.emit(
-            "town_short", f"The Building pool ran out: {count - len(placed)} slot(s) stay empty", rule="FT-TOWN-03"
+            "town_short", f"The Building pool ran out: {count - len(placed)} slot(s) stay empty", rule="FT-TOWN-03",
+            count=count - len(placed),
         )
     slots = tuple(Slot(number, location) for number, location in enumerate(placed, start=1))
     ctx.emit(
@@ -82,6 +83,9 @@ def construct(ctx: Ctx, size: TownSize, town_type: str) -> Steps[tuple[Slot, ...
         + ", ".join(f"{s.number} {s.location}" for s in slots)
         + "; plus the Hotel and the Camp Site",
         rule="FT-TOWN-03",
+        size=size.value,
+        town_type=town_type,
+        name=", ".join(f"{s.number} {s.location}" for s in slots),
     )
     return slots
 
