@@ -408,6 +408,39 @@ def _ending(reason: str) -> str:
     }.get(reason, "")
 
 
+def _cards(event: Event, who: str, f: dict[str, object]) -> str | None:
+    """The Devil's Wheel, the Bounties, the Map Tiles and the Threats and Encounters the table draws."""
+    kind, reason = event.type, f.get("reason")
+    if kind == "wheel":
+        if reason == "roll":
+            return _("Devil's Wheel roll {n}: {points} points").format(n=f.get("number", ""), points=f.get("value", 0))
+        pays = f.get("card_text") or (f"${f['price']}" if f.get("price") else _("entered"))
+        return _("{who} scores {n}: {pays}").format(who=who, n=f.get("value", 0), pays=pays)
+    if kind == "bounty_posted":
+        if reason == "drawn":
+            return _("Low Threat card drawn: {name}").format(name=f.get("name", ""))
+        template = _("Bounty: ${gold} a {enemy}, paid to every Hero") if f.get("passed") else \
+            _("Bounty: ${gold} a {enemy}, paid to its killer")  # fmt: skip
+        return template.format(gold=f.get("price", 0), enemy=f.get("name", ""))
+    if kind == "bounty_paid":
+        if reason == "closed":
+            return _("The Bounties posted in town are taken down")
+        return _("Bounty on a {enemy}: ${gold} paid").format(enemy=f.get("name", ""), gold=f.get("price", 0))
+    if kind == "tile_placed":
+        if reason == "no_door":
+            return _("No Map Tile fits: this exit is not a Door")
+        text = _("{who} looks through the Door: {tile}").format(who=who, tile=f.get("name", ""))
+        return text + (", " + _("a face-down Exploration Token on it") if f.get("passed") else "")
+    if kind == "encounter":
+        if reason == "card":
+            return _("An Encounter: draw an Encounter card and resolve it")
+        level = {"low": _("Low"), "high": _("High"), "epic": _("Epic")}.get(str(f.get("size")), str(f.get("size", "")))
+        if f.get("name"):
+            return _("Attack! {level} Threat: {name}").format(level=level, name=f["name"])
+        return _("Attack! Draw a {level} Threat card and put its enemies on the board").format(level=level)
+    return None
+
+
 def _table(event: Event, who: str, f: dict[str, object]) -> str | None:
     """The table's own steps (opened, taken back, adjusted by hand) and the posse's shared efforts."""
     kind, n = event.type, _count(f.get("count"))
@@ -447,6 +480,8 @@ def _table(event: Event, who: str, f: dict[str, object]) -> str | None:
         why = _ending(str(f.get("reason", "")))
         template = _("The Adventure is won") if f.get("passed") else _("The Adventure is lost")
         return f"{template}: {why}" if why else template
+    if kind in ("wheel", "bounty_posted", "bounty_paid", "tile_placed", "encounter"):
+        return _cards(event, who, f)
     if kind == "nothing_to_lose":
         if f.get("reason") == "black_fang":
             return _("{who} carries no Dark Stone for the Black Fang").format(who=who)

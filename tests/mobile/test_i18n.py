@@ -132,7 +132,8 @@ CONVERTED = {"rolled", "test", "changed", "hazard", "hazard_count", "hits", "car
              "building_destroyed", "hero_removed", "trouble", "town_event", "token_used", "darkness_card",
              "growing_dread", "fled", "cannot_pay", "nothing_lost", "duel", "warrants_paid", "jackpot",
              "session_created", "undone", "adjusted", "bell", "plague_church", "search", "nothing_to_lose",
-             "town_built", "town_short", "enemies_arrived", "adventure_ended"}  # fmt: skip
+             "town_built", "town_short", "enemies_arrived", "adventure_ended", "wheel", "bounty_posted", "bounty_paid",
+             "tile_placed", "encounter"}  # fmt: skip
 
 
 def test_a_spanish_app_words_the_engines_events_in_spanish_for_each_converted_kind() -> None:
@@ -179,7 +180,15 @@ def test_a_spanish_app_words_the_engines_events_in_spanish_for_each_converted_ki
             _made("enemies_arrived", None, reason="board", name="Goblin", count=1, passed=False),
             _made("adventure_ended", None, reason="darkness", passed=False),
             _made("adventure_ended", None, reason="objective", passed=True),
-            _made("adventure_ended", None, reason="after")]  # fmt: skip
+            _made("adventure_ended", None, reason="after"), _made("wheel", reason="roll", number=1, value=14),
+            _made("wheel", reason="score", value=21, card_text="", price=100),
+            _made("bounty_posted", reason="drawn", name="Void Hounds"),
+            _made("bounty_posted", reason="sheriff", price=50, name="Void Hound", passed=False),
+            _made("bounty_paid", None, reason="paid", name="Void Hound", price=50),
+            _made("bounty_paid", None, reason="closed"), _made("tile_placed", reason="no_door"),
+            _made("tile_placed", reason="placed", name="Mine Shaft", passed=True),
+            _made("encounter", None, reason="card"), _made("encounter", None, reason="attack", size="low"),
+            _made("encounter", None, reason="attack", size="high", name="Tentacles")]  # fmt: skip
     events = _town_events() + _adventure_events() + _fight_events() + made
     names = {"ann": "Ann", "a": "Ann", "b": "Bo"} | {f"h{i}": f"H{i}" for i in range(1, 5)}
     seen: set[str] = set()

@@ -160,7 +160,8 @@ def look_through_a_door(ctx: Ctx, command: Search) -> Steps[None]:
     hero = command.hero
     kind, name = yield from _map_card(ctx, command)
     if kind is None:
-        ctx.emit("tile_placed", "No Map Tile fits: this exit is not a Door", hero=hero, rule="FF-EXPL-01")
+        ctx.emit("tile_placed", "No Map Tile fits: this exit is not a Door", hero=hero, rule="FF-EXPL-01",
+                 reason="no_door")  # fmt: skip
         return
     adv = adventure(ctx)
     tile_id = f"tile-{len(adv.tiles)}"
@@ -172,7 +173,8 @@ def look_through_a_door(ctx: Ctx, command: Search) -> Steps[None]:
     here = hero_tile(ctx.state, hero)
     put_member(ctx, replace(member(ctx, hero), place=Place(tile_id, also=here.tile)))  # FF-MOVE-04: on both
     ctx.emit("tile_placed", f"{ctx.name(hero)} looks through the Door: {name or kind} ({tile_id})"
-             + (", a face-down Exploration Token on it" if face_down else ""), hero=hero, rule="FF-EXPL-01")  # fmt: skip
+             + (", a face-down Exploration Token on it" if face_down else ""), hero=hero, rule="FF-EXPL-01",
+             reason="placed", name=name or kind, passed=face_down)  # fmt: skip
     move_party(ctx, 1, rule="FF-DEPTH-03", why="a new Map Tile")
     ctx.change(hero, "xp", 5, rule="FF-EXPL-01", why="exploring")
 
@@ -295,5 +297,6 @@ def reveal_token(ctx: Ctx, command: RevealToken) -> Procedure:
         if token.attack:
             yield from draw_threat(ctx, adventure(ctx).threat, rule="FF-EXPL-04")
         else:
-            ctx.emit("encounter", f"An Encounter on {tile.id}: draw an Encounter card and resolve it", rule="FF-EXPL-04")
+            ctx.emit("encounter", f"An Encounter on {tile.id}: draw an Encounter card and resolve it", rule="FF-EXPL-04",
+                     reason="card")  # fmt: skip
     yield from advance(ctx)

@@ -112,12 +112,13 @@ def draw_threat(ctx: Ctx, level: str, *, rule: str) -> Steps[None]:
     cards = pack(ctx.state.pack).adventure.threats.get(level)
     if not cards:
         ctx.emit("encounter", f"Attack! Draw a {level.capitalize()} Threat card and put its enemies on the board "
-                 "(add_enemies)", rule=rule)  # fmt: skip
+                 "(add_enemies)", rule=rule, reason="attack", size=level)  # fmt: skip
         return
     key = yield from ctx.draw(f"a {level.capitalize()} Threat card", [(str(i), c.name) for i, c in enumerate(cards)],
                               rule=rule)  # fmt: skip
     card = cards[int(key)]
-    ctx.emit("encounter", f"Attack! {level.capitalize()} Threat: {card.name}", rule=rule)
+    ctx.emit("encounter", f"Attack! {level.capitalize()} Threat: {card.name}", rule=rule, reason="attack", size=level,
+             name=card.name)  # fmt: skip
     figures: list[Figure] = []
     for group in card.groups:
         count = group.count

@@ -61,7 +61,8 @@ def set_bounty(ctx: Ctx, command: SetBounty) -> Procedure:
         name = yield from ctx.draw("a Low Threat card for the Bounty", [(c.name, c.name) for c in cards],
                                    rule="FT-BOUNTY-01")  # fmt: skip
         targets = next(c for c in cards if c.name == name).enemies
-        ctx.emit("bounty_posted", f"Low Threat card drawn: {name}", hero=command.hero, rule="FT-BOUNTY-01")
+        ctx.emit("bounty_posted", f"Low Threat card drawn: {name}", hero=command.hero, rule="FT-BOUNTY-01",
+                 reason="drawn", name=name)  # fmt: skip
     source = "sheriff" if command.method == "sheriff" else "outpost"
     posted = tuple(
         Bounty(source, t.enemy, GOLD_PER_HEALTH * t.health if command.method == "threat_card" else t.gold,
@@ -73,7 +74,8 @@ def set_bounty(ctx: Ctx, command: SetBounty) -> Procedure:
     for bounty in posted:
         ctx.emit("bounty_posted", f"Bounty ({'the Sheriff' if source == 'sheriff' else 'the Frontier Outpost'}): "
                  f"${bounty.gold} a {bounty.enemy}, paid to " + ("every Hero" if bounty.all_heroes else "its killer"),
-                 hero=command.hero, rule=rule)  # fmt: skip
+                 hero=command.hero, rule=rule, reason=source, price=bounty.gold, name=bounty.enemy,
+                 passed=bounty.all_heroes)  # fmt: skip
     yield from ()
 
 
@@ -100,7 +102,8 @@ def settle_kill(ctx: Ctx, record_sheet: str, killer: str, *, gang_bounty: int = 
         ctx.change(hero, "gold", gold, rule="FT-BOUNTY-03", why=f"Bounty on a {record_sheet}")
     if paid:
         ctx.emit("bounty_paid", f"Bounty on a {record_sheet}: " + ", ".join(f"{ctx.name(h)} ${g}" for h, g in
-                                                                            paid.items()), rule="FT-BOUNTY-03")  # fmt: skip
+                                                                            paid.items()), rule="FT-BOUNTY-03",
+                 reason="paid", name=record_sheet, price=sum(paid.values()))  # fmt: skip
     return paid
 
 
@@ -108,4 +111,4 @@ def close_bounties(ctx: Ctx) -> None:
     """The Adventure the Bounties were posted for is over: they are taken down (FT-BOUNTY-01)."""
     if ctx.state.carry.bounties:
         ctx.update(carry=replace(ctx.state.carry, bounties=()))
-        ctx.emit("bounty_paid", "The Bounties posted in town are taken down", rule="FT-BOUNTY-01")
+        ctx.emit("bounty_paid", "The Bounties posted in town are taken down", rule="FT-BOUNTY-01", reason="closed")

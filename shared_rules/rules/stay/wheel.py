@@ -139,7 +139,7 @@ def roll_wheel(ctx: Ctx, hero: str, pick_up: tuple[int, ...], lies: Sequence[Die
     put_stay(ctx, wheel=wheel)
     ctx.emit("wheel", f"Devil's Wheel roll {number}: " + ", ".join(f"{d.face} {_WORDS[d.lies]} ({d.points})"
                                                                    for d in wheel.dice) + f" = {wheel.score} points",
-             hero=hero, rule="FT-WHEEL-03")  # fmt: skip
+             hero=hero, rule="FT-WHEEL-03", reason="roll", number=number, value=wheel.score)  # fmt: skip
     if number >= ROLLS:
         yield from score(ctx, hero)
 
@@ -154,7 +154,7 @@ def score(ctx: Ctx, hero: str) -> Steps[None]:
     payout = card.payout(total) if card is not None else None
     if payout is not None:
         ctx.emit("wheel", f"{ctx.name(hero)} scores {total}: {payout.text or ('$' + str(payout.gold))}", hero=hero,
-                 rule="FT-WHEEL-04")  # fmt: skip
+                 rule="FT-WHEEL-04", reason="score", value=total, card_text=payout.text, price=payout.gold)  # fmt: skip
         if payout.gold:
             change(ctx, hero, "gold", payout.gold, rule="FT-WHEEL-04", why=f"the Devil's Wheel pays for {total}")
     else:
@@ -173,7 +173,8 @@ def score(ctx: Ctx, hero: str) -> Steps[None]:
 def _card(ctx: Ctx, hero: str, total: int) -> Steps[tuple[Effect, ...]]:
     answer = yield CardRequest("devils_wheel", f"The Devil's Wheel scored {total}: enter what the Gambling Hall chart "
                                "pays (Gold as an effect)", hero, "FT-WHEEL-04")  # fmt: skip
-    ctx.emit("wheel", f"{ctx.name(hero)} scores {total}: {answer.text or 'entered'}", hero=hero, rule="FT-WHEEL-04")
+    ctx.emit("wheel", f"{ctx.name(hero)} scores {total}: {answer.text or 'entered'}", hero=hero, rule="FT-WHEEL-04",
+             reason="score", value=total, card_text=answer.text)  # fmt: skip
     return tuple(answer.effects)
 
 
