@@ -18,8 +18,25 @@ from .dice import DieKind, Roll, pick_index, roll_faces, validate_faces
 from .effects import check_effects, holds, item_id
 from .errors import IllegalCommand, InvalidCommand
 from .events import BanditPlan, Change, Event, EventType, Fact
-from .prompts import Ahead, AheadCard, Answer, HeroDice, Option, Pending, Prompt, PromptKind, Reads, Standing
+from .prompts import (
+    Ahead,
+    AheadCard,
+    Answer,
+    Asks,
+    HeroDice,
+    Option,
+    Pending,
+    Prompt,
+    PromptKind,
+    Reads,
+    Says,
+    Standing,  # fmt: skip
+)
 from .state import MAX_SKILL, SKILLS, Hero, Item, ItemTag, Session, Skills, bounded
+
+Said = tuple[tuple[str, int | str | bool], ...]
+"""A prompt's facts as a rule gives them, (name, value) pairs (names in `events.FACTS`): made `Fact`s only when the
+request becomes a prompt, so a bulk run builds none."""
 
 
 @dataclass(slots=True)  # a message from a rule to the driver, never state: built mutable, as it is cheaper
@@ -36,6 +53,8 @@ class RollRequest:
     then: tuple[HeroDice, ...] = ()  # the heroes who take the same roll next: the table may type theirs too
     grit: bool = False  # a Grit re-roll of the dice that miss may be offered next (FF-GRIT-01): `roll` keep declines
     card: str = ""  # the chart whose card the table reads with these dice next (no chart in the pack): `roll` card
+    asks: Asks = Asks.ROLL  # what the roll is for, as a key (`Prompt.asks`), with `said` its facts
+    said: Said = ()
 
 
 @dataclass(slots=True)
@@ -46,6 +65,8 @@ class ChoiceRequest:
     rule: str = ""
     alike: str = ""  # the question each hero is asked in turn ("loss"): one answer may stand for all (Standing)
     next_heroes: tuple[str, ...] = ()  # every hero is asked it in turn: those asked after this one
+    asks: Asks | None = None  # what is asked, as a key (`Prompt.asks`), with `said` its facts (`choose` names one)
+    said: Said = ()
 
 
 @dataclass(slots=True)
@@ -60,6 +81,8 @@ class DrawRequest:
     picks: tuple[tuple[str, str], ...]
     rule: str = ""
     weights: tuple[int, ...] = ()
+    asks: Asks = Asks.DRAW  # what is drawn, as a key (`Prompt.asks`), with `said` its facts
+    said: Said = ()
 
     @property
     def options(self) -> tuple[Option, ...]:
@@ -72,6 +95,7 @@ class RerollRequest:
     hero: str
     rule: str = ""
     reads: Reads = Reads.HITS  # ONES when the rule counts the 1s too (Shadows Out of Time)
+    said: Said = ()  # the test's facts (skill, target, name): the prompt asks `grit_reroll`
 
 
 @dataclass(slots=True)
@@ -124,26 +148,36 @@ class Requests:
         then: tuple[HeroDice, ...] = (),
         grit: bool = False,
         card: str = "",
+        asks: Asks = Asks.ROLL,
+        said: Said = (),
     ) -> Generator[Request, Any, Roll]:
         """Ask for a roll; it lands in a `rolled` event with its purpose. `reads` and `doubles` say what the rules
         read from the dice when it is not the usual (the hits of a pool at a target, the total of a chart); `then`
         the heroes who take the same roll next, whose faces the table may type with this one; `grit` that a Grit
         re-roll offer may follow, which the table may decline with the dice (`RollDice.keep`); `card` the chart
-        whose card the table reads with these dice next, which it may answer with them (`RollDice.card`)."""
+        whose card the table reads with these dice next, which it may answer with them (`RollDice.card`); `asks`
+        what the roll is for as a key, with `said` its facts (a client words the prompt from them; `Asks.ROLL`: from
+        `purpose`)."""
         if kind is DieKind.POOL and pool <= 0:
             return Roll(purpose, kind, (), hero, "none", target, chart)
         result: Roll = yield RollRequest(kind, purpose, hero, pool, target, chart, rule, reads, doubles, then, grit,
-                                           card)
+                                           card, asks, said)  # fmt: skip
         return result
 
-    def d6(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
-        return (yield from self.roll(DieKind.D6, purpose, hero=hero, chart=True, rule=rule)).value
+    def d6(self, purpose: str, *, hero: str | None = None, rule: str = "", asks: Asks = Asks.ROLL,
+           said: Said = ()) -> Generator[Request, Any, int]:  # fmt: skip
+        return (yield from self.roll(DieKind.D6, purpose, hero=hero, chart=True, rule=rule, asks=asks,
+                                     said=said)).value  # fmt: skip
 
-    def d3(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
-        return (yield from self.roll(DieKind.D3, purpose, hero=hero, chart=True, rule=rule)).value
+    def d3(self, purpose: str, *, hero: str | None = None, rule: str = "", asks: Asks = Asks.ROLL,
+           said: Said = ()) -> Generator[Request, Any, int]:  # fmt: skip
+        return (yield from self.roll(DieKind.D3, purpose, hero=hero, chart=True, rule=rule, asks=asks,
+                                     said=said)).value  # fmt: skip
 
-    def two_d6(self, purpose: str, *, hero: str | None = None, rule: str = "") -> Generator[Request, Any, int]:
-        return (yield from self.roll(DieKind.TWO_D6, purpose, hero=hero, chart=True, rule=rule)).value
+    def two_d6(self, purpose: str, *, hero: str | None = None, rule: str = "", asks: Asks = Asks.ROLL,
+               said: Said = ()) -> Generator[Request, Any, int]:  # fmt: skip
+        return (yield from self.roll(DieKind.TWO_D6, purpose, hero=hero, chart=True, rule=rule, asks=asks,
+                                     said=said)).value  # fmt: skip
 
     def dice(
         self, count: int, purpose: str, *, hero: str | None = None, rule: str = ""
@@ -157,11 +191,14 @@ class Requests:
         options: Sequence[Option | tuple[str, str]],
         *,
         hero: str | None = None,
+        asks: Asks,
+        said: Said = (),
         rule: str = "",
         alike: str = "",
         each: bool = False,
     ) -> Generator[Request, Any, str]:
-        """Ask the hero (or the posse) to pick one option; a single option is taken without asking.
+        """Ask the hero (or the posse) to pick one option; a single option is taken without asking. `asks` is what
+        is asked as a key, `said` its facts: a client words the question from them (`question` is the English).
 
         Options that mean something beyond their key (taking part, a cost, a test) are given as `Option`s. `alike`
         names a question each hero is asked in turn with options that mean the same for everyone ("Each Hero may
@@ -173,16 +210,19 @@ class Requests:
         if len(offered) == 1:
             return offered[0].key
         later = self._after(hero) if each and alike and hero is not None else ()
-        choice: str = yield ChoiceRequest(question, offered, hero, rule, alike if hero is not None else "", later)
+        choice: str = yield ChoiceRequest(question, offered, hero, rule, alike if hero is not None else "", later,
+                                          asks, said)  # fmt: skip
         return choice
 
     def draw(
-        self, purpose: str, options: list[tuple[str, str]], *, rule: str = "", weights: Sequence[int] = ()
+        self, purpose: str, options: list[tuple[str, str]], *, rule: str = "", weights: Sequence[int] = (),
+        asks: Asks = Asks.DRAW, said: Said = (),
     ) -> Generator[Request, Any, str]:
-        """Pick at random among `options`, uniformly or by `weights` (the RNG, or the table says what it drew)."""
+        """Pick at random among `options`, uniformly or by `weights` (the RNG, or the table says what it drew);
+        `asks` names what is drawn as a key (`Asks.DRAW`: `purpose` says it, in English)."""
         if len(options) == 1:
             return options[0][0]
-        picked: str = yield DrawRequest(purpose, tuple(options), rule, tuple(weights))
+        picked: str = yield DrawRequest(purpose, tuple(options), rule, tuple(weights), asks, said)
         return picked
 
 
@@ -386,12 +426,15 @@ class Ctx(Requests):
         hero = self.hero(hero_id)
         if len(hero.side_bag) < hero.side_bag_capacity:
             return self.add_token(hero_id, token, rule=rule)
-        options = [("new", f"Leave the new {token} token")] + [
-            (str(i), f"Leave a {held} token to take the {token}") for i, held in enumerate(hero.side_bag)
-        ]
+        options = [Option("new", f"Leave the new {token} token", says=Says.LEAVE_NEW_TOKEN,
+                          facts=(Fact("token", token),))] + [
+            Option(str(i), f"Leave a {held} token to take the {token}", says=Says.LEAVE_TOKEN,
+                   facts=(Fact("token", held), Fact("name", token))) for i, held in enumerate(hero.side_bag)
+        ]  # fmt: skip
         left = yield from self.choose(
             f"{hero.name}'s Side Bag is full ({len(hero.side_bag)} of {hero.side_bag_capacity} tokens, FF-HERO-08): "
-            f"which token do you leave?", options, hero=hero_id, rule="FF-HERO-08",
+            f"which token do you leave?", options, hero=hero_id, rule="FF-HERO-08", asks=Asks.SIDE_BAG_FULL,
+            said=(("token", token), ("count", len(hero.side_bag)), ("number", hero.side_bag_capacity)),
         )  # fmt: skip
         if left == "new":
             self.emit("token_lost", f"{hero.name}'s Side Bag is full: {hero.name} leaves the {token} token",
@@ -458,15 +501,17 @@ class Ctx(Requests):
         then: tuple[HeroDice, ...] = ()
         if each and not counts and not self.quiet:
             then = tuple(HeroDice(h, n) for h in self._after(hero_id) if (n := self.skill(h, skill)) > 0)
+        said: Said = (("skill", skill), ("target", target), ("name", purpose))
         roll = yield from self.roll(DieKind.POOL, label, hero=hero_id, pool=dice, target=target, rule=rule, reads=reads,
-                                    then=then, grit=self.grit_offered(hero_id))  # fmt: skip
+                                    then=then, grit=self.grit_offered(hero_id), asks=Asks.SKILL_TEST,
+                                    said=said)  # fmt: skip
         while (
             self._state.options.offer_grit_rerolls
             and self.hero(hero_id).grit >= 1
             and (counts or not roll.passed)
             and any(f < target and i not in roll.rerolled for i, f in enumerate(roll.faces))
         ):
-            indices: tuple[int, ...] = yield RerollRequest(roll, hero_id, "FF-GRIT-01", reads)
+            indices: tuple[int, ...] = yield RerollRequest(roll, hero_id, "FF-GRIT-01", reads, said)
             if not indices:
                 break
             self.change(hero_id, "grit", -1, rule="FF-GRIT-01", why=f"re-roll for {purpose}")
@@ -478,6 +523,8 @@ class Ctx(Requests):
                 target=target,  # the re-rolled dice hit as the test's did: the table may count them in one tap
                 rule="FF-GRIT-02",
                 reads=reads,
+                asks=Asks.SKILL_REROLL,
+                said=said,
             )
             roll = roll.with_rerolls(indices, again.faces)
         if not self.quiet:
@@ -508,7 +555,7 @@ class Ctx(Requests):
         pool = [(h, self.name(h)) for h in self.heroes() if h not in exclude]
         if not pool:
             return None
-        return (yield from self.draw(purpose, pool, rule=rule))
+        return (yield from self.draw(purpose, pool, rule=rule, asks=Asks.RANDOM_HERO))
 
     def card(
         self, hero_id: str, chart: str, question: str, *, rule: str, die: DieKind | None = None
@@ -520,7 +567,8 @@ class Ctx(Requests):
         """
         table = pack(self._state.pack).charts.get(chart)
         if table is not None:
-            roll = yield from self.roll(die or table.die, f"{chart} chart", hero=hero_id, chart=True, rule=rule)
+            roll = yield from self.roll(die or table.die, f"{chart} chart", hero=hero_id, chart=True, rule=rule,
+                                        asks=Asks.CHART, said=(("chart", chart),))  # fmt: skip
             low, high = table.entries[0].low, table.entries[-1].high
             entry = table.entry(min(high, max(low, roll.value)))
             answer = Answer("card", effects=entry.effects, text=entry.text)
@@ -933,6 +981,8 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
             then=request.then,
             grit=request.grit,
             card=request.card,
+            asks=request.asks.value,
+            facts=_facts(request.said),
         )
     if isinstance(request, DrawRequest):
         return Prompt(
@@ -944,6 +994,8 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
             request.rule,
             request.options,
             purpose=request.purpose,
+            asks=request.asks.value,
+            facts=_facts(request.said),
         )
     if isinstance(request, ChoiceRequest):
         who = f"{ctx.name(request.hero)}: " if request.hero else ""
@@ -957,6 +1009,8 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
             request.options,
             alike=bool(request.alike),
             next_heroes=request.next_heroes,
+            asks=request.asks.value if request.asks is not None else "",
+            facts=_facts(request.said),
         )
     if isinstance(request, RerollRequest):
         return Prompt(
@@ -971,6 +1025,8 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
             roll=request.roll,
             target=request.roll.target,
             reads=request.reads,
+            asks=Asks.GRIT_REROLL.value,
+            facts=_facts(request.said),
         )
     return Prompt(
         prompt_id,
@@ -981,7 +1037,13 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
         request.rule,
         chart=request.chart,
         roll=request.roll,
+        asks=Asks.CARD.value,
+        facts=(Fact("chart", request.chart),),
     )
+
+
+def _facts(said: Said) -> tuple[Fact, ...]:
+    return tuple(Fact(name, value) for name, value in said)
 
 
 def _usual_reading(request: RollRequest) -> Reads:

@@ -11,6 +11,7 @@ from enum import Enum
 
 from .commands import Command, Effect, Faces
 from .dice import DieKind, Roll
+from .events import Fact
 from .meta import meta, ref
 from .state import Session
 
@@ -31,6 +32,151 @@ class Reads(str, Enum):
     TOTAL = "total"  # the faces added up (one die's face, a 2D6 chart, FF-DICE-05)
     EACH = "each"  # each die's own face: a D36's tens and ones (FT-DICE-01), "a D6 for each"
     ONES = "ones"  # how many hit and how many show a 1 (Shadows Out of Time: every 1 costs Sanity, FT-TRAVEL-D16)
+
+
+class Asks(str, Enum):
+    """What a prompt asks, as a stable key (`Prompt.asks`): a client words the question from it and the prompt's
+    facts in its own language, and falls back to `question` (English) for a key it does not know. Every rule that
+    asks the table names one; what each key's facts are is in docs/api.md ("Prompt keys")."""
+
+    # rolls: the engine's own (flow.py) and the road's
+    SKILL_TEST = "skill_test"  # a Skill test: skill, target, name (what it is for: a hazard's name ...)
+    SKILL_REROLL = "skill_reroll"  # the dice of a Skill test re-rolled for Grit: skill, target, name
+    GRIT_REROLL = "grit_reroll"  # spend 1 Grit to re-roll dice of a roll (`Prompt.roll`): skill, target, name
+    CHART = "chart"  # a chart in the content pack, rolled: chart
+    CARD = "card"  # what a card or chart the pack lacks says, entered: chart
+    HAZARD_COUNT = "hazard_count"  # a D6 for more Travel Hazards on the road to a Town: size
+    HAZARD_ROLL = "hazard_roll"  # the D36 of one Travel Hazard: number, count
+    TOWN_TYPE = "town_type"  # the 2D6 of the Specialty Town type
+    HOLD_BACK = "hold_back"  # Hold Back the Darkness: target
+    MOVE = "move"  # a hero's Move roll
+    ROLL = "roll"  # any other roll: what for is `purpose` (English); dice, target and reads are the prompt's own
+    # draws at random: what is drawn
+    DRAW = "draw"  # a draw among named things: what for is `purpose` (English); the options are the things' names
+    RANDOM_HERO = "random_hero"  # a Random Hero (FT-DICE-03)
+    BUILDING_TOKEN = "building_token"  # the Building token for a slot of the town: number
+    DAILY_EVENT_CARD = "daily_event_card"  # the Daily Event card
+    THREAT_CARD = "threat_card"  # a Threat card: size (low, high, epic)
+    # choices: the road
+    SIDE_BAG_FULL = "side_bag_full"  # the Side Bag is full: which token to leave (token, count, number: capacity)
+    DISCARD_TOKEN = "discard_token"  # the torn Side Bag is over capacity: which token to discard
+    WHICH_ITEM = "which_item"  # which Item the hazard takes: name (the hazard), why (English, optional)
+    TAKE_PART = "take_part"  # an optional hazard: take part or pass it by: name (the hazard)
+    WHICH_TEST = "which_test"  # which of two Skill tests: name (the hazard)
+    HELP_CHURCH = "help_church"  # Plague Church: help or turn away
+    CHURCH_COST = "church_cost"  # Plague Church: 1 Grit or D6 Corruption Hits
+    ARTIFACT_KEEPER = "artifact_keeper"  # Plague Church: which helper keeps the Mine Artifact
+    ENTER_FARMSTEAD = "enter_farmstead"  # Burning Farmstead: enter or turn away
+    PAY_OR_TEST = "pay_or_test"  # Mutant Warlord: pay him off or overcome him
+    RIVER = "river"  # Raging River: turn back or ford
+    HEAL_SPLIT = "heal_split"  # Rail Line Construction: how a Heal splits (value: the Heal, count: Wounds, number: Sanity)
+    PLUS_ONE = "plus_one"  # Sleeping Under the Stars: +1 Health or +1 Sanity (number of count)
+    BANDIT_LOSS = "bandit_loss"  # Bandits!: what a Bandit not defeated takes (number of count)
+    BLACK_FANG_LOSS = "black_fang_loss"  # Gulch Ambush: D3 Dark Stone or an Item with a Dark Stone icon
+    SCRATCH_DEAL = "scratch_deal"  # Shadowy Traveler: take Mr. Scratch's deal or refuse it
+    # choices: the town
+    CALL_OUT = "call_out"  # Dying Marshal: a double spots the escaped prisoner (value: the double's face)
+    DUEL_RESULT = "duel_result"  # how the High Noon Duel ended
+    DAILY_EVENT = "daily_event"  # the Daily Event card drawn at the table: Just Another Day or another
+    POSSE_LODGING = "posse_lodging"  # where the posse spends the night: day
+    LODGING = "lodging"  # where a hero spends the night: day
+    JACKPOT = "jackpot"  # the Devil's Head: try for the jackpot (number: the die)
+    # choices: the Adventure
+    END_OF_TURN = "end_of_turn"  # which End of the Turn effect first
+    LANTERN_OIL = "lantern_oil"  # discard Lantern Oil to re-roll a Hold Back the Darkness die (target, first, second)
+    CASTING = "casting"  # a Spell's casting roll falls short: what to add (name: the Spell, value: the total)
+    SPICE = "spice"  # which Hit gets the Spice's D3 Damage
+    MAX_GRIT_MOVE = "max_grit_move"  # a Move of 1 Recovers a Grit at Max Grit: spend it now or lose it
+    REVIVE = "revive"  # KO'd: use a Revive Token (count: left)
+    MAP_CARD = "map_card"  # what the Map card showed
+    TILE_FITS = "tile_fits"  # does the Map Tile fit at this Door (name: the tile)
+    # choices: the Town Missions and the board
+    DEFENSE_REROLL = "defense_reroll"  # spend 1 Grit to re-roll failed Defense saves (figure, count)
+    MONEY_BAGS = "money_bags"  # pick up the Money Bags (count)
+    MONEY_BAG_NUMBER = "money_bag_number"  # the number printed on a flipped Money Bag
+    ROPE_SHOOTER = "rope_shooter"  # who shoots the rope
+    ROPE_CUT = "rope_cut"  # did a Hit do 6 Wounds to the rope
+    TOWNSFOLK_REWARD = "townsfolk_reward"  # a Townsfolk saved: XP or Gold (number)
+    ESCAPED_CHART = "escaped_chart"  # the Darkness escaped: the Injury or the Madness chart
+    AMBUSH_MARKER = "ambush_marker"  # which Townsfolk marker the Ambush falls on
+    TAKE_HITS = "take_hits"  # does an adjacent Hero take the Hits meant for a Townsfolk (hits, figure)
+    LANDING = "landing"  # where a hero falling from a rooftop lands (name: the hero)
+
+
+class Says(str, Enum):
+    """What an option means when its label is more than a name (`Option.says`): a client words it from this key, the
+    option's `costs`, `gains`, `test` and facts; an option without one is labelled by a name (an Item, a token, a
+    hero, a Location) shown as it is."""
+
+    TURN_AWAY = "turn_away"
+    PASS_BY = "pass_by"  # pass an optional hazard by
+    JOIN = "join"  # take part: the option's test (Search the wreck: Cunning 5+)
+    HELP_CHURCH = "help_church"  # Help: 1 Grit or D6 Corruption Hits, then the test
+    SPEND = "spend"  # spend the costs
+    CORRUPTION_HITS = "corruption_hits"  # take D6 Corruption Hits (Willpower saves)
+    ENTER = "enter"  # enter: the test
+    PAY = "pay"  # pay the costs
+    WARLORD_TEST = "warlord_test"  # Lore 6+: pass +D6 Dark Stone, fail -D3 Health for good
+    SKILL = "skill"  # test this skill: the test, count (dice)
+    LEAVE_NEW_TOKEN = "leave_new_token"  # leave the new token (token)
+    LEAVE_TOKEN = "leave_token"  # leave a token held to take the new one (token: held, name: new)
+    TURN_BACK = "turn_back"  # Raging River: to a Small Town, no more hazards
+    FORD = "ford"  # Raging River: the test, each
+    HEAL_SPLIT = "heal_split"  # the gains: Wounds and Sanity Damage healed
+    GAIN = "gain"  # gain the gains
+    LOSE = "lose"  # lose the costs, or an Item (item); value: what the hero has of it
+    TAKE_DEAL = "take_deal"
+    REFUSE_DEAL = "refuse_deal"
+    CALL_OUT = "call_out"
+    LET_GO = "let_go"
+    DUEL_WON = "duel_won"
+    DUEL_LOST = "duel_lost"
+    OTHER_CARD = "other_card"  # another card: enter what it says
+    ALL_HOTEL = "all_hotel"  # everyone at the Hotel: costs each
+    ALL_CAMP = "all_camp"
+    EACH_CHOOSES = "each_chooses"
+    HOTEL = "hotel"  # costs
+    CAMP = "camp"
+    PRESS_LUCK = "press_luck"
+    LEAVE_IT = "leave_it"
+    LANTERN_OIL = "lantern_oil"  # name: who discards it, value: the die's face
+    KEEP_ROLL = "keep_roll"
+    EXTRA_MANA = "extra_mana"
+    ARCANE_POWDER = "arcane_powder"
+    GRIT_REROLL = "grit_reroll"
+    LET_FAIL = "let_fail"
+    SPICE_HIT = "spice_hit"  # number (the Hit), figure, value (its damage)
+    SPEND_NOW = "spend_now"  # the recovered Grit spent at once: +D6 Move
+    LET_GO_GRIT = "let_go_grit"
+    REVIVE = "revive"
+    STAY_DOWN = "stay_down"
+    ROOM = "room"
+    PASSAGE = "passage"
+    NO_TILE = "no_tile"
+    FITS = "fits"
+    OVERLAPS = "overlaps"
+    YES = "yes"
+    NO = "no"
+    PICK_UP = "pick_up"
+    LEAVE_THEM = "leave_them"
+    MONEY_BAG = "money_bag"  # value: the number, price: the Gold
+    SHOOTS = "shoots"  # name: who shoots the rope
+    ROPE_CUT = "rope_cut"
+    XP_REWARD = "xp_reward"  # D6 x 10 XP
+    GOLD_REWARD = "gold_reward"  # D6 x $25
+    INJURY_CHART = "injury_chart"
+    MADNESS_CHART = "madness_chart"
+    TAKES_HITS = "takes_hits"  # name: the hero who takes them
+    NOBODY = "nobody"
+    GET_UP = "get_up"  # KO'd Heroes Recover (no Fight is on)
+    REINFORCEMENTS = "reinforcements"  # D3 Bandits arrive (D6 with none on the board)
+    FUSE = "fuse"  # a Dynamite token burns away (count: left)
+    PRISONER_MOVES = "prisoner_moves"
+    COUNTDOWN = "countdown"  # the top Countdown counter comes off
+
+
+ASKS = tuple(a.value for a in Asks)
+SAYS = tuple(s.value for s in Says)
 
 
 class Part(str, Enum):
@@ -68,11 +214,13 @@ class Option:
     it takes. Policies, the odds and the app read these fields; the label is only for people."""
 
     key: str
-    label: str
+    label: str  # English; a client words it from `says` and the data, or shows it as a name when `says` is ""
     part: Part | None = None
     costs: tuple[Amount, ...] = ()
     gains: tuple[Amount, ...] = ()
     test: SkillCheck | None = None
+    says: str = field(default="", metadata=meta(choices=SAYS, enum="OptionSays"))  # "": the label is a name
+    facts: tuple[Fact, ...] = ()  # the names and numbers its words are made from (`item`, `token`, `value` ...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +234,7 @@ class Prompt:
 
     id: str
     kind: PromptKind
-    question: str
+    question: str  # English; a client words it from `asks` and `facts` (and falls back to this for a key it lacks)
     answer_with: str = field(metadata=meta(choices=ref("shared_rules.commands", "COMMAND_TYPES"), enum="CommandType"))
     hero: str | None = None  # who answers; None = the posse together
     rule: str = ""
@@ -104,6 +252,8 @@ class Prompt:
     next_heroes: tuple[str, ...] = ()  # an alike choice every hero makes in turn: who is asked next (`choose` then)
     grit: bool = False  # a roll prompt: a Grit re-roll of the dice that miss may be offered next (`roll` keep declines)
     card: str = ""  # a roll prompt: the chart whose card the table reads with these dice next (`roll` card answers it)
+    asks: str = field(default="", metadata=meta(choices=ASKS, enum="PromptAsks"))  # what it asks, as a key
+    facts: tuple[Fact, ...] = ()  # the names and numbers the question is worded from (`skill`, `target`, `name` ...)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from shared_rules.dice import DieKind, Roll, seed_state
 from shared_rules.engine import autoplay
 from shared_rules.errors import IllegalCommand
 from shared_rules.flow import ChoiceRequest, Ctx, Request, Requests, RollRequest, drive, server
-from shared_rules.prompts import Answer
+from shared_rules.prompts import Answer, Asks
 from shared_rules.simulate import GritCounter, sample_heroes
 from shared_rules.state import Phase
 
@@ -21,7 +21,7 @@ _ROLL = Roll("", DieKind.D6, (6,), None, "table")
 
 def _rule(ctx: Requests):  # type: ignore[no-untyped-def]
     first = yield from ctx.d6("first")
-    pick = yield from ctx.choose("Which?", [("a", "A"), ("b", "B")])
+    pick = yield from ctx.choose("Which?", [("a", "A"), ("b", "B")], asks=Asks.MAP_CARD)
     return first, pick
 
 

@@ -87,6 +87,7 @@ from shared_rules.commands import (
 )
 from shared_rules.dice import DieKind
 from shared_rules.flow import Ctx, Procedure
+from shared_rules.prompts import Asks
 from shared_rules.rules.travel.hazards import HAZARDS
 from shared_rules.state import Phase, Place, Slot, Stay, Town, TownSize, TrackSpace, Travel
 from tests.rules.table import Table, hero, item
@@ -242,7 +243,8 @@ def test_a_posse_with_nobody_left_can_do_nothing() -> None:
 
 def test_a_pending_prompt_allows_only_its_answer(rule: Any) -> None:
     def ask(ctx: Ctx, roller: str) -> Procedure:
-        yield from ctx.choose("Left or right?", [("left", "Left"), ("right", "Right")], hero=roller, rule="TEST")
+        yield from ctx.choose("Left or right?", [("left", "Left"), ("right", "Right")], hero=roller, rule="TEST",
+                              asks=Asks.MAP_CARD)
 
     rule(ask)
     t = Table.travelling([hero("a"), hero("b")], hazards=2)
@@ -260,7 +262,7 @@ def test_a_pending_prompt_allows_only_its_answer(rule: Any) -> None:
 
 def test_an_option_not_offered_is_refused(rule: Any) -> None:
     def ask(ctx: Ctx, roller: str) -> Procedure:
-        yield from ctx.choose("Left or right?", [("left", "Left"), ("right", "Right")], rule="TEST")
+        yield from ctx.choose("Left or right?", [("left", "Left"), ("right", "Right")], rule="TEST", asks=Asks.MAP_CARD)
 
     rule(ask)
     t = Table.travelling([hero("a")])
@@ -272,7 +274,7 @@ def test_an_option_not_offered_is_refused(rule: Any) -> None:
 
 def test_answering_the_wrong_prompt_id_is_refused(rule: Any) -> None:
     def ask(ctx: Ctx, roller: str) -> Procedure:
-        yield from ctx.choose("Left or right?", [("left", "Left"), ("right", "Right")], rule="TEST")
+        yield from ctx.choose("Left or right?", [("left", "Left"), ("right", "Right")], rule="TEST", asks=Asks.MAP_CARD)
 
     rule(ask)
     t = Table.travelling([hero("a")])
@@ -355,7 +357,7 @@ def test_server_dice_rolled_before_a_prompt_are_not_rolled_again(rule: Any) -> N
 
     def roll_then_ask(ctx: Ctx, roller: str) -> Procedure:
         faces = yield from ctx.dice(5, "five dice", hero=roller, rule="TEST")
-        yield from ctx.choose("Keep going?", [("yes", "Yes"), ("no", "No")], rule="TEST")
+        yield from ctx.choose("Keep going?", [("yes", "Yes"), ("no", "No")], rule="TEST", asks=Asks.MAP_CARD)
         ctx.change(roller, "xp", sum(faces), rule="TEST")
 
     rule(roll_then_ask)

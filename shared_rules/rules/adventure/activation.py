@@ -10,7 +10,7 @@ from ...commands import Activate, BoostMove, EndActivation, Move, RerollWithGrit
 from ...dice import DieKind
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure
-from ...prompts import Amount, Option, Part
+from ...prompts import Amount, Asks, Option, Part, Says
 from ...state import Activation, Place, Session
 from ...state.adventure import MARKER_KINDS
 from .common import ASSASSIN, adventure, member, need_adventure, need_hero, need_standing, put_member, update
@@ -55,7 +55,7 @@ def activate(ctx: Ctx, command: Activate) -> Procedure:
         if ctx.state.adventure is None or ctx.hero(hero).knocked_out:
             yield from advance(ctx)
             return
-    roll = yield from ctx.roll(DieKind.D6, "Move", hero=hero, rule="FF-MOVE-01")
+    roll = yield from ctx.roll(DieKind.D6, "Move", hero=hero, rule="FF-MOVE-01", asks=Asks.MOVE)
     act = Activation(hero, replace(roll, kind=DieKind.POOL))
     update(ctx, activation=act)
     if roll.value == 1:
@@ -64,9 +64,10 @@ def activate(ctx: Ctx, command: Activate) -> Procedure:
         else:
             choice = yield from ctx.choose(
                 "A Move roll of 1 Recovers a Grit, but you are at Max Grit: spend it now or lose it?",
-                [Option("boost", "Spend it now: +D6 Move", part=Part.JOIN, gains=(Amount("move", 1, dice="d6"),)),
-                 Option("lose", "Let it go", part=Part.DECLINE)],
-                hero=hero, rule="FF-GRIT-07",
+                [Option("boost", "Spend it now: +D6 Move", part=Part.JOIN, gains=(Amount("move", 1, dice="d6"),),
+                        says=Says.SPEND_NOW),
+                 Option("lose", "Let it go", part=Part.DECLINE, says=Says.LET_GO_GRIT)],
+                hero=hero, rule="FF-GRIT-07", asks=Asks.MAX_GRIT_MOVE,
             )  # fmt: skip
             if choice == "boost":
                 yield from _extra_die(ctx, hero, why="the recovered Grit, spent at once (FF-GRIT-07)")

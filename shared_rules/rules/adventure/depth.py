@@ -10,8 +10,9 @@ from ...commands import HoldBackTheDarkness, MoveMarker
 from ...content import pack
 from ...dice import DieKind, Roll
 from ...errors import IllegalCommand, InvalidCommand
+from ...events import Fact
 from ...flow import CardRequest, Ctx, Procedure, Steps, apply_effect
-from ...prompts import Amount, Answer, Option, Part
+from ...prompts import Amount, Answer, Asks, Option, Part, Says
 from ...state import Session, SpaceMark, TurnStep
 from .common import LANTERN_OIL, adventure, need_adventure, party_ids, update
 from .end import ending
@@ -109,7 +110,8 @@ def hold_back_the_darkness(ctx: Ctx, command: HoldBackTheDarkness) -> Procedure:
     if target is not None:
         holder = adventure(ctx).lantern
         roll = yield from ctx.roll(DieKind.TWO_D6, f"Hold Back the Darkness ({target}+)", hero=holder, chart=True,
-                                   rule="FF-DEPTH-04", doubles=True)  # fmt: skip
+                                   rule="FF-DEPTH-04", doubles=True, asks=Asks.HOLD_BACK,
+                                   said=(("target", target),))  # fmt: skip
         roll = yield from lantern_oil(ctx, roll, target)
         update(ctx, last_hbtd=roll)
         if not (yield from mission.resolve_hbtd(ctx, roll, target)):
@@ -131,15 +133,17 @@ def lantern_oil(ctx: Ctx, roll: Roll, target: int) -> Steps[Roll]:
             return roll
         options = [
             Option(f"{hero}:{index}", f"{ctx.name(hero)} discards Lantern Oil: re-roll the {face}", part=Part.JOIN,
-                   costs=(Amount("token", 1, name=LANTERN_OIL),))
+                   costs=(Amount("token", 1, name=LANTERN_OIL),), says=Says.LANTERN_OIL,
+                   facts=(Fact("name", ctx.name(hero)), Fact("value", face)))
             for face, index in dice for hero in holders
         ]  # fmt: skip
-        options.append(Option("keep", "Keep the roll", part=Part.DECLINE))
+        options.append(Option("keep", "Keep the roll", part=Part.DECLINE, says=Says.KEEP_ROLL))
         shown = ",".join(map(str, roll.faces))
         choice = yield from ctx.choose(
             f"Hold Back the Darkness shows {shown} (needs {target}+"
             + (", doubles: a Depth Event" if doubles else "") + "): discard Lantern Oil to re-roll a die?",
-            options, rule="FT-GRIT-03",
+            options, rule="FT-GRIT-03", asks=Asks.LANTERN_OIL,
+            said=(("target", target), ("first", roll.faces[0]), ("second", roll.faces[1])),
         )  # fmt: skip
         if choice == "keep":
             return roll

@@ -14,7 +14,7 @@ from ...content.adventure import EXPLORATION_TOKENS
 from ...dice import DieKind
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure, Steps, apply_effect
-from ...prompts import Option, Part
+from ...prompts import Asks, Option, Part, Says
 from ...state import ExplorationToken, MapTile, Place, Session, TileKind, TurnStep
 from .common import adventure, member, need_adventure, need_hero, own_roll, put, put_member
 from .depth import growing_dread, move_party
@@ -193,9 +193,10 @@ def _map_card(ctx: Ctx, command: Search) -> Steps[tuple[str | None, str]]:
     if not cards:
         choice = yield from ctx.choose(
             "What did the Map card show?",
-            [Option("room", "A Room", part=Part.JOIN), Option("passage", "A Passage", part=Part.JOIN),
-             Option("none", "No tile fits: this exit is not a Door", part=Part.DECLINE)],
-            hero=command.hero, rule="FF-EXPL-01",
+            [Option("room", "A Room", part=Part.JOIN, says=Says.ROOM),
+             Option("passage", "A Passage", part=Part.JOIN, says=Says.PASSAGE),
+             Option("none", "No tile fits: this exit is not a Door", part=Part.DECLINE, says=Says.NO_TILE)],
+            hero=command.hero, rule="FF-EXPL-01", asks=Asks.MAP_CARD,
         )  # fmt: skip
         return (None, "") if choice == "none" else (choice, "")
     tried: set[str] = set()
@@ -211,8 +212,9 @@ def _map_card(ctx: Ctx, command: Search) -> Steps[tuple[str | None, str]]:
         drawn = yield from ctx.draw("a Map card", [(c, c) for c in candidates], rule="FF-EXPL-01")
         fits = yield from ctx.choose(
             f"Does the {drawn} tile fit at this Door without overlapping?",
-            [Option("fits", "It fits", part=Part.JOIN), Option("overlaps", "It overlaps: discard it", part=Part.DECLINE)],
-            hero=command.hero, rule="FF-EXPL-01",
+            [Option("fits", "It fits", part=Part.JOIN, says=Says.FITS),
+             Option("overlaps", "It overlaps: discard it", part=Part.DECLINE, says=Says.OVERLAPS)],
+            hero=command.hero, rule="FF-EXPL-01", asks=Asks.TILE_FITS, said=(("name", drawn),),
         )  # fmt: skip
         if fits == "fits":
             _take_card(ctx, drawn)

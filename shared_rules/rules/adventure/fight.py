@@ -18,7 +18,9 @@ from ...commands import ActivateEnemy, AddEnemies, Attack, HeroHit, NewEnemy, Th
 from ...content import pack
 from ...dice import DieKind
 from ...errors import IllegalCommand, InvalidCommand
+from ...events import Fact
 from ...flow import Ctx, Procedure, Steps
+from ...prompts import Asks, Option, Says
 from ...state import Activation, Figure, Session, Side, TurnStep
 from .common import (
     ASSASSIN,
@@ -115,7 +117,7 @@ def draw_threat(ctx: Ctx, level: str, *, rule: str) -> Steps[None]:
                  "(add_enemies)", rule=rule, reason="attack", size=level)  # fmt: skip
         return
     key = yield from ctx.draw(f"a {level.capitalize()} Threat card", [(str(i), c.name) for i, c in enumerate(cards)],
-                              rule=rule)  # fmt: skip
+                              rule=rule, asks=Asks.THREAT_CARD, said=(("size", level),))  # fmt: skip
     card = cards[int(key)]
     ctx.emit("encounter", f"Attack! {level.capitalize()} Threat: {card.name}", rule=rule, reason="attack", size=level,
              name=card.name)  # fmt: skip
@@ -214,8 +216,10 @@ def land_hits(ctx: Ctx, hero: str, hits: Sequence[tuple[str, int]], *, melee: bo
     hits = list(hits)
     if hits and member(ctx, hero).spice:  # FT-BAG-01: D3 Damage on a single one of these Hits (R-ADV-02)
         pick = yield from ctx.choose("Spice: which Hit gets the D3 Damage?",
-                                     [(str(i), f"Hit {i + 1} on {t}: damage {d}") for i, (t, d) in enumerate(hits)],
-                                     hero=hero, rule="FT-BAG-01")  # fmt: skip
+                                     [Option(str(i), f"Hit {i + 1} on {t}: damage {d}", says=Says.SPICE_HIT,
+                                             facts=(Fact("number", i + 1), Fact("figure", t), Fact("value", d)))
+                                      for i, (t, d) in enumerate(hits)],
+                                     hero=hero, rule="FT-BAG-01", asks=Asks.SPICE)  # fmt: skip
         extra = yield from ctx.d3("Spice: D3 Damage", hero=hero, rule="FT-BAG-01")
         put_member(ctx, replace(member(ctx, hero), spice=False))
         target_, damage_ = hits[int(pick)]

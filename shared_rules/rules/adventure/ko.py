@@ -9,7 +9,7 @@ from __future__ import annotations
 from ...commands import StopBleeding
 from ...errors import IllegalCommand
 from ...flow import Ctx, Procedure, Steps
-from ...prompts import Amount, Option, Part
+from ...prompts import Amount, Asks, Option, Part, Says
 from ...state import Session
 from .common import adventure, need_hero, party_ids, update
 
@@ -37,9 +37,9 @@ def harmed(ctx: Ctx, hero_id: str) -> Steps[None]:
     choice = yield from ctx.choose(
         f"{ctx.name(hero_id)} is KO'd: use a Revive Token ({tokens} left)?",
         [Option("revive", "Use a Revive Token: get back up, no Injury or Madness", part=Part.JOIN,
-                costs=(Amount("revive_token", 1),)),
-         Option("stay_down", "Stay down", part=Part.DECLINE)],
-        hero=hero_id, rule="FF-HERO-13",
+                costs=(Amount("revive_token", 1),), says=Says.REVIVE),
+         Option("stay_down", "Stay down", part=Part.DECLINE, says=Says.STAY_DOWN)],
+        hero=hero_id, rule="FF-HERO-13", asks=Asks.REVIVE, said=(("count", tokens),),
     )  # fmt: skip
     if choice == "revive":
         update(ctx, revive_tokens=tokens - 1)

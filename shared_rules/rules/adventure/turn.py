@@ -8,7 +8,7 @@ from dataclasses import replace
 from ...commands import Flee
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure, Steps
-from ...prompts import Option
+from ...prompts import Asks, Option, Says
 from ...state import Session, Side, TurnStep
 from .common import (
     MONK,
@@ -199,7 +199,8 @@ def end_of_turn(ctx: Ctx) -> Steps[None]:
         effects = [o for o in (*_core_effects(ctx.state), *mission.end_of_turn_effects(ctx.state)) if o.key not in done]
         if not effects:
             return
-        key = yield from ctx.choose("End of the Turn: which effect first?", effects, rule="FF-TURN-04")
+        key = yield from ctx.choose("End of the Turn: which effect first?", effects, rule="FF-TURN-04",
+                                    asks=Asks.END_OF_TURN)  # fmt: skip
         done.add(key)
         label = next(o.label for o in effects if o.key == key)
         ctx.emit("end_of_turn", f"End of the Turn: {label}", rule="FF-TURN-04")
@@ -217,7 +218,7 @@ def _core_effects(state: Session) -> tuple[Option, ...]:
     if state.options.recover_after_fight and not adv.in_fight and any(
         state.hero(h).knocked_out for h in party_ids(state)
     ):
-        return (Option(GET_UP, "KO'd Heroes Recover (no Fight is on)"),)
+        return (Option(GET_UP, "KO'd Heroes Recover (no Fight is on)", says=Says.GET_UP),)
     return ()
 
 

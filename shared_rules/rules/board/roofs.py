@@ -14,6 +14,7 @@ from typing import Any
 from ...dice import DieKind
 from ...errors import IllegalCommand
 from ...flow import Request
+from ...prompts import Asks
 from .grid import STREET, Board, Space
 from .model import Model, Pos, Side
 from .rolls import Rolls
@@ -120,7 +121,8 @@ def hero_wounded_on_roof(
         raise IllegalCommand(f"no empty space beside {hero.pos.describe()} for {hero.label} to land in",
                              rule="FT-BOARD-20")  # fmt: skip
     key = yield from ctx.choose(
-        f"Where does {hero.label} land?", [(f"{x},{y}", f"({x},{y})") for x, y in spaces], rule="FT-BOARD-20"
+        f"Where does {hero.label} land?", [(f"{x},{y}", f"({x},{y})") for x, y in spaces], rule="FT-BOARD-20",
+        asks=Asks.LANDING, said=(("name", hero.label),),
     )
     x, y = (int(v) for v in key.split(","))
     wounds = yield from ctx.d6(f"Wounds for {hero.label}'s fall (ignoring Defense)", rule="FT-BOARD-20")

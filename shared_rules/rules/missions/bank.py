@@ -13,8 +13,9 @@ from dataclasses import replace
 
 from ...dice import DieKind, Roll
 from ...errors import IllegalCommand
+from ...events import Fact
 from ...flow import Ctx, Steps
-from ...prompts import Option, Part
+from ...prompts import Asks, Option, Part, Says
 from ...state import Figure, Place, Session, Side, SpaceMark, TrackSpace
 from ..adventure import Ending, register
 from ..adventure.board_models import board_pos
@@ -239,9 +240,10 @@ class BankRobbery(TownMission):
         if not bags:
             return
         pick = yield from ctx.choose(f"{ctx.name(hero_id)} stands on {len(bags)} Money Bag(s): pick them up?",
-                                     [Option("pick", "Pick them up", part=Part.JOIN),
-                                      Option("leave", "Leave them", part=Part.DECLINE)], hero=hero_id,
-                                     rule="FT-M3-07")  # fmt: skip
+                                     [Option("pick", "Pick them up", part=Part.JOIN, says=Says.PICK_UP),
+                                      Option("leave", "Leave them", part=Part.DECLINE, says=Says.LEAVE_THEM)],
+                                     hero=hero_id, rule="FT-M3-07", asks=Asks.MONEY_BAGS,
+                                     said=(("count", len(bags)),))  # fmt: skip
         if pick != "pick":
             return
         for bag in bags:
@@ -249,8 +251,10 @@ class BankRobbery(TownMission):
             put(ctx, replace(adv, figures=tuple(f for f in adv.figures if f.id != bag.id)))
             set_counter(ctx, "bags", adventure(ctx).counter("bags") + 1)
             number = yield from ctx.choose("The number printed on the flipped Money Bag (not in the rulebooks)",
-                                           [(str(v), f"{v}: ${20 * v}") for v in range(1, 7)], hero=hero_id,
-                                           rule="FT-M3-07")  # fmt: skip
+                                           [Option(str(v), f"{v}: ${20 * v}", says=Says.MONEY_BAG,
+                                                   facts=(Fact("value", v), Fact("price", 20 * v)))
+                                            for v in range(1, 7)], hero=hero_id,
+                                           rule="FT-M3-07", asks=Asks.MONEY_BAG_NUMBER)  # fmt: skip
             ctx.change(hero_id, "gold", 20 * int(number), rule="FT-M3-07", why="a Money Bag")
             kill_track(ctx, 1, rule="FT-M3-08", why="a Money Bag picked up")
 

@@ -340,7 +340,7 @@ def hit_figure(ctx: Ctx, figure_id: str, hits: int, damage: int, *, by: str, rul
 def grit_for(ctx: Ctx, figure: Figure, roll: Roll) -> Steps[Roll]:
     """Any Hero may spend their own Grit to re-roll the Escaped Prisoner's Defense dice that failed, each die at
     most once (FT-M2-09, FF-GRIT-02)."""
-    from ...prompts import Amount, Option, Part
+    from ...prompts import Amount, Asks, Option, Part, Says
 
     while True:
         failed = [i for i, f in enumerate(roll.faces) if f < roll.target and i not in roll.rerolled]
@@ -350,8 +350,10 @@ def grit_for(ctx: Ctx, figure: Figure, roll: Roll) -> Steps[Roll]:
             answer = yield from ctx.choose(
                 f"{figure.name}'s Defense shows {','.join(map(str, roll.faces))}: spend 1 of your Grit to re-roll "
                 f"the {len(failed)} failed save(s)?",
-                [Option("reroll", "Spend 1 Grit: re-roll them", part=Part.JOIN, costs=(Amount("grit", 1),)),
-                 Option("keep", "No", part=Part.DECLINE)], hero=hero, rule="FT-M2-09")  # fmt: skip
+                [Option("reroll", "Spend 1 Grit: re-roll them", part=Part.JOIN, costs=(Amount("grit", 1),),
+                        says=Says.GRIT_REROLL),
+                 Option("keep", "No", part=Part.DECLINE, says=Says.NO)], hero=hero, rule="FT-M2-09",
+                asks=Asks.DEFENSE_REROLL, said=(("figure", figure.name), ("count", len(failed))))  # fmt: skip
             if answer == "reroll":
                 payer = hero
                 break

@@ -14,8 +14,9 @@ from dataclasses import replace
 from ...commands import RescueHero
 from ...dice import DieKind, Roll
 from ...errors import IllegalCommand
+from ...events import Fact
 from ...flow import Ctx, Procedure, Steps
-from ...prompts import Option, Part
+from ...prompts import Asks, Option, Part, Says
 from ...state import Figure, Place, Session, Side, TurnStep
 from ..adventure import Ending, register
 from ..adventure.board_models import board_pos
@@ -131,7 +132,7 @@ class HangingHigh(TownMission):
         assert adv is not None
         if adv.counter("freed") or adv.counter("hanged"):
             return ()
-        return (Option("countdown", "The top Countdown counter comes off"),)
+        return (Option("countdown", "The top Countdown counter comes off", says=Says.COUNTDOWN),)
 
     def end_of_turn(self, ctx: Ctx, key: str) -> Steps[None]:
         yield from self._tick(ctx, "the End of the Turn")
@@ -160,9 +161,10 @@ class HangingHigh(TownMission):
         if not shooters:
             yield from self._hanged(ctx, "no Hero has Line of Sight to the Gallows")
             return
-        options = [Option(h, f"{ctx.name(h)} shoots at the rope", part=Part.JOIN) for h in shooters]
+        options = [Option(h, f"{ctx.name(h)} shoots at the rope", part=Part.JOIN, says=Says.SHOOTS,
+                          facts=(Fact("name", ctx.name(h)),)) for h in shooters]
         hero = yield from ctx.choose("Who shoots the rope (in Range and Line of Sight of the Gallows)?", options,
-                                     rule="FT-M2-08")  # fmt: skip
+                                     rule="FT-M2-08", asks=Asks.ROPE_SHOOTER)  # fmt: skip
         sheet = member(ctx, hero).sheet
         if sheet.shots and sheet.ranged_to_hit:
             roll = yield from own_roll(ctx, hero, sheet.shots, "the Shot at the rope", target=sheet.ranged_to_hit,
@@ -175,8 +177,9 @@ class HangingHigh(TownMission):
         else:
             answer = yield from ctx.choose(
                 f"{ctx.name(hero)}'s Shot at the rope: did one Hit do 6 Wounds (To Hit and Damage as normal, no "
-                "Defense)?", [Option("cut", "Yes: the rope is cut"), Option("missed", "No")], hero=hero,
-                rule="FT-M2-08")  # fmt: skip
+                "Defense)?", [Option("cut", "Yes: the rope is cut", says=Says.ROPE_CUT),
+                              Option("missed", "No", says=Says.NO)], hero=hero,
+                rule="FT-M2-08", asks=Asks.ROPE_CUT)  # fmt: skip
             cut = answer == "cut"
         if not cut:
             yield from self._hanged(ctx, f"{ctx.name(hero)}'s Shot does not cut the rope")

@@ -13,8 +13,9 @@ from dataclasses import replace
 
 from ...dice import DieKind
 from ...errors import IllegalCommand
+from ...events import Fact
 from ...flow import Ctx, Steps
-from ...prompts import Option
+from ...prompts import Option, Says
 from ...state import Figure, Place, Session, Side, TrackSpace
 from ..adventure import Ending, register
 from ..adventure.board_models import board_pos
@@ -129,11 +130,13 @@ class JailBreak(TownMission):
         assert adv is not None
         out = []
         if adv.darkness > 0:
-            out.append(Option("reinforcements", "D3 Bandits arrive (D6 with none on the board)"))
+            out.append(Option("reinforcements", "D3 Bandits arrive (D6 with none on the board)",
+                              says=Says.REINFORCEMENTS))  # fmt: skip
         if adv.counter("dynamite"):
-            out.append(Option("fuse", f"A Dynamite token burns away ({adv.counter('dynamite')} left)"))
+            out.append(Option("fuse", f"A Dynamite token burns away ({adv.counter('dynamite')} left)",
+                              says=Says.FUSE, facts=(Fact("count", adv.counter("dynamite")),)))  # fmt: skip
         if adv.counter("escaped") and PRISONER in {f.id for f in adv.figures}:
-            out.append(Option("prisoner", "The Escaped Prisoner moves"))
+            out.append(Option("prisoner", "The Escaped Prisoner moves", says=Says.PRISONER_MOVES))
         return tuple(out)
 
     def end_of_turn(self, ctx: Ctx, key: str) -> Steps[None]:

@@ -14,8 +14,9 @@ from dataclasses import replace
 from ...commands import Desperation, MoveTownsfolk, RandomTarget, StrikeTownsfolk
 from ...dice import DieKind, Roll
 from ...errors import IllegalCommand, InvalidCommand
+from ...events import Fact
 from ...flow import Ctx, Procedure, Steps
-from ...prompts import Option
+from ...prompts import Asks, Option, Says
 from ...state import Figure, Place, Session, Side
 from ..adventure import Ending, register
 from ..adventure.board_models import board_pos
@@ -184,8 +185,10 @@ class TownOverrun(TownMission):
         for hero in party_ids(ctx.state):
             for n, _ in enumerate(folk):
                 pick = yield from ctx.choose(f"{ctx.name(hero)}: Townsfolk {n + 1} saved: XP or Gold?",
-                                             [Option("xp", "D6 x 10 XP"), Option("gold", "D6 x $25")], hero=hero,
-                                             rule="FT-M5-11")  # fmt: skip
+                                             [Option("xp", "D6 x 10 XP", says=Says.XP_REWARD),
+                                              Option("gold", "D6 x $25", says=Says.GOLD_REWARD)], hero=hero,
+                                             rule="FT-M5-11", asks=Asks.TOWNSFOLK_REWARD,
+                                             said=(("number", n + 1),))  # fmt: skip
                 face = yield from ctx.d6(f"the reward for Townsfolk {n + 1}", hero=hero, rule="FT-M5-11")
                 ctx.change(hero, pick, face * (10 if pick == "xp" else 25), rule="FT-M5-11", why="a Townsfolk saved")
         ctx.emit("mission", "Each Hero draws 2 Loot cards (at the table)", rule="FT-M5-11")
@@ -197,9 +200,10 @@ class TownOverrun(TownMission):
                     yield from injury_or_madness(ctx, hero, rule="FT-M5-11")
             elif ending.reason == "darkness":
                 chart = yield from ctx.choose(f"{ctx.name(hero)}: the Darkness escaped: Injury or Madness?",
-                                              [Option("injury", "Roll on the Injury chart"),
-                                               Option("madness", "Roll on the Madness chart")], hero=hero,
-                                              rule="FT-M5-11")  # fmt: skip
+                                              [Option("injury", "Roll on the Injury chart", says=Says.INJURY_CHART),
+                                               Option("madness", "Roll on the Madness chart",
+                                                      says=Says.MADNESS_CHART)], hero=hero,
+                                              rule="FT-M5-11", asks=Asks.ESCAPED_CHART)  # fmt: skip
                 yield from ctx.card(hero, chart, f"The Darkness escaped: roll on the {chart.capitalize()} chart and "
                                     "enter what it says", rule="FT-M5-11")  # fmt: skip
         ctx.emit("mission", "The Town is destroyed", rule="FT-M5-11")
@@ -319,7 +323,8 @@ def random_target(ctx: Ctx, command: RandomTarget) -> Procedure:
     if picked == "townsfolk":
         if command.ambush:
             picked = yield from ctx.choose("The Ambush falls on the Townsfolk: which marker?",
-                                           [(f.id, f.id) for f in folk], rule="FT-M5-09")  # fmt: skip
+                                           [(f.id, f.id) for f in folk], rule="FT-M5-09",
+                                           asks=Asks.AMBUSH_MARKER)  # fmt: skip
         else:
             here = _from(ctx.state, enemy) or (0, 0)
 
@@ -371,8 +376,10 @@ def strike_townsfolk(ctx: Ctx, command: StrikeTownsfolk) -> Procedure:
     taker = "none"
     if near and command.hits:
         taker = yield from ctx.choose(f"{command.hits} Hit(s) on {folk.id}: does an adjacent Hero take them instead?",
-                                      [*((h, f"{ctx.name(h)} takes the Hits") for h in near),
-                                       ("none", "Nobody")], rule="FT-M5-04")  # fmt: skip
+                                      [*(Option(h, f"{ctx.name(h)} takes the Hits", says=Says.TAKES_HITS,
+                                                facts=(Fact("name", ctx.name(h)),)) for h in near),
+                                       Option("none", "Nobody", says=Says.NOBODY)], rule="FT-M5-04",
+                                      asks=Asks.TAKE_HITS, said=(("hits", command.hits), ("figure", folk.id)))  # fmt: skip
     if taker != "none":
         ctx.emit("mission", f"{ctx.name(taker)} takes the Hits meant for {folk.id}", hero=taker, rule="FT-M5-04")
         yield from take_strike(ctx, enemy, EnemyStrike(taker, hits=command.hits, damage=command.damage))

@@ -9,7 +9,7 @@ from ...commands import EndDay, EndTownStay, StartDay
 from ...dice import DieKind
 from ...errors import IllegalCommand
 from ...flow import Ctx, Procedure, Steps
-from ...prompts import Amount, Option
+from ...prompts import Amount, Asks, Option, Says
 from ...state import Carry, DailyEvent, Lodger, Lodging, Phase, Session, Stay, StayStage
 from .common import (
     STANDARD,
@@ -83,7 +83,7 @@ def daily_event(ctx: Ctx) -> Steps[None]:
                      reason="shuffled")  # fmt: skip
         names = sorted(left)
         name = yield from ctx.draw("the Daily Event card", [(n, n) for n in names], rule="FT-DAY-01",
-                                   weights=[left[n] for n in names])  # fmt: skip
+                                   weights=[left[n] for n in names], asks=Asks.DAILY_EVENT_CARD)  # fmt: skip
         card = stay_content.daily_card(name)
         assert card is not None
         event = DailyEvent(card.name, card.text, card.just_another_day, card.lasting, card.closes,
@@ -96,8 +96,9 @@ def daily_event(ctx: Ctx) -> Steps[None]:
     else:
         kind = yield from ctx.choose(
             "Draw the Daily Event card: which is it?",
-            [Option("just_another_day", JUST_ANOTHER_DAY), Option("other", "Another card: enter what it says")],
-            rule="FT-DAY-01")  # fmt: skip
+            [Option("just_another_day", JUST_ANOTHER_DAY),
+             Option("other", "Another card: enter what it says", says=Says.OTHER_CARD)],
+            rule="FT-DAY-01", asks=Asks.DAILY_EVENT)  # fmt: skip
         if kind == "other":
             _, entry = yield from read_chart(
                 ctx, None, "daily_event", "Read the Daily Event card aloud and enter it (its effects apply to every "
@@ -141,13 +142,14 @@ def lodge_posse(ctx: Ctx) -> Steps[None]:
     rate = content(ctx.state).hotel_price * stay.hotel_price_factor
     where = EACH_CHOOSES
     if len(heroes) > 1 and all(ctx.hero(h).gold >= rate for h in heroes):
-        options = [Option(Lodging.HOTEL.value, f"Everyone at the Hotel (${rate} each)", costs=(Amount("gold", rate),))]
+        options = [Option(Lodging.HOTEL.value, f"Everyone at the Hotel (${rate} each)", costs=(Amount("gold", rate),),
+                          says=Says.ALL_HOTEL)]  # fmt: skip
         if not stay.camp_site_closed:
             options.append(Option(Lodging.CAMP_SITE.value, "Everyone at the Camp Site (free; each rolls its Hazard "
-                                  "chart)"))  # fmt: skip
-        options.append(Option(EACH_CHOOSES, "Each hero chooses"))
+                                  "chart)", says=Says.ALL_CAMP))  # fmt: skip
+        options.append(Option(EACH_CHOOSES, "Each hero chooses", says=Says.EACH_CHOOSES))
         where = yield from ctx.choose(f"Day {stay.day}: where does the posse spend the night?", options,
-                                      rule="R-STAY-18")  # fmt: skip
+                                      rule="R-STAY-18", asks=Asks.POSSE_LODGING, said=(("day", stay.day),))  # fmt: skip
     for hero in heroes:
         yield from lodge(ctx, hero, None if where == EACH_CHOOSES else where)
 
@@ -161,15 +163,17 @@ def lodge(ctx: Ctx, hero: str, chosen: str | None = None) -> Steps[None]:
     rate = content(ctx.state).hotel_price * stay.hotel_price_factor
     options = []
     if ctx.hero(hero).gold >= rate:
-        options.append(Option(Lodging.HOTEL.value, f"The Hotel (${rate})", costs=(Amount("gold", rate),)))
+        options.append(Option(Lodging.HOTEL.value, f"The Hotel (${rate})", costs=(Amount("gold", rate),),
+                              says=Says.HOTEL))  # fmt: skip
     if not stay.camp_site_closed:
-        options.append(Option(Lodging.CAMP_SITE.value, "The Camp Site (free; roll its Hazard chart)"))
+        options.append(Option(Lodging.CAMP_SITE.value, "The Camp Site (free; roll its Hazard chart)", says=Says.CAMP))
     if not options:
         ctx.emit("lodging", f"{ctx.name(hero)} cannot pay the Hotel and the Camp Site is closed: a night in the "
                  "street", hero=hero, rule="FT-TOWN-06", where="street")  # fmt: skip
         return
     where = chosen if chosen is not None else (
-        yield from ctx.choose(f"Day {stay.day}: where do you spend the night?", options, hero=hero, rule="FT-DAY-01"))
+        yield from ctx.choose(f"Day {stay.day}: where do you spend the night?", options, hero=hero, rule="FT-DAY-01",
+                              asks=Asks.LODGING, said=(("day", stay.day),)))  # fmt: skip
     put_stay(ctx, lodging=(*stay_of(ctx.state).lodging, Lodger(hero, Lodging(where))))
     if where == Lodging.HOTEL.value:
         change(ctx, hero, "gold", -rate, rule="FT-DAY-01", why="a room at the Hotel")

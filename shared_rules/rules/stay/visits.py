@@ -8,7 +8,7 @@ from ...commands import EndVisit, PayOffWarrants, VisitLocation
 from ...dice import DieKind
 from ...errors import IllegalCommand
 from ...flow import Ctx, Procedure, Steps
-from ...prompts import Amount, Option, Part
+from ...prompts import Amount, Asks, Option, Part, Says
 from ...state import Session, Visit
 from .common import (
     SHERIFF,
@@ -129,9 +129,9 @@ def call_out(ctx: Ctx, hero: str, faces: tuple[int, ...]) -> Steps[bool]:
     choice = yield from ctx.choose(
         f"Double {faces[0]}s: you spot the escaped prisoner. Call him out to a High Noon Duel (the rest of this "
         "visit is lost)?",
-        [Option("call_out", "Call him out: a High Noon Duel", Part.JOIN),
-         Option("let_go", "Let him go and read the Location Event", Part.DECLINE)], hero=hero,
-        rule="FT-TRAVEL-D62")  # fmt: skip
+        [Option("call_out", "Call him out: a High Noon Duel", Part.JOIN, says=Says.CALL_OUT),
+         Option("let_go", "Let him go and read the Location Event", Part.DECLINE, says=Says.LET_GO)], hero=hero,
+        rule="FT-TRAVEL-D62", asks=Asks.CALL_OUT, said=(("value", faces[0]),))  # fmt: skip
     if choice != "call_out":
         return False
     close_visit(ctx, hero, why="calls out the escaped prisoner")
@@ -140,9 +140,10 @@ def call_out(ctx: Ctx, hero: str, faces: tuple[int, ...]) -> Steps[bool]:
              rule="FT-TRAVEL-D62", reason="called_out")  # fmt: skip
     result = yield from ctx.choose(
         "Play the High Noon Duel at the table: how did it end?",
-        [Option("won", "Won: the prisoner is brought down", gains=(Amount("gold", 200, dice="d6"),)),
-         Option("lost", "Lost: he fights dirty", costs=(Amount("injury", 1),))], hero=hero,
-        rule="FT-TRAVEL-D62")  # fmt: skip
+        [Option("won", "Won: the prisoner is brought down", gains=(Amount("gold", 200, dice="d6"),),
+                says=Says.DUEL_WON),
+         Option("lost", "Lost: he fights dirty", costs=(Amount("injury", 1),), says=Says.DUEL_LOST)], hero=hero,
+        rule="FT-TRAVEL-D62", asks=Asks.DUEL_RESULT)  # fmt: skip
     if result == "won":
         bounty = yield from ctx.d6("the prisoner's bounty: D6 x $200", hero=hero, rule="FT-TRAVEL-D62")
         change(ctx, hero, "gold", 200 * bounty, rule="FT-TRAVEL-D62", why="the escaped prisoner's bounty")

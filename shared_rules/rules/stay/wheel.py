@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from ...commands import Effect, PlayDevilsWheel, WheelRoll, WheelStop
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import CardRequest, Ctx, Procedure, Steps
-from ...prompts import Amount, Option, Part
+from ...prompts import Amount, Asks, Option, Part, Says
 from ...state import DieLie, Session, Wheel, WheelDie
 from .common import (
     GAMBLING_HALL,
@@ -185,8 +185,9 @@ def jackpot(ctx: Ctx, hero: str, index: int) -> Steps[None]:
         f"Die {index + 1} sits on the Devil's Head: try for the jackpot (1-3: that many Corruption Points; 4-6: the "
         "Artifact it points to)?",
         [Option("try", "Press your luck", Part.JOIN, costs=(Amount("corruption", 1, dice="d3"),),
-                gains=(Amount("item", 1, "artifact"),)),
-         Option("pass", "Leave it", Part.DECLINE)], hero=hero, rule="FT-WHEEL-05")  # fmt: skip
+                gains=(Amount("item", 1, "artifact"),), says=Says.PRESS_LUCK),
+         Option("pass", "Leave it", Part.DECLINE, says=Says.LEAVE_IT)], hero=hero, rule="FT-WHEEL-05",
+        asks=Asks.JACKPOT, said=(("number", index + 1),))  # fmt: skip
     if choice != "try":
         return
     roll = yield from ctx.d6("the Devil's Head jackpot", hero=hero, rule="FT-WHEEL-05")

@@ -9,6 +9,7 @@ from ...commands import Arrive
 from ...content import TOWN_SIZES, TOWN_TYPES, TownTypeRules, pack
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure, Steps
+from ...prompts import Asks
 from ...state import Phase, Slot, Town, TownSize
 from ..stay import begin_stay
 
@@ -26,7 +27,7 @@ def arrive(ctx: Ctx, command: Arrive) -> Procedure:
         )
     travel = ctx.state.travel
     size = TownSize.SMALL if travel is None or travel.turned_back else travel.size  # FT-TRAVEL-D42
-    type_roll = yield from ctx.two_d6("the Specialty Town type", rule="FT-TOWN-02")
+    type_roll = yield from ctx.two_d6("the Specialty Town type", rule="FT-TOWN-02", asks=Asks.TOWN_TYPE)
     town_type = TOWN_TYPES[type_roll]
     ctx.emit("town_type", f"The posse finds a {town_type} (2D6 = {type_roll})", rule="FT-TOWN-02",
              town_type=town_type, value=type_roll)  # fmt: skip
@@ -68,7 +69,8 @@ def construct(ctx: Ctx, size: TownSize, town_type: str) -> Steps[tuple[Slot, ...
     pool = [location for location in pool if location not in rules.never]
     while len(placed) < count and pool:
         options = sorted({(location, location) for location in pool})
-        drawn = yield from ctx.draw(f"the Building token for slot {len(placed) + 1}", options, rule="FT-TOWN-03")
+        drawn = yield from ctx.draw(f"the Building token for slot {len(placed) + 1}", options, rule="FT-TOWN-03",
+                                    asks=Asks.BUILDING_TOKEN, said=(("number", len(placed) + 1),))  # fmt: skip
         placed.append(drawn)
         pool.remove(drawn)
     if len(placed) < count:

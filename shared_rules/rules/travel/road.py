@@ -7,6 +7,7 @@ from ...content import TOWN_SIZES, TRAVEL_HAZARDS
 from ...dice import DieKind
 from ...errors import InvalidCommand
 from ...flow import Ctx, Procedure
+from ...prompts import Asks
 from ...state import Phase, TownSize, Travel
 from .hazards import HAZARDS
 
@@ -30,6 +31,8 @@ def choose_town_size(ctx: Ctx, command: ChooseTownSize) -> Procedure:
                 hero=hero,
                 chart=True,
                 rule="FT-TRAVEL-02",
+                asks=Asks.HAZARD_COUNT,
+                said=(("size", size.value),),
             )
             if roll.value in table.roll_adds_hazard_on:  # FT-TRAVEL-02: 1, 2 or 3 adds a hazard
                 rollers.append(hero)
@@ -53,7 +56,8 @@ def roll_hazard(ctx: Ctx, command: RollHazard) -> Procedure:
     if ctx.hero(roller).removed:  # taken by Mr. Scratch: the hazard remains, the first hero left rolls it
         roller = ctx.heroes()[0]
     roll = yield from ctx.roll(
-        DieKind.D36, f"Travel Hazard {number} of {len(travel.rollers)}", hero=roller, chart=True, rule="FT-TRAVEL-03"
+        DieKind.D36, f"Travel Hazard {number} of {len(travel.rollers)}", hero=roller, chart=True, rule="FT-TRAVEL-03",
+        asks=Asks.HAZARD_ROLL, said=(("number", number), ("count", len(travel.rollers))),
     )
     entry = TRAVEL_HAZARDS[roll.value]
     ctx.update(travel=Travel(travel.size, travel.rollers, number, travel.turned_back, (*travel.hazards, roll.value)))

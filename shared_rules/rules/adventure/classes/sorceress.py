@@ -13,7 +13,7 @@ from ....content import pack
 from ....dice import DieKind, Roll
 from ....errors import IllegalCommand, InvalidCommand
 from ....flow import Ctx, Procedure, RerollRequest, Steps
-from ....prompts import Amount, Option, Part
+from ....prompts import Amount, Asks, Option, Part, Says
 from ....state import Session
 from ..common import (
     SORCERESS,
@@ -97,7 +97,7 @@ def cast_spell(ctx: Ctx, command: CastSpell) -> Procedure:
     purpose = f"Casting Roll for {spell} ({card.casting}+)"
     roll = yield from ctx.roll(DieKind.POOL, purpose, hero=hero, pool=2 + command.extra_mana, rule="FF-SORC-05",
                                doubles=card.dangerous)  # fmt: skip
-    roll, powder = yield from _after_the_roll(ctx, hero, roll, card, focus, purpose)
+    roll, powder = yield from _after_the_roll(ctx, hero, roll, card, focus, purpose, spell)
     total = casting_total(roll, focus, powder)
     if card.dangerous and len(set(roll.faces)) < len(roll.faces):  # any two dice match (A43)
         willpower = ctx.hero(hero).willpower
@@ -127,25 +127,29 @@ def casting_total(roll: Roll, focus: int, powder: int) -> int:
 
 
 def _after_the_roll(ctx: Ctx, hero: str, roll: Roll, card: SpellCard, focus: int,
-                    purpose: str) -> Steps[tuple[Roll, int]]:  # fmt: skip
+                    purpose: str, spell: str) -> Steps[tuple[Roll, int]]:  # fmt: skip
     powder = 0
     grit_declined = False
     while casting_total(roll, focus, powder) < card.casting:
         options = []
         if member(ctx, hero).mana >= 1:
-            options.append(Option("mana", "Spend 1 Mana: add a die", part=Part.JOIN, costs=(Amount("mana", 1),)))
+            options.append(Option("mana", "Spend 1 Mana: add a die", part=Part.JOIN, costs=(Amount("mana", 1),),
+                                  says=Says.EXTRA_MANA))  # fmt: skip
         if member(ctx, hero).arcane_powder >= 1:
             options.append(Option("powder", "Discard 1 Arcane Powder: +1", part=Part.JOIN,
-                                  costs=(Amount("arcane_powder", 1),)))  # fmt: skip
+                                  costs=(Amount("arcane_powder", 1),), says=Says.ARCANE_POWDER))  # fmt: skip
         if (ctx.state.options.offer_grit_rerolls and not grit_declined and ctx.hero(hero).grit >= 1
                 and len(roll.rerolled) < len(roll.faces)):  # fmt: skip
-            options.append(Option("grit", "Spend 1 Grit: re-roll dice", part=Part.JOIN, costs=(Amount("grit", 1),)))
+            options.append(Option("grit", "Spend 1 Grit: re-roll dice", part=Part.JOIN, costs=(Amount("grit", 1),),
+                                  says=Says.GRIT_REROLL))  # fmt: skip
         if not options:
             break
-        options.append(Option("accept", "Let it fail", part=Part.DECLINE))
+        options.append(Option("accept", "Let it fail", part=Part.DECLINE, says=Says.LET_FAIL))
         total = casting_total(roll, focus, powder)
         choice = yield from ctx.choose(f"{purpose}: {','.join(map(str, roll.faces))} gives {total}", options,
-                                       hero=hero, rule="FF-SORC-05")  # fmt: skip
+                                       hero=hero, rule="FF-SORC-05", asks=Asks.CASTING,
+                                       said=(("name", spell), ("value", total),
+                                             ("target", card.casting)))  # fmt: skip
         if choice == "accept":
             break
         if choice == "mana":

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ....dice import DieKind, Roll
+from ....events import Fact
 from ....flow import Ctx, Procedure, Steps
-from ....prompts import Option, SkillCheck
+from ....prompts import Asks, Option, Says, SkillCheck
 from ....state import Item, ItemTag
 
 Hazard = Callable[[Ctx, str], Procedure]
@@ -40,11 +41,13 @@ def willpower_saves(ctx: Ctx, hero: str, hits: int, *, purpose: str, rule: str) 
     return hits - roll.successes
 
 
-def choose_item(ctx: Ctx, hero: str, items: list[Item], question: str, *, rule: str) -> Procedure:
-    """The hero picks one of `items` (returns its id), or None when there is nothing to pick."""
+def choose_item(ctx: Ctx, hero: str, items: list[Item], question: str, *, name: str, rule: str) -> Procedure:
+    """The hero picks one of `items` (returns its id), or None when there is nothing to pick; `name` is the
+    hazard's, for the prompt's words."""
     if not items:
         return None
-    return (yield from ctx.choose(question, [(i.id, i.name) for i in items], hero=hero, rule=rule))
+    return (yield from ctx.choose(question, [(i.id, i.name) for i in items], hero=hero, rule=rule,
+                                  asks=Asks.WHICH_ITEM, said=(("name", name),)))  # fmt: skip
 
 
 def fit_side_bag(ctx: Ctx, hero: str, *, rule: str) -> Procedure:
@@ -53,7 +56,7 @@ def fit_side_bag(ctx: Ctx, hero: str, *, rule: str) -> Procedure:
         bag = ctx.hero(hero).side_bag
         options = [(str(i), token) for i, token in enumerate(bag)]
         index = yield from ctx.choose("Your Side Bag is over capacity: discard which token?", options, hero=hero,
-                                      rule="FF-HERO-08")
+                                      rule="FF-HERO-08", asks=Asks.DISCARD_TOKEN)  # fmt: skip
         ctx.remove_token(hero, int(index), rule=rule, why="no room in the torn Side Bag")
 
 
@@ -76,10 +79,12 @@ def plus_one(ctx: Ctx, hero: str, stat: str, *, rule: str, why: str) -> None:
         ctx.change(hero, damage, -1, rule=rule, why=f"{why} (heal 1)")
 
 
-def takes_part(ctx: Ctx, hero: str, question: str, join: Option, skip: Option, *, rule: str) -> Steps[bool]:
-    """An optional hazard (46, 55, 64): the hero chooses to take part (`join`) or pass it by (`skip`); every Hero
-    is asked in turn."""
-    choice = yield from ctx.choose(question, [join, skip], hero=hero, rule=rule, alike="take_part", each=True)
+def takes_part(ctx: Ctx, hero: str, question: str, join: Option, skip: Option, *, name: str,
+               rule: str) -> Steps[bool]:  # fmt: skip
+    """An optional hazard (46, 55, 64) named `name`: the hero chooses to take part (`join`) or pass it by (`skip`);
+    every Hero is asked in turn."""
+    choice = yield from ctx.choose(question, [join, skip], hero=hero, rule=rule, alike="take_part", each=True,
+                                   asks=Asks.TAKE_PART, said=(("name", name),))  # fmt: skip
     return choice == join.key
 
 
@@ -88,8 +93,11 @@ def either_test(
 ) -> Steps[Roll]:
     """"A <Skill> N+ or <Skill> N+ test" (56, 65, 66): the hero picks the skill, then tests it; `each` when every
     Hero takes it in turn (56, 65)."""
-    options = [Option(skill, f"{skill.capitalize()} {target}+ ({ctx.skill(hero, skill)} dice)",
-                      test=SkillCheck(skill, target)) for skill in skills]
+    options = []
+    for skill in skills:
+        n = ctx.skill(hero, skill)
+        options.append(Option(skill, f"{skill.capitalize()} {target}+ ({n} dice)", test=SkillCheck(skill, target),
+                              says=Says.SKILL, facts=(Fact("count", n),)))  # fmt: skip
     skill = yield from ctx.choose(f"{purpose}: which test?", options, hero=hero, rule=rule, alike="which_test",
-                                  each=each)
+                                  each=each, asks=Asks.WHICH_TEST, said=(("name", purpose),))  # fmt: skip
     return (yield from ctx.skill_test(hero, skill, target, purpose, rule=rule))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ....flow import Ctx, Procedure
-from ....prompts import Amount, Option, Part, SkillCheck
+from ....prompts import Amount, Asks, Option, Part, Says, SkillCheck
 from .common import choose_item, hazard, lose_grit_or_take, plus_one, willpower_saves
 
 
@@ -17,7 +17,7 @@ def march_of_the_lost_army(ctx: Ctx, roller: str) -> Procedure:
             continue
         lost = yield from choose_item(ctx, hero, list(ctx.hero(hero).items),
                                       "March of the Lost Army: which Item do the spectral riders pull away?",
-                                      rule="FT-TRAVEL-D31")
+                                      name="March of the Lost Army", rule="FT-TRAVEL-D31")
         if lost is not None:
             ctx.remove_item(hero, lost, rule="FT-TRAVEL-D31", why="pulled away by the Lost Army")
 
@@ -35,9 +35,9 @@ def plague_church(ctx: Ctx, roller: str) -> Procedure:
         choice = yield from ctx.choose(
             "Plague Church: ride out to help the cursed church, or turn away and keep on the road?",
             [Option("help", "Help: 1 Grit or D6 Corruption Hits, then Spirit 5+", Part.JOIN,
-                    test=SkillCheck("spirit", 5)),
-             Option("turn_away", "Turn away", Part.DECLINE)],
-            hero=hero, rule=rule, alike="help", each=True,
+                    test=SkillCheck("spirit", 5), says=Says.HELP_CHURCH),
+             Option("turn_away", "Turn away", Part.DECLINE, says=Says.TURN_AWAY)],
+            hero=hero, rule=rule, alike="help", each=True, asks=Asks.HELP_CHURCH,
         )
         if choice == "help":
             helpers.append(hero)
@@ -47,9 +47,10 @@ def plague_church(ctx: Ctx, roller: str) -> Procedure:
         if ctx.hero(hero).grit >= 1:
             cost = yield from ctx.choose(
                 "Plague Church: spend 1 Grit, or take D6 Corruption Hits (Willpower saves)?",
-                [Option("grit", "Spend 1 Grit", costs=(Amount("grit", 1),)),
-                 Option("hits", "Take D6 Corruption Hits", costs=(Amount("corruption", 1, dice="d6"),))],
-                hero=hero, rule=rule, alike="cost",
+                [Option("grit", "Spend 1 Grit", costs=(Amount("grit", 1),), says=Says.SPEND),
+                 Option("hits", "Take D6 Corruption Hits", costs=(Amount("corruption", 1, dice="d6"),),
+                        says=Says.CORRUPTION_HITS)],
+                hero=hero, rule=rule, alike="cost", asks=Asks.CHURCH_COST,
             )
         if cost == "grit":
             ctx.change(hero, "grit", -1, rule=rule, why="Plague Church: braving the plague")
@@ -73,7 +74,8 @@ def plague_church(ctx: Ctx, roller: str) -> Procedure:
     ctx.emit("plague_church", f"Plague Church: {successes} successes; the grateful Church gives its Artifact",
              rule=rule, successes=successes, passed=True)  # fmt: skip
     keeper = yield from ctx.choose("Plague Church: which helper keeps the Mine Artifact?",
-                                   [(hero, ctx.name(hero)) for hero in helpers], rule=rule)
+                                   [(hero, ctx.name(hero)) for hero in helpers], rule=rule,
+                                   asks=Asks.ARTIFACT_KEEPER)  # fmt: skip
     yield from ctx.card(keeper, "artifact", "Draw a Mine Artifact and enter it", rule=rule)
 
 
@@ -108,9 +110,9 @@ def burning_farmstead(ctx: Ctx, roller: str) -> Procedure:
     for hero in ctx.heroes():
         choice = yield from ctx.choose(
             "Burning Farmstead: brave the burning building to look for survivors, or turn away?",
-            [Option("enter", "Enter: Strength 5+", Part.JOIN, test=SkillCheck("strength", 5)),
-             Option("turn_away", "Turn away", Part.DECLINE)], hero=hero, rule=rule, alike="enter",
-            each=True,
+            [Option("enter", "Enter: Strength 5+", Part.JOIN, test=SkillCheck("strength", 5), says=Says.ENTER),
+             Option("turn_away", "Turn away", Part.DECLINE, says=Says.TURN_AWAY)], hero=hero, rule=rule,
+            alike="enter", each=True, asks=Asks.ENTER_FARMSTEAD,
         )
         if choice != "enter":
             continue
@@ -152,19 +154,19 @@ def mutant_warlord(ctx: Ctx, roller: str) -> Procedure:
     rule = "FT-TRAVEL-D36"
     for hero in ctx.heroes():
         price: int | None = None
-        options = [Option("pay", "Pay D6 x $50", costs=(Amount("gold", 50, dice="d6"),))]
+        options = [Option("pay", "Pay D6 x $50", costs=(Amount("gold", 50, dice="d6"),), says=Says.PAY)]
         if ctx.state.options.warlord_price_first:
             price = 50 * (yield from ctx.d6("Mutant Warlord: the price (x $50)", hero=hero, rule=rule))
-            options = [Option("pay", f"Pay ${price}", costs=(Amount("gold", price),))
+            options = [Option("pay", f"Pay ${price}", costs=(Amount("gold", price),), says=Says.PAY)
                        ] if ctx.hero(hero).gold >= price else []
             if not options:
                 ctx.emit("cannot_pay", f"{ctx.name(hero)} cannot pay ${price} (has ${ctx.hero(hero).gold}): "
                          "the Lore 6+ test it is (A8)", hero=hero, rule=rule, price=price,
                          value=ctx.hero(hero).gold)  # fmt: skip
         options.append(Option("test", "Lore 6+ test: pass +D6 Dark Stone, fail -D3 Health permanently",
-                              test=SkillCheck("lore", 6)))
+                              test=SkillCheck("lore", 6), says=Says.WARLORD_TEST))
         choice = yield from ctx.choose("Mutant Warlord: pay him off, or overcome him?", options, hero=hero,
-                                       rule=rule, alike="pay_or_test", each=True)
+                                       rule=rule, alike="pay_or_test", each=True, asks=Asks.PAY_OR_TEST)
         if choice == "pay":
             if price is None:
                 price = 50 * (yield from ctx.d6("Mutant Warlord: the price (x $50)", hero=hero, rule=rule))

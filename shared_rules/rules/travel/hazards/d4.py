@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from ....dice import DieKind
 from ....flow import Ctx, Procedure
-from ....prompts import Amount, Option, Part, SkillCheck
+from ....prompts import Amount, Asks, Option, Part, Says, SkillCheck
 from .common import hazard, takes_part
 
 
@@ -27,9 +27,10 @@ def raging_river(ctx: Ctx, roller: str) -> Procedure:
     """The Posse turns back to a Small Town (Travel ends) or fords: Strength 5+ each (FT-TRAVEL-D42)."""
     choice = yield from ctx.choose(
         "Raging River: turn back to the roadside town (a Small Town, Travel ends) or ford the river?",
-        [Option("turn_back", "Turn back: Small Town, no more hazards", Part.DECLINE),
-         Option("ford", "Ford the river: Strength 5+ each", Part.JOIN, test=SkillCheck("strength", 5))],
-        rule="FT-TRAVEL-D42",
+        [Option("turn_back", "Turn back: Small Town, no more hazards", Part.DECLINE, says=Says.TURN_BACK),
+         Option("ford", "Ford the river: Strength 5+ each", Part.JOIN, test=SkillCheck("strength", 5),
+                says=Says.FORD)],
+        rule="FT-TRAVEL-D42", asks=Asks.RIVER,
     )
     if choice == "turn_back":
         travel = ctx.state.travel
@@ -81,9 +82,10 @@ def rail_line_construction(ctx: Ctx, roller: str) -> Procedure:
                 f"Rail Line Construction: Heal {heal}: how much goes to Wounds ({wounds}), the rest to Sanity "
                 f"Damage ({sanity})?",
                 [Option(str(n), f"{n} Wounds, {heal - n} Sanity",
-                        gains=(Amount("wounds", -n), Amount("sanity_damage", -(heal - n))))
+                        gains=(Amount("wounds", -n), Amount("sanity_damage", -(heal - n))), says=Says.HEAL_SPLIT)
                  for n in range(least, most + 1)],
-                hero=hero, rule="FT-TRAVEL-D44")))
+                hero=hero, rule="FT-TRAVEL-D44", asks=Asks.HEAL_SPLIT,
+                said=(("value", heal), ("count", wounds), ("number", sanity)))))
         ctx.change(hero, "wounds", -to_wounds, rule="FT-TRAVEL-D44", why="Rail Line Construction")
         ctx.change(hero, "sanity_damage", -(heal - to_wounds), rule="FT-TRAVEL-D44", why="Rail Line Construction")
         mutations = len(ctx.hero(hero).mutations)
@@ -104,8 +106,8 @@ def wrecked_train(ctx: Ctx, roller: str) -> Procedure:
     for hero in ctx.heroes():
         searches = yield from takes_part(
             ctx, hero, "Wrecked Train: pass it by, or climb down and search the wreckage (Cunning 5+)?",
-            Option("search", "Search the wreck", Part.JOIN, test=SkillCheck("cunning", 5)),
-            Option("pass", "Pass it by", Part.DECLINE), rule="FT-TRAVEL-D46")
+            Option("search", "Search the wreck", Part.JOIN, test=SkillCheck("cunning", 5), says=Says.JOIN),
+            Option("pass", "Pass it by", Part.DECLINE, says=Says.PASS_BY), name="Wrecked Train", rule="FT-TRAVEL-D46")
         if not searches:
             continue
         test = yield from ctx.skill_test(hero, "cunning", 5, "Wrecked Train", rule="FT-TRAVEL-D46")

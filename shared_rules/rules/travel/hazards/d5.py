@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from ....events import Fact
 from ....flow import Ctx, Procedure
-from ....prompts import Amount, Option, Part, SkillCheck
+from ....prompts import Amount, Asks, Option, Part, Says, SkillCheck
 from ....state import ItemTag
 from .common import either_test, hazard, plus_one, takes_part
 
@@ -22,9 +23,10 @@ def sleeping_under_the_stars(ctx: Ctx, roller: str) -> Procedure:
         for n in range(1, test.successes + 1):
             stat = yield from ctx.choose(
                 f"Sleeping Under the Stars: 6+ number {n} of {test.successes}: +1 Health or +1 Sanity?",
-                [Option("health", "+1 Health", gains=(Amount("health_mod"),)),
-                 Option("sanity", "+1 Sanity", gains=(Amount("sanity_mod"),))], hero=hero, rule="FT-TRAVEL-D51",
-                alike="stat")
+                [Option("health", "+1 Health", gains=(Amount("health_mod"),), says=Says.GAIN),
+                 Option("sanity", "+1 Sanity", gains=(Amount("sanity_mod"),), says=Says.GAIN)], hero=hero,
+                rule="FT-TRAVEL-D51", alike="stat", asks=Asks.PLUS_ONE,
+                said=(("number", n), ("count", test.successes)))
             plus_one(ctx, hero, stat, rule="FT-TRAVEL-D51", why="Sleeping Under the Stars")
 
 
@@ -39,12 +41,14 @@ def bandits(ctx: Ctx, roller: str) -> Procedure:
         left = BANDITS_PER_HERO - defeated
         for n in range(1, left + 1):
             sheet = ctx.hero(hero)
-            options = [Option("gold", f"Lose $25 (has ${sheet.gold})", costs=(Amount("gold", 25),))
-                       ] if sheet.gold > 0 else []
+            options = [Option("gold", f"Lose $25 (has ${sheet.gold})", costs=(Amount("gold", 25),), says=Says.LOSE,
+                              facts=(Fact("value", sheet.gold),))] if sheet.gold > 0 else []  # fmt: skip
             if sheet.dark_stone > 0:
                 options.append(Option("dark_stone", f"Lose 1 Dark Stone (has {sheet.dark_stone})",
-                                      costs=(Amount("dark_stone", 1),)))
-            options += [Option(f"item:{item.id}", f"Lose {item.name}", costs=(Amount("item", 1, item.id),))
+                                      costs=(Amount("dark_stone", 1),), says=Says.LOSE,
+                                      facts=(Fact("value", sheet.dark_stone),)))  # fmt: skip
+            options += [Option(f"item:{item.id}", f"Lose {item.name}", costs=(Amount("item", 1, item.id),),
+                               says=Says.LOSE, facts=(Fact("item", item.name),))
                         for item in sheet.items if item.tags & {ItemTag.GEAR, ItemTag.ARTIFACT}]
             if not options:
                 ctx.emit("nothing_to_lose", f"{sheet.name} has nothing left for the Bandits to take "
@@ -52,7 +56,8 @@ def bandits(ctx: Ctx, roller: str) -> Procedure:
                          reason="bandits", count=left - n + 1)  # fmt: skip
                 break
             loss = yield from ctx.choose(f"Bandits!: Bandit {n} of {left} not defeated: what do you lose?",
-                                         options, hero=hero, rule="FT-TRAVEL-D52", alike="loss")
+                                         options, hero=hero, rule="FT-TRAVEL-D52", alike="loss",
+                                         asks=Asks.BANDIT_LOSS, said=(("number", n), ("count", left)))
             if loss == "gold":
                 ctx.change(hero, "gold", -25, rule="FT-TRAVEL-D52", why="robbed by a Bandit")
             elif loss == "dark_stone":
@@ -92,8 +97,9 @@ def massacred_wagon_train(ctx: Ctx, roller: str) -> Procedure:
     for hero in ctx.heroes():
         searches = yield from takes_part(
             ctx, hero, "Massacred Wagon Train: pass it by, or search the massacre (Luck 5+)?",
-            Option("search", "Search the massacre", Part.JOIN, test=SkillCheck("luck", 5)),
-            Option("pass", "Pass it by", Part.DECLINE), rule="FT-TRAVEL-D55")
+            Option("search", "Search the massacre", Part.JOIN, test=SkillCheck("luck", 5), says=Says.JOIN),
+            Option("pass", "Pass it by", Part.DECLINE, says=Says.PASS_BY), name="Massacred Wagon Train",
+            rule="FT-TRAVEL-D55")
         if not searches:
             continue
         test = yield from ctx.skill_test(hero, "luck", 5, "Massacred Wagon Train", rule="FT-TRAVEL-D55")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from ....events import Fact
 from ....flow import Ctx, Procedure
-from ....prompts import Amount, Option, Part, SkillCheck
+from ....prompts import Amount, Asks, Option, Part, Says, SkillCheck
 from ....state import ItemTag
 from .common import either_test, hazard, takes_part, willpower_saves
 
@@ -58,8 +59,9 @@ def search_party(ctx: Ctx, roller: str) -> Procedure:
     for hero in ctx.heroes():  # everyone decides before the search starts
         helps = yield from takes_part(
             ctx, hero, "Search Party: press on, or stop and help search for the missing child (Spirit 6+)?",
-            Option("help", "Help search", Part.JOIN, test=SkillCheck("spirit", 6)),
-            Option("press_on", "Press on", Part.DECLINE), rule="FT-TRAVEL-D64")
+            Option("help", "Help search", Part.JOIN, test=SkillCheck("spirit", 6), says=Says.JOIN),
+            Option("press_on", "Press on", Part.DECLINE, says=Says.PASS_BY), name="Search Party",
+            rule="FT-TRAVEL-D64")
         if helps:
             helpers.append(hero)
     successes = 0
@@ -94,13 +96,15 @@ def gulch_ambush(ctx: Ctx, roller: str) -> Procedure:
             continue
         sheet = ctx.hero(hero)
         options = [Option("shards", f"Lose D3 Dark Stone (has {sheet.dark_stone})",
-                          costs=(Amount("dark_stone", 1, dice="d3"),))] if sheet.dark_stone else []
-        options += [Option(item.id, f"Lose {item.name}", costs=(Amount("item", 1, item.id),))
+                          costs=(Amount("dark_stone", 1, dice="d3"),), says=Says.LOSE,
+                          facts=(Fact("value", sheet.dark_stone),))] if sheet.dark_stone else []  # fmt: skip
+        options += [Option(item.id, f"Lose {item.name}", costs=(Amount("item", 1, item.id),), says=Says.LOSE,
+                           facts=(Fact("item", item.name),))
                     for item in sheet.items if ItemTag.DARK_STONE in item.tags]
         if options:
             loss = yield from ctx.choose("Gulch Ambush: the Black Fang take D3 Dark Stone or one Item with a "
                                          "Dark Stone icon: which?", options, hero=hero, rule="FT-TRAVEL-D65",
-                                         alike="loss")
+                                         alike="loss", asks=Asks.BLACK_FANG_LOSS)  # fmt: skip
             if loss == "shards":
                 shards = yield from ctx.d3("Gulch Ambush: Dark Stone lost", hero=hero, rule="FT-TRAVEL-D65")
                 ctx.change(hero, "dark_stone", -shards, rule="FT-TRAVEL-D65", why="scavenged by the Black Fang")
@@ -161,8 +165,10 @@ def shadowy_traveler(ctx: Ctx, roller: str) -> Procedure:
     deal = yield from ctx.choose(
         "Shadowy Traveler: take Mr. Scratch's deal (D6 x 100 XP and D6 x $100, but if you roll this again he "
         "takes you) or refuse (Spirit 6+ or Cunning 6+)?",
-        [Option("accept", "Take the deal", Part.JOIN, gains=(Amount("xp", 100, dice="d6"), Amount("gold", 100, dice="d6"))),
-         Option("refuse", "Refuse the deal", Part.DECLINE)], hero=roller, rule="FT-TRAVEL-D66")
+        [Option("accept", "Take the deal", Part.JOIN, gains=(Amount("xp", 100, dice="d6"), Amount("gold", 100, dice="d6")),
+                says=Says.TAKE_DEAL),
+         Option("refuse", "Refuse the deal", Part.DECLINE, says=Says.REFUSE_DEAL)], hero=roller, rule="FT-TRAVEL-D66",
+        asks=Asks.SCRATCH_DEAL)  # fmt: skip
     if deal == "accept":
         xp = yield from ctx.d6("Mr. Scratch's deal: D6 x 100 XP", hero=roller, rule="FT-TRAVEL-D66")
         ctx.change(roller, "xp", 100 * xp, rule="FT-TRAVEL-D66", why="Mr. Scratch's deal")
