@@ -37,8 +37,8 @@ from shared_rules.state import STAGE_TARGETS, ExplorationToken, Figure, Phase, S
 
 from ..i18n import _
 from .abilities import Abilities, Button, Choices, Form
+from .asking import question_text
 from .table import TableSession
-from .words import plain
 
 BOARD_SCREEN = "board"  # the Town Adventure Board's screen, built elsewhere; this screen only opens it
 STEP_WORDS = {
@@ -303,7 +303,7 @@ class AdventurePresenter:
         waiting = ""
         if prompt is not None:
             mine = self.table.is_mine(prompt)
-            waiting = plain(prompt.question)
+            waiting = question_text(prompt, self.table.hero_name)
             if mine:
                 main = AdventureAction("answer", _("Answer: {question}").format(question=waiting))
             elif prompt.hero:

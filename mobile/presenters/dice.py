@@ -20,6 +20,7 @@ from shared_rules.effects import check_effects
 from shared_rules.prompts import Reads
 from shared_rules.state import HERO_FIELDS, SKILLS
 
+from .asking import option_text, question_text
 from .reading import test_target
 from .table import Cancel, Notice, TableSession
 from .words import plain
@@ -271,14 +272,15 @@ class PromptPresenter:
             return PromptView("", "none", "", "Nothing to answer: the rules are not waiting on the table.", "")
         who = self.table.hero_name(prompt.hero) if prompt.hero else "The posse"
         mine = self.table.is_mine(prompt) or self.answer_here
-        base = PromptView(prompt.id, prompt.kind, who, plain(prompt.question), prompt.rule, mine=mine,
+        base = PromptView(prompt.id, prompt.kind, who, question_text(prompt, self.table.hero_name), prompt.rule, mine=mine,
                           drawing_all=bool(self.draw_all_purpose))
         if prompt.kind == "roll":
             return replace(base, roll=self._roll_entry(prompt))
         if prompt.kind == "reroll":
             return replace(base, reroll=self._reroll_entry(prompt))
         if prompt.kind == "choice":
-            return replace(base, options=tuple((o.key, o.label) for o in prompt.options), draw=bool(prompt.purpose),
+            return replace(base, options=tuple((o.key, option_text(prompt, o)) for o in prompt.options),
+                           draw=bool(prompt.purpose),
                            alike=prompt.alike, asked=self._asked(prompt))
         return replace(base, card=self._card_entry(prompt))
 
@@ -567,7 +569,7 @@ class PromptPresenter:
         prompt = self.prompt
         if prompt is None or prompt.kind != "choice" or (everyone and not prompt.alike):
             return
-        label = next((o.label for o in prompt.options if o.key == key), key)
+        label = next((option_text(prompt, o) for o in prompt.options if o.key == key), key)
         self.table.submit(Choose(key, prompt=prompt.id, everyone=everyone),
                           label=f"{label} (the same for everyone)" if everyone else label)
 
@@ -576,7 +578,7 @@ class PromptPresenter:
         (the first option until a tap turns it)."""
         if not prompt.next_heroes or prompt.hero is None or not prompt.options:
             return ()
-        labels = {o.key: o.label for o in prompt.options}
+        labels = {o.key: option_text(prompt, o) for o in prompt.options}
         first = prompt.options[0].key
         return tuple(AskedRow(hero, self.table.hero_name(hero), self.picks.get(hero, first),
                               labels[self.picks.get(hero, first)]) for hero in (prompt.hero, *prompt.next_heroes))

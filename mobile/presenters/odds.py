@@ -18,8 +18,8 @@ from shared_rules.prompts import PromptKind
 from shared_rules.state import Phase
 
 from ..i18n import _
+from .asking import question_text
 from .table import TableSession
-from .words import plain
 
 OFFLINE_TRIALS = 200  # per option, played on the phone
 ONLINE_TRIALS = 2000  # per option, on the service's workers
@@ -135,7 +135,7 @@ class OddsPresenter:
             return OddsView("", _("Odds are asked when the posse chooses a town size after an Adventure, or at a "
                                   "choice the rules wait on (turn back or ford, pay or fight)."), "idle", (), False)
         title = (_("Which town size?") if asked[0] == "town_size"
-                 else plain(self.table.read.prompt.question) if self.table.read.prompt else "")
+                 else question_text(self.table.read.prompt, self.table.hero_name) if self.table.read.prompt else "")
         if self.status == "running":
             so_far = self.partial
             trials = min((so_far or {}).get("done", {}).values() or [0])

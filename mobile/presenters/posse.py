@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from shared_rules import Adjust, Effect, Hero
 from shared_rules.state import SIDE_BAG_CAPACITY
 
+from ..i18n import _
+from .asking import question_text
 from .table import Notice, TableSession
-from .words import plain
 
 # The values on a card, in reading order: (key, label, hero field, step of one tap, +1 on the card lowers field)
 STATS: tuple[tuple[str, str, str, int, bool], ...] = (
@@ -236,7 +237,8 @@ class PossePresenter:
         all_cards = {c.hero_id: c for c in self.cards()}
         rows = tuple(row(h, h.id in self.expanded, h.id in claimed) for h in ordered)
         prompt = self.table.read.prompt
-        locked = (f"Changes wait until the table answers: {plain(prompt.question)}" if prompt is not None else "")
+        locked = (_("Changes wait until the table answers: {question}").format(
+            question=question_text(prompt, self.table.hero_name)) if prompt is not None else "")  # fmt: skip
         return PosseView(rows, tuple(all_cards[h.id] for h in ordered if h.id in self.expanded), locked,
                          self.table.waiting)
 

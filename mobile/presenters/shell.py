@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..i18n import _
+from .asking import question_text
 from .table import CONNECTING, LIVE, LOCAL, RECONNECTING, TableSession
-from .words import plain
 
 LOCKOUT = 0.3  # seconds of ignored taps after a screen change the player did not ask for
 
@@ -110,9 +110,10 @@ class ShellPresenter:
         prompt = table.read.prompt
         badge = banner = ""
         if prompt is not None and table.is_mine(prompt):
-            badge = "Answer: " + plain(prompt.question)
+            badge = _("Answer: {question}").format(question=question_text(prompt, table.hero_name))
         elif prompt is not None:
-            banner = f"{table.hero_name(prompt.hero)}'s phone is answering: {plain(prompt.question)}"
+            banner = _("{who}'s phone is answering: {question}").format(
+                who=table.hero_name(prompt.hero), question=question_text(prompt, table.hero_name))  # fmt: skip
         return StatusView(text, tone, info.code or info.session_id, "",
                           notice.text if notice else "", notice.level if notice else "", badge, banner,
                           bool(notice and notice.level == "ask"), notice.rule if notice else "")

@@ -32,6 +32,7 @@ from shared_rules.rules.stay.view import HeroInTown, stay_view
 from shared_rules.state import Lodging, Phase, StayStage
 
 from ..i18n import _
+from .asking import question_text
 from .table import TableSession
 from .words import plain
 
@@ -144,10 +145,11 @@ class StayPresenter:
         if prompt is not None:
             who = self.table.hero_name(prompt.hero) if prompt.hero else ""
             mine = self.table.is_mine(prompt)
-            waiting = plain(prompt.question) if mine or not who else \
-                _("{who}'s phone is answering: {question}").format(who=who, question=plain(prompt.question))
+            asked = question_text(prompt, self.table.hero_name)
+            waiting = asked if mine or not who else \
+                _("{who}'s phone is answering: {question}").format(who=who, question=asked)
             if mine:
-                main = StayAction("answer", _("Answer: {question}").format(question=plain(prompt.question)))
+                main = StayAction("answer", _("Answer: {question}").format(question=asked))
         bounties = tuple(
             _("{enemy}: ${gold} bounty").format(enemy=b.enemy, gold=b.gold)
             + (" " + _("(every hero)") if b.all_heroes else "") for b in view.bounties)

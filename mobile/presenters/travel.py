@@ -13,6 +13,7 @@ from shared_rules.content import TOWN_SIZES, TRAVEL_HAZARDS
 from shared_rules.state import TownSize
 
 from ..client import LogStep
+from .asking import question_text
 from .happened import table_todo
 from .table import Cancel, TableSession
 from .words import event_text
@@ -133,7 +134,7 @@ class TravelPresenter:
         phase = state.phase
         travel = state.travel
         prompt = state.prompt
-        waiting = prompt.question if prompt is not None else ""
+        waiting = question_text(prompt, self.table.hero_name) if prompt is not None else ""
         sizes = tuple(SizeOption(size.value, f"{size.value.capitalize()} Town", size_note(size),
                                  phase is Phase.BETWEEN_ADVENTURES and prompt is None) for size in TownSize)
         rows: list[HazardRow] = []
