@@ -1009,7 +1009,7 @@ def _prompt_for(ctx: Ctx, request: Request, prompt_id: str) -> Prompt:
             request.options,
             alike=bool(request.alike),
             next_heroes=request.next_heroes,
-            asks=request.asks.value if request.asks is not None else "",
+            asks=request.asks.value if request.asks is not None else None,
             facts=_facts(request.said),
         )
     if isinstance(request, RerollRequest):

@@ -69,7 +69,7 @@ class Asks(str, Enum):
     ENTER_FARMSTEAD = "enter_farmstead"  # Burning Farmstead: enter or turn away
     PAY_OR_TEST = "pay_or_test"  # Mutant Warlord: pay him off or overcome him
     RIVER = "river"  # Raging River: turn back or ford
-    HEAL_SPLIT = "heal_split"  # Rail Line Construction: how a Heal splits (value: the Heal, count: Wounds, number: Sanity)
+    HEAL_SPLIT = "heal_split"  # Rail Line Construction: a Heal split (value: the Heal, count: Wounds, number: Sanity)
     PLUS_ONE = "plus_one"  # Sleeping Under the Stars: +1 Health or +1 Sanity (number of count)
     BANDIT_LOSS = "bandit_loss"  # Bandits!: what a Bandit not defeated takes (number of count)
     BLACK_FANG_LOSS = "black_fang_loss"  # Gulch Ambush: D3 Dark Stone or an Item with a Dark Stone icon
@@ -105,7 +105,7 @@ class Asks(str, Enum):
 
 class Says(str, Enum):
     """What an option means when its label is more than a name (`Option.says`): a client words it from this key, the
-    option's `costs`, `gains`, `test` and facts; an option without one is labelled by a name (an Item, a token, a
+    option's `costs`, `gains`, `test` and facts; an option without one (None) is labelled by a name (an Item, a token, a
     hero, a Location) shown as it is."""
 
     TURN_AWAY = "turn_away"
@@ -214,12 +214,12 @@ class Option:
     it takes. Policies, the odds and the app read these fields; the label is only for people."""
 
     key: str
-    label: str  # English; a client words it from `says` and the data, or shows it as a name when `says` is ""
+    label: str  # English; a client words it from `says` and the data, or shows it as a name when `says` is None
     part: Part | None = None
     costs: tuple[Amount, ...] = ()
     gains: tuple[Amount, ...] = ()
     test: SkillCheck | None = None
-    says: str = field(default="", metadata=meta(choices=SAYS, enum="OptionSays"))  # "": the label is a name
+    says: str | None = field(default=None, metadata=meta(choices=SAYS, enum="OptionSays"))  # its meaning; None: a name
     facts: tuple[Fact, ...] = ()  # the names and numbers its words are made from (`item`, `token`, `value` ...)
 
 
@@ -252,7 +252,7 @@ class Prompt:
     next_heroes: tuple[str, ...] = ()  # an alike choice every hero makes in turn: who is asked next (`choose` then)
     grit: bool = False  # a roll prompt: a Grit re-roll of the dice that miss may be offered next (`roll` keep declines)
     card: str = ""  # a roll prompt: the chart whose card the table reads with these dice next (`roll` card answers it)
-    asks: str = field(default="", metadata=meta(choices=ASKS, enum="PromptAsks"))  # what it asks, as a key
+    asks: str | None = field(default=None, metadata=meta(choices=ASKS, enum="PromptAsks"))  # what it asks, as a key
     facts: tuple[Fact, ...] = ()  # the names and numbers the question is worded from (`skill`, `target`, `name` ...)
 
 

@@ -209,7 +209,7 @@ def _values(prompt: Prompt) -> _Facts:
 def question_text(prompt: Prompt, names: Callable[[str], str]) -> str:
     """The prompt's question in the app's language, with who answers it before it (`names` turns a hero id into
     their name); the engine's English for a key this app does not know."""
-    template = _questions().get(prompt.asks)
+    template = _questions().get(prompt.asks) if prompt.asks else None
     if template is None:
         return plain(prompt.question)
     if prompt.asks == "grit_reroll" and any(f.name == "skill" for f in prompt.facts):
