@@ -1,0 +1,182 @@
+"""The rules' questions and options reach a player in the player's language (issues 18 and 19): a prompt carries
+what it asks as a key and facts (`Prompt.asks`, `Option.says`), the app words them, and a Spanish phone shows none
+of the engine's English words on the prompt screen."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from mobile import i18n
+from mobile.presenters.asking import known_asks, known_says, option_text, question_text
+from mobile.presenters.dice import PromptPresenter, PromptView
+from shared_rules import RuleOptions, apply, new_session
+from shared_rules.commands import Arrive, Choose, ChooseTownSize, RollDice, RollHazard
+from shared_rules.events import FACTS
+from shared_rules.prompts import ASKS, SAYS, Asks, Prompt, Says
+from shared_rules.state import Session
+from tests.mobile.helpers import hero, table_waiting_on
+
+
+@pytest.fixture
+def spanish() -> Iterator[None]:
+    i18n.set_language("es")
+    try:
+        yield
+    finally:
+        i18n.set_language("en")
+
+
+def test_every_key_the_engine_can_produce_is_worded_by_the_app() -> None:
+    """The keys are an enum the rules must use (`ctx.choose(..., asks=Asks.X)`): a rule that adds one without
+    words in the app fails here, not on a Spanish phone."""
+    assert set(ASKS) == {a.value for a in Asks} and set(SAYS) == {s.value for s in Says}
+    assert set(ASKS) <= known_asks(), sorted(set(ASKS) - known_asks())
+    assert set(SAYS) <= known_says(), sorted(set(SAYS) - known_says())
+    assert not known_asks() - set(ASKS) and not known_says() - set(SAYS)  # no words for keys that are gone
+
+
+def test_a_key_the_app_does_not_know_falls_back_to_the_engines_english() -> None:
+    from shared_rules.prompts import Option
+
+    prompt = Prompt("p1", "choice", "Pick a door (FT-X-01)", "choose", options=(Option("a", "Door A", says="new_key"),),
+                    asks="a_newer_servers_key")  # type: ignore[arg-type]
+    assert question_text(prompt, str) == "Pick a door" and option_text(prompt, prompt.options[0]) == "Door A"
+
+
+# ---- real prompts from the rules ------------------------------------------------------------------------------
+HEROES = (hero("ann", "Ann", grit=1, agility=2), hero("bo", "Bo"))
+OPTIONS = RuleOptions(dice="table", offer_grit_rerolls=True)
+
+
+def _go(state: Session, *commands: Any) -> Session:
+    for command in commands:
+        state = apply(state, command).state
+    return state
+
+
+def _road_prompts() -> dict[str, Prompt]:
+    """The prompts of a real road to a Small Town with physical dice: the D6 for more hazards, a hazard's D36,
+    Bleached Bones' Agility test and its Grit re-roll offer, Raging River's turn back or ford; then the Town's type
+    and a Building token drawn (the options are the Locations)."""
+    seen: dict[str, Prompt] = {}
+
+    def note(state: Session) -> Session:
+        if state.pending is not None:
+            seen.setdefault(state.pending.prompt.asks, state.pending.prompt)
+        return state
+
+    start = new_session(HEROES, options=OPTIONS, seed=1)
+    state = note(_go(start, ChooseTownSize("small")))
+    state = note(_go(state, RollDice((1,))))  # Ann adds a hazard
+    state = _go(state, RollDice((6,)))  # Bo does not
+    state = note(_go(state, RollHazard()))  # the D36
+    state = note(_go(state, RollDice((1, 2))))  # 12 Bleached Bones: Ann's Agility 5+
+    note(_go(state, RollDice((1, 1))))  # failed: the Grit re-roll offer
+    river = note(_go(start, ChooseTownSize("small"), RollDice((1,)), RollDice((6,)), RollHazard(dice=((4, 2),))))
+    assert river.pending is not None and river.pending.prompt.asks == "river"
+    town = note(_go(start, ChooseTownSize("small"), RollDice((6,)), RollDice((6,)), Arrive()))  # the 2D6
+    note(_go(town, RollDice((3, 4))))  # a Building token to draw
+    return seen
+
+
+def _bank_prompts() -> dict[str, Prompt]:
+    """A Town Mission's choices: a hero on a Money Bag picks it up (FT-M3-07), then says the number it shows."""
+    from shared_rules.commands import Activate, Attack, HeroHit, HoldBackTheDarkness, Move
+    from shared_rules.state import Place
+    from tests.rules.adventure.helpers import with_adventure
+    from tests.rules.missions.helpers import run
+    from tests.rules.missions.test_bank import bank, robbers_out
+
+    t = bank()
+    robbers_out(t)
+    t.do(HoldBackTheDarkness(dice=((6, 4),)))
+    run(t, Activate("a", dice=((2,),)))
+    run(t, Attack("a", hits=(HeroHit("bandit-1", 3), HeroHit("bandit-3", 3))))
+    with_adventure(t, activation=None, activated=())
+    run(t, Activate("a", dice=((2,),)))
+    t.do(Move("a", 2, to=Place("street", 12, 10)))
+    assert t.prompt is not None
+    bags = t.prompt
+    t.do(Choose("pick"))
+    assert t.prompt is not None
+    return {bags.asks: bags, t.prompt.asks: t.prompt, "_heroes": t.state}  # type: ignore[dict-item]
+
+
+ENGLISH = re.compile(r"[A-Za-z][A-Za-z'!]{2,}")
+
+
+def _english_words(text: str, names: set[str]) -> set[str]:
+    """The engine's own English words in `text`: not the names of heroes, hazards, Locations, Items (the content's
+    words, which stay as they are printed on the cards) nor dice (D36, 2D6)."""
+    said = " ".join(names)
+    return {w for w in ENGLISH.findall(text) if w not in said and not re.fullmatch(r"D\d+|KO'd", w)}
+
+
+def _shown(prompt: Prompt, heroes: tuple[Any, ...]) -> PromptView:
+    table, _ = table_waiting_on(prompt, heroes)
+    return PromptPresenter(table).view()
+
+
+def _check(prompt: Prompt, heroes: tuple[Any, ...]) -> PromptView:
+    """What a Spanish phone shows for `prompt` holds none of the engine's English words of its question or of an
+    option that means something (an option that is a name keeps its name)."""
+    from shared_rules.content import TRAVEL_HAZARDS
+
+    names = {h.name for h in heroes} | {str(f.value) for f in prompt.facts if isinstance(f.value, str)}
+    names |= {entry.name for entry in TRAVEL_HAZARDS.values()}  # the hazards' printed names
+    names |= {o.label for o in prompt.options if not o.says}
+    names |= {str(f.value) for o in prompt.options for f in o.facts if isinstance(f.value, str)}
+    view = _shown(prompt, heroes)
+    leaked = _english_words(prompt.question, names) & set(ENGLISH.findall(view.question))
+    assert not leaked, (prompt.asks, view.question, leaked)
+    assert view.question != prompt.question
+    labels = dict(view.options)
+    for option in prompt.options:
+        if option.says:
+            leaked = _english_words(option.label, names) & set(ENGLISH.findall(labels[option.key]))
+            assert not leaked, (option.says, labels[option.key], leaked)
+        else:
+            assert labels[option.key] == option.label  # a name is shown as it is
+    return view
+
+
+def test_a_spanish_phone_asks_the_roads_and_the_towns_questions_in_spanish(spanish: None) -> None:
+    seen = _road_prompts()
+    assert {"hazard_count", "hazard_roll", "skill_test", "grit_reroll", "river", "town_type",
+            "building_token"} <= set(seen), sorted(seen)  # fmt: skip
+    views = {asks: _check(prompt, HEROES) for asks, prompt in seen.items()}
+    assert views["hazard_roll"].question == "Ann: tira D36 para el Peligro de Viaje 1 de 1"
+    assert views["skill_test"].question == "Ann: tira 2 D6 para la prueba de Agilidad 5+ de Bleached Bones"
+    assert views["grit_reroll"].question.startswith("Ann: ¿gastar 1 de Temple para repetir dados de la prueba de "
+                                                    "Agilidad 5+")  # fmt: skip
+    assert dict(views["river"].options) == {"turn_back": "Volver: Pueblo pequeño, sin más peligros",
+                                            "ford": "Vadear el río: Fuerza 5+ cada uno"}  # fmt: skip
+    locations = views["building_token"]
+    assert locations.question == "Roba la ficha de Edificio del hueco 1" and locations.draw
+    assert all(key == label for key, label in locations.options)  # the Locations by their names
+
+
+def test_a_spanish_phone_asks_a_town_missions_choices_in_spanish(spanish: None) -> None:
+    seen = _bank_prompts()
+    state = seen.pop("_heroes")
+    heroes = tuple(state.heroes)  # type: ignore[attr-defined]
+    assert set(seen) == {"money_bags", "money_bag_number"}
+    bags = _check(seen["money_bags"], heroes)
+    assert dict(bags.options) == {"pick": "Recogerlas", "leave": "Dejarlas"}
+    number = _check(seen["money_bag_number"], heroes)
+    assert ("3", "3: $60") in number.options
+
+
+def test_the_english_words_come_from_the_data_too() -> None:
+    """In English the app words the same prompts itself (no key falls back), close to the engine's own line."""
+    for prompt in _road_prompts().values():
+        assert prompt.asks in known_asks() and {f.name for f in prompt.facts} <= set(FACTS)
+        assert all(o.says in known_says() and {f.name for f in o.facts} <= set(FACTS) for o in prompt.options if o.says)
+    river = _road_prompts()["river"]
+    view = _shown(replace(river, question="(not read)"), HEROES)
+    assert view.question.startswith("Raging River: turn back") and "(not read)" not in view.question
