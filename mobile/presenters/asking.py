@@ -26,15 +26,15 @@ def _questions() -> dict[str, str]:
     """Every prompt key's words (`{who}: ` is put before them when a hero answers), in the language in use."""
     return {
         # rolls
-        "skill_test": _("roll {dice} for the {name}: {skill} {target}+ test"),
-        "skill_reroll": _("re-roll {dice} for the {name}: {skill} {target}+ test"),
+        "skill_test": _("roll {dice} for {name}: {skill} {target}+ test"),
+        "skill_reroll": _("roll {dice} for {name}: {skill} {target}+ test (re-roll)"),
         "grit_reroll": _("spend 1 Grit to re-roll dice? ({faces})"),
         "chart": _("roll {dice} on the {chart} chart"),
         "card": _("read the {chart} card or chart at the table and enter what it says"),
-        "hazard_count": _("roll {dice}: one more Travel Hazard on the road to a {town}?"),
+        "hazard_count": _("roll {dice} for Travel Hazards to a {town}"),
         "hazard_roll": _("roll {dice} for Travel Hazard {number} of {count}"),
         "town_type": _("roll {dice} for the Specialty Town type"),
-        "hold_back": _("roll {dice} to Hold Back the Darkness ({target}+)"),
+        "hold_back": _("roll {dice} for Hold Back the Darkness ({target}+)"),
         "move": _("roll {dice} for Move"),
         "roll": _("roll {dice} for {purpose}"),
         # draws
@@ -197,7 +197,8 @@ def _values(prompt: Prompt) -> _Facts:
         values["chart"] = _charts().get(chart, chart.replace("_", " "))
     if "size" in values:
         size = str(values["size"])
-        values["town"] = {"small": _("Small Town"), "medium": _("Medium Town"), "large": _("Large Town")}.get(size, size)
+        towns = {"small": _("Small Town"), "medium": _("Medium Town"), "large": _("Large Town")}
+        values["town"] = towns.get(size, size)
         values["level"] = {"low": _("Low"), "high": _("High"), "epic": _("Epic")}.get(size, size)
     values["dice"] = _dice(prompt)
     values["purpose"] = prompt.purpose
@@ -213,7 +214,7 @@ def question_text(prompt: Prompt, names: Callable[[str], str]) -> str:
     if template is None:
         return plain(prompt.question)
     if prompt.asks == "grit_reroll" and any(f.name == "skill" for f in prompt.facts):
-        template = _("spend 1 Grit to re-roll dice of the {name}: {skill} {target}+ test? ({faces})")
+        template = _("spend 1 Grit to re-roll dice of {name}: {skill} {target}+ test? ({faces})")
     body = template.format_map(_values(prompt))
     if prompt.hero:
         return _("{who}: {question}").format(who=names(prompt.hero), question=body)

@@ -105,11 +105,13 @@ def test_a_file_written_by_the_previous_schema_opens_and_is_migrated(tmp_path: P
     redo = OfflineBackend(tmp_path)
     redo.join("OLD1V1")
     redone = redo.undo(1, "k-redo", 6).state  # undo of the undo: replayed by today's engine, whose roll prompts
-    assert redone.pending is not None  # also say what the dice are read for (issue 19: the old file's do not)
+    assert redone.pending is not None  # also say what the dice are read for and what they ask (issue 19: the old
+    # file's do not)
     prompt = redone.pending.prompt
     assert (prompt.target, prompt.reads) == (5, Reads.HITS)
     bare = replace(redone.pending, prompt=replace(prompt, target=0, reads=None, doubles=False, then=(),
-                                                           next_heroes=(), grit=False, card=""))
+                                                           next_heroes=(), grit=False, card="", asks=None,
+                                                           facts=()))
     assert replace(redone, pending=bare) == decode_state(old["entries"][5]["state"])
 
 

@@ -177,6 +177,9 @@ def test_the_english_words_come_from_the_data_too() -> None:
     for prompt in _road_prompts().values():
         assert prompt.asks in known_asks() and {f.name for f in prompt.facts} <= set(FACTS)
         assert all(o.says in known_says() and {f.name for f in o.facts} <= set(FACTS) for o in prompt.options if o.says)
-    river = _road_prompts()["river"]
+    seen = _road_prompts()
+    for asks in ("hazard_count", "hazard_roll", "skill_test", "grit_reroll", "town_type", "river"):
+        assert _shown(seen[asks], HEROES).question == seen[asks].question, asks  # the same words as the engine's
+    river = seen["river"]
     view = _shown(replace(river, question="(not read)"), HEROES)
     assert view.question.startswith("Raging River: turn back") and "(not read)" not in view.question

@@ -241,7 +241,8 @@ mutation Send($sid: String!, $command: CommandInput!, $key: String) {
     version replayed
     game { phase travel { size rollers remaining: resolved } heroes { name wounds } }
     events { type hero rolled { kind faces source } changes { field before after } }
-    pending { kind answerWith die diceCount options { key label part costs { field amount } test { skill target } } }
+    pending { kind answerWith die diceCount asks facts { name value }
+              options { key label part costs { field amount } test { skill target } says facts { name value } } }
     legalCommands { type options }
   }
 }""")
@@ -296,5 +297,9 @@ def test_typed_graphql_open_command_read_and_log(server: ServerProcess) -> None:
             bounded = await _refusal(session, SEND_TYPED, sid=sid, command={"adjust": {
                 "hero": "anna", "effects": [{"op": "change", "field": "xp", "amount": 2_000_000}]}})
             assert (bounded["status"], bounded["field"]) == (422, "effects[0].amount")  # the same limits as REST
+            hazard = (await session.execute(GraphQLRequest(SEND_TYPED, variable_values={
+                "sid": sid, "command": {"rollHazard": {}}, "key": "t-2"})))["sendCommand"]["pending"]
+            assert (hazard["asks"], hazard["facts"]) == ("hazard_roll", [{"name": "number", "value": 1},
+                                                                         {"name": "count", "value": 1}])  # issue 19
 
     asyncio.run(scenario())
