@@ -422,10 +422,14 @@ class Ctx(Requests):
         else:  # the heroes kept aside stay ahead of the state
             self._state = _evolve(self._state, changes)
 
-    def carry(self, rule: str, text: str, **changes: Any) -> None:
-        """Set a flag that carries into the Town Stay or the next Adventure (FT-TRAVEL-05)."""
+    def carry(self, rule: str, text: str, *, reason: str, count: int | None = None, **changes: Any) -> None:
+        """Set a flag that carries into the Town Stay or the next Adventure (FT-TRAVEL-05); `reason` names which
+        (a stable key the client words), `count` its number when it has one."""
         self._state = _evolve(self._state, {"carry": _evolve(self._state.carry, changes)})
-        self.emit("carry", text, rule=rule)
+        if count is None:
+            self.emit("carry", text, rule=rule, reason=reason)
+        else:
+            self.emit("carry", text, rule=rule, reason=reason, count=count)
 
     # ---- requests built from the plain ones (use with `yield from`) ------------------------------------------
     def skill_test(
@@ -550,11 +554,14 @@ class Ctx(Requests):
         if not self.quiet:
             if isinstance(request, DrawRequest):
                 label = next((label for option, label in request.picks if option == key), key)
-                self.emit("answered", f"{request.purpose}: {label} (drawn)", rule=request.rule)
+                self.emit("answered", f"{request.purpose}: {label} (drawn)", rule=request.rule, reason="drawn",
+                          purpose=request.purpose, name=label)  # fmt: skip
             else:
                 label = next((o.label for o in request.options if o.key == key), key)
-                how = {"everyone": "the same for everyone", "ahead": "chosen for the posse at once"}.get(how, "chosen")
-                self.emit("answered", f"{request.question}: {label} ({how})", hero=request.hero, rule=request.rule)
+                said = {"everyone": "the same for everyone", "ahead": "chosen for the posse at once"}.get(how, "chosen")
+                self.emit("answered", f"{request.question}: {label} ({said})", hero=request.hero, rule=request.rule,
+                          reason=how if how in ("everyone", "ahead") else "chosen", purpose=request.question,
+                          name=label)  # fmt: skip
         return key
 
 
@@ -810,7 +817,9 @@ def run_rule(
     if stopped is not None:
         prompt = _prompt_for(ctx, stopped, f"p{state.step + 1}")
         emitted = len(ctx.events)
-        ctx.emit("prompt", prompt.question, hero=prompt.hero, rule=prompt.rule)
+        ctx.emit("prompt", prompt.question, hero=prompt.hero, rule=prompt.rule, reason=prompt.kind.value,
+                 purpose=prompt.question)  # fmt: skip
+
         pended = Pending(origin, checkpoint, tuple(recorded), emitted, prompt, tuple(queue), tuple(standing),
                          tuple(ahead), tuple(cards))  # fmt: skip
         return Run(ctx, pended, already)
