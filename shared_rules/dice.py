@@ -6,10 +6,11 @@ session's RNG, whose whole state is one integer kept in the game state, so a rep
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 
 from .errors import InvalidCommand
+from .frozen import evolve, quick
 from .meta import meta
 
 _MASK = (1 << 64) - 1
@@ -31,6 +32,7 @@ class DieKind(str, Enum):
 PERIL_FACES = (3, 3, 4, 4, 5, 6)
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Roll:
     """One roll as it landed: its purpose, who rolled it, the faces, and what was re-rolled (FF-GRIT-02)."""
@@ -77,7 +79,7 @@ class Roll:
         faces = list(self.faces)
         for index, face in zip(indices, new_faces, strict=True):
             faces[index] = face
-        return replace(self, faces=tuple(faces), rerolled=tuple(sorted({*self.rerolled, *indices})))
+        return evolve(self, {"faces": tuple(faces), "rerolled": tuple(sorted({*self.rerolled, *indices}))})
 
 
 def die_count(kind: DieKind, pool: int = 1) -> int:
