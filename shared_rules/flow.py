@@ -193,11 +193,12 @@ class Ctx(Requests):
     one driver (`drive`); `rng` is the session RNG it rolls with.
     """
 
-    __slots__ = ("_state", "_heroes", "events", "rng", "quiet")
+    __slots__ = ("_state", "_heroes", "_by_id", "events", "rng", "quiet")
 
     def __init__(self, state: Session, rng: int, *, quiet: bool = False) -> None:
         self._state = state
         self._heroes: list[Hero] | None = None  # the heroes as changed, when `_state.heroes` is behind them
+        self._by_id: dict[str, Hero] | None = None  # the same heroes by id, built on the first read
         self.events: list[Event] = []
         self.rng = rng
         self.quiet = quiet
@@ -215,13 +216,16 @@ class Ctx(Requests):
     def state(self, value: Session) -> None:
         self._state = value
         self._heroes = None
+        self._by_id = None
 
     # ---- reading -------------------------------------------------------------------------------------------
     def hero(self, hero_id: str) -> Hero:
-        for hero in self._heroes if self._heroes is not None else self._state.heroes:
-            if hero.id == hero_id:
-                return hero
-        raise KeyError(hero_id)
+        """The hero as changed so far (KeyError for an unknown id); rules read one ~90 times a journey."""
+        by_id = self._by_id
+        if by_id is None:
+            heroes = self._heroes if self._heroes is not None else self._state.heroes
+            by_id = self._by_id = {hero.id: hero for hero in heroes}
+        return by_id[hero_id]
 
     def heroes(self) -> list[str]:
         """The ids of the heroes still in the game, in posse order ("each Hero ...")."""
@@ -272,6 +276,8 @@ class Ctx(Requests):
                 heroes[index] = hero
                 break
         self._heroes = heroes
+        if self._by_id is not None:
+            self._by_id[hero.id] = hero
 
     def change(self, hero_id: str, field: str, delta: int, *, rule: str, why: str = "") -> int:
         """Add `delta` to a hero value, kept within its bounds; returns the change actually made (A8: Gold floors at $0)."""
