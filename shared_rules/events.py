@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .dice import Roll
+from .frozen import quick
 from .meta import meta
 from .state.adventure import Place
 
@@ -103,6 +104,7 @@ class EventType(str, Enum):
     UNDONE = "undone"
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Change:
     """One value that moved: a hero field (`xp`, `wounds`, ...), an item or token (name in before/after)."""
@@ -116,11 +118,13 @@ FACTS = (
     "skill", "target", "passed", "successes", "purpose", "why", "item", "token", "reason", "number", "value",
     "name", "count", "size", "hits", "hit_kind", "chart", "card_text", "location", "price", "to", "turned_back",
     "town_type", "day", "max_days", "where", "turn", "before", "after", "toward", "figure", "ends", "first",
-    "second", "max_before", "max_after",
+    "second", "max_before", "max_after", "mission",
 )  # fmt: skip
+
 """The names an event's facts may have; what each means for a kind is in docs/api.md ("Event facts")."""
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Fact:
     """One value an event's words are made from (`skill` "agility", `target` 5, `passed` true): a client words
@@ -160,6 +164,7 @@ class BanditPlan:
     shots: tuple[FireLine, ...] = ()
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Event:
     """One line of the log, in plain words, with the rule id and the structured change, roll and facts behind it

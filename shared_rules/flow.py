@@ -8,8 +8,7 @@ RNG (dice option "server"), and otherwise stops at a prompt. Same state + same c
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass, fields, replace
-from functools import cache
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from .commands import CardEntry, Choose, Command, Effect, EnterCard, Faces, Reroll, RollDice
@@ -18,6 +17,7 @@ from .dice import DieKind, Roll, pick_index, roll_faces, validate_faces
 from .effects import check_effects, holds, item_id
 from .errors import IllegalCommand, InvalidCommand
 from .events import BanditPlan, Change, Event, EventType, Fact
+from .frozen import evolve
 from .prompts import (
     Ahead,
     AheadCard,
@@ -233,11 +233,12 @@ class Ctx(Requests):
     one driver (`drive`); `rng` is the session RNG it rolls with.
     """
 
-    __slots__ = ("_state", "_heroes", "events", "rng", "quiet")
+    __slots__ = ("_state", "_heroes", "_by_id", "events", "rng", "quiet")
 
     def __init__(self, state: Session, rng: int, *, quiet: bool = False) -> None:
         self._state = state
         self._heroes: list[Hero] | None = None  # the heroes as changed, when `_state.heroes` is behind them
+        self._by_id: dict[str, Hero] | None = None  # the same heroes by id, built on the first read
         self.events: list[Event] = []
         self.rng = rng
         self.quiet = quiet
@@ -247,7 +248,7 @@ class Ctx(Requests):
         """The working state. Hero changes are kept aside and folded in when the state is read, so a run of
         changes copies the Session once, not once per change."""
         if self._heroes is not None:
-            self._state = _evolve(self._state, {"heroes": tuple(self._heroes)})
+            self._state = evolve(self._state, {"heroes": tuple(self._heroes)})
             self._heroes = None
         return self._state
 
@@ -255,13 +256,16 @@ class Ctx(Requests):
     def state(self, value: Session) -> None:
         self._state = value
         self._heroes = None
+        self._by_id = None
 
     # ---- reading -------------------------------------------------------------------------------------------
     def hero(self, hero_id: str) -> Hero:
-        for hero in self._heroes if self._heroes is not None else self._state.heroes:
-            if hero.id == hero_id:
-                return hero
-        raise KeyError(hero_id)
+        """The hero as changed so far (KeyError for an unknown id); rules read one ~90 times a journey."""
+        by_id = self._by_id
+        if by_id is None:
+            heroes = self._heroes if self._heroes is not None else self._state.heroes
+            by_id = self._by_id = {hero.id: hero for hero in heroes}
+        return by_id[hero_id]
 
     def heroes(self) -> list[str]:
         """The ids of the heroes still in the game, in posse order ("each Hero ...")."""
@@ -312,6 +316,8 @@ class Ctx(Requests):
                 heroes[index] = hero
                 break
         self._heroes = heroes
+        if self._by_id is not None:
+            self._by_id[hero.id] = hero
 
     def change(self, hero_id: str, field: str, delta: int, *, rule: str, why: str = "") -> int:
         """Add `delta` to a hero value, kept within its bounds; returns the change actually made (A8: Gold floors at $0)."""
@@ -365,7 +371,7 @@ class Ctx(Requests):
     def remove_item(self, hero_id: str, item_id: str, *, rule: str, why: str = "") -> Item:
         hero = self.hero(hero_id)
         item = next(i for i in hero.items if i.id == item_id)
-        self._put(replace(hero, items=tuple(i for i in hero.items if i.id != item_id)))
+        self._put(evolve(hero, {"items": tuple(i for i in hero.items if i.id != item_id)}))
         self.emit(
             "item_lost",
             f"{hero.name} loses {item.name}" + (f" ({why})" if why else ""),
@@ -385,7 +391,7 @@ class Ctx(Requests):
             while f"{item.id}-{n}" in taken:
                 n += 1
             item = replace(item, id=f"{item.id}-{n}")
-        self._put(replace(hero, items=(*hero.items, item)))
+        self._put(evolve(hero, {"items": (*hero.items, item)}))
         self.emit(
             "item_gained",
             f"{hero.name} gains {item.name}" + (f" ({why})" if why else ""),
@@ -409,7 +415,7 @@ class Ctx(Requests):
                 reason="full",
             )
             return False
-        self._put(replace(hero, side_bag=(*hero.side_bag, token)))
+        self._put(evolve(hero, {"side_bag": (*hero.side_bag, token)}))
         self.emit(
             "token_gained",
             f"{hero.name} gains a {token} token",
@@ -446,7 +452,7 @@ class Ctx(Requests):
     def remove_token(self, hero_id: str, index: int, *, rule: str, why: str = "") -> str:
         hero = self.hero(hero_id)
         token = hero.side_bag[index]
-        self._put(replace(hero, side_bag=hero.side_bag[:index] + hero.side_bag[index + 1 :]))
+        self._put(evolve(hero, {"side_bag": hero.side_bag[:index] + hero.side_bag[index + 1 :]}))
         self.emit(
             "token_lost",
             f"{hero.name} loses a {token} token" + (f" ({why})" if why else ""),
@@ -461,14 +467,18 @@ class Ctx(Requests):
     def update(self, **changes: Any) -> None:
         """Replace top-level session fields (travel, town, carry, phase)."""
         if "heroes" in changes:
-            self.state = _evolve(self.state, changes)
+            self.state = evolve(self.state, changes)
         else:  # the heroes kept aside stay ahead of the state
-            self._state = _evolve(self._state, changes)
+            self._state = evolve(self._state, changes)
 
-    def carry(self, rule: str, text: str, **changes: Any) -> None:
-        """Set a flag that carries into the Town Stay or the next Adventure (FT-TRAVEL-05)."""
-        self._state = _evolve(self._state, {"carry": _evolve(self._state.carry, changes)})
-        self.emit("carry", text, rule=rule)
+    def carry(self, rule: str, text: str, *, reason: str, count: int | None = None, **changes: Any) -> None:
+        """Set a flag that carries into the Town Stay or the next Adventure (FT-TRAVEL-05); `reason` names which
+        (a stable key the client words), `count` its number when it has one."""
+        self._state = evolve(self._state, {"carry": evolve(self._state.carry, changes)})
+        if count is None:
+            self.emit("carry", text, rule=rule, reason=reason)
+        else:
+            self.emit("carry", text, rule=rule, reason=reason, count=count)
 
     # ---- requests built from the plain ones (use with `yield from`) ------------------------------------------
     def skill_test(
@@ -598,16 +608,19 @@ class Ctx(Requests):
         if not self.quiet:
             if isinstance(request, DrawRequest):
                 label = next((label for option, label in request.picks if option == key), key)
-                self.emit("answered", f"{request.purpose}: {label} (drawn)", rule=request.rule)
+                self.emit("answered", f"{request.purpose}: {label} (drawn)", rule=request.rule, reason="drawn",
+                          purpose=request.purpose, name=label)  # fmt: skip
             else:
                 label = next((o.label for o in request.options if o.key == key), key)
-                how = {"everyone": "the same for everyone", "ahead": "chosen for the posse at once"}.get(how, "chosen")
-                self.emit("answered", f"{request.question}: {label} ({how})", hero=request.hero, rule=request.rule)
+                said = {"everyone": "the same for everyone", "ahead": "chosen for the posse at once"}.get(how, "chosen")
+                self.emit("answered", f"{request.question}: {label} ({said})", hero=request.hero, rule=request.rule,
+                          reason=how if how in ("everyone", "ahead") else "chosen", purpose=request.question,
+                          name=label)  # fmt: skip
         return key
 
 
 def _with(hero: Hero, field: str, value: Any) -> Hero:
-    return _evolve(hero, {field: value})
+    return evolve(hero, {field: value})
 
 
 def _reclamp(hero: Hero) -> Hero:
@@ -615,7 +628,7 @@ def _reclamp(hero: Hero) -> Hero:
     max_health, max_sanity = hero.max_health, hero.max_sanity
     if hero.wounds <= max_health and hero.sanity_damage <= max_sanity and hero.grit <= hero.max_grit:
         return hero
-    return _evolve(
+    return evolve(
         hero,
         {
             "wounds": min(hero.wounds, max_health),
@@ -623,40 +636,6 @@ def _reclamp(hero: Hero) -> Hero:
             "grit": min(hero.grit, hero.max_grit),
         },
     )
-
-
-_T = TypeVar("_T")
-
-
-def _evolve(value: _T, changes: dict[str, Any]) -> _T:
-    """`dataclasses.replace` for the engine's frozen, slotted values, about 2.5x faster (the hot path of every
-    change): the copy is made by code compiled once per class instead of re-running `__init__` with keywords."""
-    cls: type = type(value)
-    copy: Callable[[_T, dict[str, Any]], _T] = _copier(cls)
-    return copy(value, changes)
-
-
-@cache
-def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
-    names = [f.name for f in fields(cls)]
-    if getattr(cls, "__post_init__", None) is not None or not hasattr(cls, "__slots__"):
-        return lambda value, changes: replace(value, **changes)  # not the plain frozen record this copier assumes
-    # every field copied as it is, then the few changed ones set again: cheaper than asking per field whether
-    # it changed (a Hero has ~36 fields; a change touches one to three)
-    lines = [f"    set(new, {n!r}, value.{n})" for n in names]
-    source = (
-        "def copy(value, changes):\n"
-        "    if not changes.keys() <= known:\n"
-        "        raise TypeError(f'{cls.__name__} has no field(s) {sorted(changes.keys() - known)}')\n"
-        "    new = make(cls)\n" + "\n".join(lines) + "\n"
-        "    for name, changed in changes.items():\n"
-        "        set(new, name, changed)\n"
-        "    return new\n"
-    )
-    scope: dict[str, Any] = {"make": object.__new__, "set": object.__setattr__, "cls": cls, "known": frozenset(names)}
-    exec(source, scope)  # names come from the class's own fields, nothing else is interpolated
-    copier: Callable[[Any, dict[str, Any]], Any] = scope["copy"]
-    return copier
 
 
 def _ko(state: Session, hero_id: str, before: int, field: str) -> bool:
@@ -858,7 +837,9 @@ def run_rule(
     if stopped is not None:
         prompt = _prompt_for(ctx, stopped, f"p{state.step + 1}")
         emitted = len(ctx.events)
-        ctx.emit("prompt", prompt.question, hero=prompt.hero, rule=prompt.rule)
+        ctx.emit("prompt", prompt.question, hero=prompt.hero, rule=prompt.rule, reason=prompt.kind.value,
+                 purpose=prompt.question)  # fmt: skip
+
         pended = Pending(origin, checkpoint, tuple(recorded), emitted, prompt, tuple(queue), tuple(standing),
                          tuple(ahead), tuple(cards))  # fmt: skip
         return Run(ctx, pended, already)

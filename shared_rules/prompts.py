@@ -12,6 +12,7 @@ from enum import Enum
 from .commands import Command, Effect, Faces
 from .dice import DieKind, Roll
 from .events import Fact
+from .frozen import quick
 from .meta import meta, ref
 from .state import Session
 
@@ -186,6 +187,7 @@ class Part(str, Enum):
     DECLINE = "decline"
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Amount:
     """A quantity of a hero value an option costs or gains: `gold` 150, `grit` 1, an `item` by id.
@@ -200,6 +202,7 @@ class Amount:
     dice: str = ""
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class SkillCheck:
     """The skill test an option leads to: `skill` N+ (FF-DICE-06)."""
@@ -208,6 +211,7 @@ class SkillCheck:
     target: int = field(metadata=meta(minimum=0))
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Option:
     """One answer to a choice, with its meaning as data: taking part or declining, what it costs or gains, the test
@@ -256,6 +260,7 @@ class Prompt:
     facts: tuple[Fact, ...] = ()  # the names and numbers the question is worded from (`skill`, `target`, `name` ...)
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Answer:
     """One recorded answer to a request of a rule: a roll, an option, re-roll indices or a card's effects."""

@@ -23,6 +23,7 @@ from .content import TRAVEL_HAZARDS
 from .dice import next_random, seed_state
 from .engine import apply, autoplay, new_session
 from .flow import CardRequest, ChoiceRequest, Ctx, DrawRequest, Policy, Request, RerollRequest, RollRequest
+from .frozen import evolve
 from .prompts import Amount, Answer, Option, Part
 from .state import Hero, Item, ItemTag, Phase, RuleOptions, Session, Skills, TownSize
 
@@ -210,7 +211,7 @@ def autoplay_journey(start: Session, size: str, *, quiet: bool = True) -> Journe
     if ctx.state.active_heroes:
         autoplay(ctx, Arrive(), policy)
         commands += 1
-    end = replace(ctx.state, rng=ctx.rng, step=start.step + commands)
+    end = evolve(ctx.state, {"rng": ctx.rng, "step": start.step + commands})
     return Journey(start, end, tuple(policy.spent))
 
 
@@ -455,7 +456,7 @@ def run_trials(
     every = max(1, min(200, trials // 100))
     rows: list[JourneyRow] = []
     for done, index in enumerate(range(start, start + trials), start=1):
-        first = replace(base, rng=seed_state(trial_seed(seed, index)))
+        first = evolve(base, {"rng": seed_state(trial_seed(seed, index))})
         journey = autoplay_journey(first, size) if fast else play_journey(first, size)
         rows.append(journey_row(journey))
         if progress is not None and (done % every == 0 or done == trials):

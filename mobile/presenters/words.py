@@ -12,6 +12,7 @@ from shared_rules import DieKind, Event
 from shared_rules.state import SKILLS
 
 from ..i18n import _
+from .board_words import board_text, mission_title
 
 FIELD_WORDS = {
     "xp": "XP", "gold": "Gold", "wounds": "Wounds", "sanity_damage": "Sanity Damage", "grit": "Grit",
@@ -209,6 +210,10 @@ def _worded(event: Event, who: str, facts: dict[str, object]) -> str | None:
             template = _("{who} takes {n} Hit") if one else _("{who} takes {n} Hits")
         return template.format(who=who, n=f.get("hits", 0))
     if kind == "card":
+        if f.get("reason") == "map_reshuffled":
+            return _("The Map deck ran out: its discard pile is shuffled into a new deck")
+        if f.get("reason") == "tile_discarded":
+            return _("The {tile} tile does not fit: discarded").format(tile=f.get("name", ""))
         return f"{who}: {f.get('card_text') or f.get('chart', '')}"
     if kind == "visit":
         if f.get("reason") == "warrants":
@@ -244,6 +249,9 @@ def _worded(event: Event, who: str, facts: dict[str, object]) -> str | None:
     if kind == "turn_started":
         return _("Turn {turn} begins").format(turn=f.get("turn"))
     if kind == "darkness_held":
+        if f.get("reason") == "countdown":
+            return _("{value}: the Countdown holds (needs {target}+)").format(value=f.get("value"),
+                                                                              target=f.get("target"))
         return _("{value} holds back the Darkness (needs {target}+)").format(
             value=f.get("value"), target=f.get("target")
         )
@@ -285,10 +293,10 @@ def _fought(event: Event, who: str, f: dict[str, object]) -> str | None:
                 _("{figure} takes {n} Wounds: {left} Health left")  # fmt: skip
             return template.format(figure=figure, n=f.get("count", 0), left=f.get("value", 0))
         if reason == "missed":
-            return _("{figure} misses {who}").format(figure=figure, who=who)
+            return _("{figure} misses {who}").format(figure=figure, who=f.get("name") or who)
         if reason == "saved":
-            return _("{who} saves every Hit from {figure}").format(figure=figure, who=who)
-        return None
+            return _("{who} saves every Hit from {figure}").format(figure=figure, who=f.get("name") or who)
+        return _missed(who, f)
     if kind == "resource":
         if f.get("reason") == "at_max":
             return _("{who} is at Max {resource}: {n} more is lost").format(
@@ -311,6 +319,11 @@ def _fought(event: Event, who: str, f: dict[str, object]) -> str | None:
             return _("{who} moves {n} spaces; {left} left").format(who=who, n=f.get("count", 0), left=n)
         return None
     if kind == "spell":
+        if f.get("reason") == "blast":
+            element = {"fire": _("Fire"), "wind": _("Wind"), "water": _("Water"), "earth": _("Earth")}.get(
+                str(f.get("name")), _("Focus"))  # fmt: skip
+            return _("{who} casts the Elemental Blast ({element} element): it always succeeds").format(
+                who=who, element=element)  # fmt: skip
         template = _("{who} casts {spell}: {total} against {target}+, it takes effect") if f.get("passed") else \
             _("{who} fails to cast {spell}: {total} against {target}+; the Mana is wasted")  # fmt: skip
         return template.format(who=who, spell=f.get("name", ""), total=f.get("value", 0), target=f.get("target", 0))
@@ -372,10 +385,15 @@ def _stakes(event: Event, who: str, f: dict[str, object]) -> str | None:
     if kind == "darkness_card":
         return _("The Darkness grows stronger: draw a Darkness card and resolve it")
     if kind == "growing_dread":
+        n = _count(f.get("count"))
         if reason == "reveal":
-            return _with_why(_("Reveal {n} Growing Dread cards and play them now").format(n=f.get("count", 0)), f)
-        return _with_why(_("{n} Growing Dread cards added to the stack ({total})").format(
-            n=f.get("count", 0), total=f.get("value", 0)), f)
+            template = _("Reveal 1 Growing Dread card and play it now") if n == 1 else \
+                _("Reveal {n} Growing Dread cards and play them now")  # fmt: skip
+            return _with_why(template.format(n=n), f)
+        template = _("1 Growing Dread card added to the stack ({total})") if n == 1 else \
+            _("{n} Growing Dread cards added to the stack ({total})")  # fmt: skip
+        return _with_why(template.format(n=n, total=f.get("value", 0)), f)
+
     if kind == "fled":
         return _("The Hero Party flees")
     if kind == "cannot_pay":
@@ -412,6 +430,8 @@ def _cards(event: Event, who: str, f: dict[str, object]) -> str | None:
     """The Devil's Wheel, the Bounties, the Map Tiles and the Threats and Encounters the table draws."""
     kind, reason = event.type, f.get("reason")
     if kind == "wheel":
+        if reason == "plays":
+            return _("{who} plays the Devil's Wheel").format(who=who)
         if reason == "roll":
             return _("Devil's Wheel roll {n}: {points} points").format(n=f.get("number", ""), points=f.get("value", 0))
         pays = f.get("card_text") or (f"${f['price']}" if f.get("price") else _("entered"))
@@ -486,7 +506,170 @@ def _table(event: Event, who: str, f: dict[str, object]) -> str | None:
         if f.get("reason") == "black_fang":
             return _("{who} carries no Dark Stone for the Black Fang").format(who=who)
         return _("{who} has nothing left for the Bandits to take").format(who=who)
+    return _engine(event, who, f)
+
+
+def _missed(who: str, f: dict[str, object]) -> str | None:
+    """A hero's Hit that did nothing: a miss, a Hit with no target left, Armor, a Spice's extra Damage."""
+    reason, number = f.get("reason"), f.get("number", "")
+    if reason == "attack_missed":
+        item = str(f.get("item", ""))
+        return {"Ranged Attack": _("{who}'s Ranged Attack misses"), "Melee Attack": _("{who}'s Melee Attack misses")
+                }.get(item, _("{who}'s {item} misses")).format(who=who, item=item)  # fmt: skip
+    if reason == "no_target":
+        return _("Hit {number} finds no target: it is gone").format(number=number)
+    if reason == "armor":
+        return _("{figure}'s Armor stops Hit {number}").format(figure=f.get("figure", ""), number=number)
+    if reason == "spice":
+        return _("Spice: Hit {number} does {n} more Damage").format(number=number, n=f.get("count", 0))
+    if reason == "shuriken":
+        return _("{who} throws her Shuriken").format(who=who)
     return None
+
+
+def _carried() -> dict[str, str]:
+    """What a carried flag means, by its `reason`, in the app's language."""
+    return {
+        "turned_back": _("The posse turns back: the destination is now a Small Town and Travel ends"),
+        "expired": _("Blood Moon and extra Revive Tokens last until the end of this Adventure: they expire"),
+        "grit_paid": _("The failed Mission's Grit penalty is paid"),
+        "stay_over": _("The last Town Mission's stay-or-travel choice is over"),
+        "dread_paid": _("The failed Jail Break's Growing Dread is paid"),
+        "may_stay": _("The Mission was not failed: the posse may stay in this town or travel"),
+        "no_town": _("The Heroes may not visit Town: the next Adventure begins directly"),
+        "less_grit": _("The next Adventure begins with 1 less Grit than normal"),
+        "stays": _("The posse stays in town"),
+        "no_grit": _("The next Adventure begins with no Grit"),
+        "army_convoy": _("Army Convoy: +{n} to Camp Site Hazard and Town Event rolls in this Town"),
+        "bridge_destroyed": _("Bridge Destroyed: the Town Stay may last no more than {n} Days"),
+        "dying_marshal": _("Dying Marshal: on arrival each Hero gains D3 Unwanted Attention; a double on a Location Event "
+                         "chart may start a High Noon Duel with the escaped prisoner"),
+        "dark_stone_convoy": _("Dark Stone Convoy: each shard sold in this Town is worth +${n}"),
+        "blood_moon": _("Blood Moon: all Heroes +1 Spirit and Depth Events add a Growing Dread card, until the end of the "
+                      "next Adventure"),
+        "void_storm": _("Void Storm: {n} Random Buildings will be Destroyed on arrival"),
+    }  # fmt: skip
+
+
+def _carry(f: dict[str, object]) -> str | None:
+    """A flag carried into the Town Stay or the next Adventure (FT-TRAVEL-05), by its key."""
+    reason, n = str(f.get("reason", "")), _count(f.get("count"))
+    if reason == "revive_tokens":
+        template = _("Shadows Out of Time: the posse has 1 extra Revive Token for the next Adventure") if n == 1 \
+            else _("Shadows Out of Time: the posse has {n} extra Revive Tokens for the next Adventure")  # fmt: skip
+        return template.format(n=n)
+    if reason == "dread_next":
+        template = _("The next Adventure adds 1 Growing Dread card at its start") if n == 1 else \
+            _("The next Adventure adds {n} Growing Dread cards at its start")  # fmt: skip
+        return template.format(n=n)
+    said = _carried().get(reason)
+    return said.format(n=n) if said is not None else None
+
+
+def _town_chart(f: dict[str, object]) -> str | None:
+    """A town chart read (FT-DAY, FT-LOC, FT-CAMP ...): a modified roll, the entry, the Hotel's rate, the Stay's end."""
+    reason, chart = f.get("reason"), f.get("chart", "")
+    if reason == "modified":
+        modifier = _count(f.get("number"))
+        return _("{chart}: rolled {value}, {modifier} makes {total}").format(
+            chart=chart, value=f.get("value", ""), modifier=f"{modifier:+d}", total=_count(f.get("value")) + modifier)
+    if reason == "entry":
+        text = f.get("card_text") or _("entered")
+        if f.get("value") not in (None, ""):
+            return _("{chart}, roll {value}: {text}").format(chart=chart, value=f["value"], text=text)
+
+        return _("{chart}, as read at the table: {text}").format(chart=chart, text=text)
+    if reason == "hotel_rate":
+        return _("The Hotel's rate is now x{n}").format(n=f.get("count", ""))
+    if reason == "stay_over":
+        return _("The Town Stay is over: the posse must leave")
+    return None
+
+
+def _heroes(n: int) -> str:
+    return _("1 Hero") if n == 1 else _("{n} Heroes").format(n=n)
+
+
+def _started(f: dict[str, object]) -> str | None:
+    """The Adventure set up (FF-SETUP-01, FT-MIS-GEN-01) and scaled (FF-SCALE-01)."""
+    reason, n = f.get("reason"), _count(f.get("count"))
+    if reason == "scaling":
+        revive = _count(f.get("value"))
+        tokens = (_("1 Revive Token") if revive == 1 else _("{n} Revive Tokens")).format(n=revive)
+        level = {"low": _("Low"), "med": _("Medium"), "high": _("High")}.get(str(f.get("size")), "")
+        text = f"{_heroes(n)}: " + (_("{level} Threats").format(level=level) + ", " if level else "") + tokens
+        extra = _count(f.get("number"))
+        return text + (" " + _("+ {n} from Shadows Out of Time").format(n=extra) if extra else "")
+    title = mission_title(f.get("mission")) or str(f.get("mission", ""))
+    lantern, names = f.get("figure", ""), f.get("name", "")
+    if reason == "mines":
+        return _("{title}: {heroes}; the decks and the 12 Exploration Tokens shuffled; {lantern} carries the Old "
+                 "Lantern; the Darkness on Darkness Start (space 0), the Hero Party on the Entrance (space {space}); "
+                 "the Entrance tile placed; the Heroes on its Starting Area in Initiative order: {names}").format(
+            title=title, heroes=_heroes(n), lantern=lantern, space=f.get("value", ""), names=names)  # fmt: skip
+    if reason == "town":
+        carries = _("{lantern} carries the Old Lantern and makes the Hold Back the Darkness tests") if \
+            f.get("passed") else _("{lantern} carries the Old Lantern")  # fmt: skip
+        return _("{title}: {heroes} on the Town Adventure Board: {set_up}; {carries}; the Heroes keep their Damage "
+                 "from the Travel and the Town Stay: {names}").format(
+            title=title, heroes=_heroes(n), set_up=f.get("card_text", ""), carries=carries.format(lantern=lantern),
+            names=names)  # fmt: skip
+    return None
+
+
+def _revealed(f: dict[str, object]) -> str:
+    """A Room's Exploration Token (FF-EXPL-02..06): its Doors and Gates, Attack! or an Encounter, a Clue."""
+    doors, gates = _count(f.get("count")), _count(f.get("number"))
+    parts = [(_("1 Door") if doors == 1 else _("{n} Doors")).format(n=doors)]
+    if gates:
+        parts[0] += " " + (_("and 1 Gate") if gates == 1 else _("and {n} Gates")).format(n=gates)
+    parts.append(_("Attack!") if f.get("reason") == "attack" else _("an Encounter"))
+    if f.get("passed"):
+        parts.append(_("a Clue"))
+    return _("{tile}'s Exploration Token: {what}").format(tile=f.get("name", ""), what=", ".join(parts))
+
+
+def _end_of_turn(f: dict[str, object]) -> str:
+    """An End of the Turn effect (FF-TURN-04), by its key; a Mission's own effect this app does not know by name."""
+    effect = {
+        "get_up": _("KO'd Heroes Recover (no Fight is on)"), "countdown": _("The top Countdown counter comes off"),
+        "reinforcements": _("D3 Bandits arrive (D6 with none on the board)"),
+        "fuse": _("A Dynamite token burns away"), "prisoner": _("The Escaped Prisoner moves"),
+        "entry_points": _("A D6 for each Enemy Entry Point"),
+    }.get(str(f.get("reason")), str(f.get("name", "")))  # fmt: skip
+    return _("End of the Turn: {effect}").format(effect=effect)
+
+
+def _engine(event: Event, who: str, f: dict[str, object]) -> str | None:
+    """The engine's own steps (a question asked and answered, a flag carried, a step skipped), a town chart, the
+    Adventure's set-up and rooms, the End of the Turn, and the Town board's kinds."""
+    kind, reason = event.type, f.get("reason")
+    if kind == "answered":
+        how = {"drawn": _("drawn"), "everyone": _("the same for everyone"),
+               "ahead": _("chosen for the posse at once")}.get(str(reason), _("chosen"))  # fmt: skip
+        return f"{f.get('purpose', '')}: {f.get('name', '')} ({how})"
+    if kind == "prompt":
+        return {"roll": _("Waiting for the dice: {question}"), "choice": _("Waiting for a choice: {question}"),
+                "reroll": _("Waiting: a Grit re-roll? {question}"), "card": _("Waiting for the card: {question}")
+                }.get(str(reason), _("Waiting: {question}")).format(question=f.get("purpose", ""))  # fmt: skip
+    if kind == "carry":
+        return _carry(f)
+    if kind == "skipped":
+        return _("{hazard}: no other Hero to go missing").format(hazard=f.get("name", "")) if \
+            reason == "no_other_hero" else None  # fmt: skip
+    if kind == "town_chart":
+        return _town_chart(f)
+    if kind == "adventure_started":
+        return _started(f)
+    if kind == "token_revealed":
+        return _revealed(f)
+    if kind == "objective":
+        return _("The second Clue: {tile} is the Objective Room. It has no exits and its Encounter or Attack is "
+                 "ignored; the Heroes fight a High Threat card").format(tile=f.get("name", ""))
+    if kind == "end_of_turn":
+        return _end_of_turn(f)
+    return board_text(event, who, f)
+
 
 
 def event_text(event: Event, names: dict[str, str]) -> str:

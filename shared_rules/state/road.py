@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from ..frozen import quick
 from .stay import Bounty
 
 
@@ -14,6 +15,7 @@ class TownSize(str, Enum):
     LARGE = "large"
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Carry:
     """Travel results that carry into the Town Stay or the next Adventure (FT-TRAVEL-05)."""
@@ -33,6 +35,7 @@ class Carry:
     last_town: Town | None = None  # the town the posse last stayed in (a fresh stay of it after a Town Mission)
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Travel:
     """The journey under way: the size aimed for and who rolls each hazard (FT-TRAVEL-02/03)."""
@@ -48,6 +51,7 @@ class Travel:
         return 0 if self.turned_back else len(self.rollers) - self.resolved
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Slot:
     """A numbered Building Slot on the Town Map (FT-TOWN-01)."""
@@ -57,6 +61,7 @@ class Slot:
     destroyed: bool = False
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Town:
     """The town the posse reached: size, Specialty type and its Buildings (FT-TOWN-01..05)."""

@@ -113,6 +113,62 @@ def _fight_events() -> list[object]:
     return list(t.events)
 
 
+def _engine_events() -> list[object]:
+    """The kinds the engine reported only in English before (issue 18), from real runs: a hazard's roll asked for
+    and a Mimic Beast with no second Hero (A11, FT-TRAVEL-D21), the Shootout set up, a model placed, the Bandits'
+    proposals and shots (FT-BANDIT-05/06), Lost Contact's Clues and Objective (FF-EXPL-06), and each Town Mission
+    played a few turns by the autoplay's plain table (its own rules, the End of the Turn, its end carried on)."""
+    from shared_rules.commands import Activate, ActivateBandits, RevealToken, Search
+    from shared_rules.state import ExplorationToken
+    from tests.rules.adventure.helpers import of, to_activations
+    from tests.rules.adventure.helpers import run as run_adventure
+    from tests.rules.adventure.test_explore import reveal, to_exploration
+    from tests.rules.missions.helpers import answer
+    from tests.rules.missions.test_activation import bandits_up
+    from tests.rules.table import Table, hero, item
+
+    road = Table.travelling([hero("a", xp=100, items=(item("Horse", "transport"),))])
+    road.hazard(21)
+    shootout = bandits_up()
+    shootout.do(ActivateBandits(dice=((5,),)))
+    answer(shootout, "a", 5, 5, (5, 5), (2, 2), (5,), (6,), (2,))
+    lost = to_exploration([of("a")])
+    reveal(lost, ExplorationToken(doors=1, clue=True), (2,))
+    to_activations(lost)
+    run_adventure(lost, Activate("a", dice=((2,),)))
+    run_adventure(lost, Search("a", "door", placed="room"))
+    lost.do(RevealToken("tile-2", ExplorationToken(doors=2, attack=True, clue=True)))
+    return [*road.events, *shootout.events, *lost.events, *_missions_played()]
+
+
+def _missions_played() -> list[object]:
+    """Each Town Mission, 1 and 3 Heroes, up to turn 8: the default policy answers, the RNG rolls, aloud."""
+    from shared_rules.autoplay.adventure import next_command
+    from shared_rules.codec import decode_command
+    from shared_rules.engine import apply, new_session
+    from shared_rules.rules.missions import TOWN_MISSIONS
+    from shared_rules.simulate import default_policy
+    from shared_rules.state import RuleOptions
+    from tests.rules.missions.test_sweep import LAYOUT
+    from tests.rules.table import hero
+
+    seen: list[object] = []
+    for mission in TOWN_MISSIONS:
+        for heroes in (1, 3):
+            state = new_session([hero(f"h{i}", max_grit=2) for i in range(heroes)], seed=heroes,
+                                options=RuleOptions(dice="server", combat="house"))  # fmt: skip
+            sheets = [{"hero": f"h{i}", "initiative": 6 - i, "combat": 1, "melee_to_hit": 5, "ranged_to_hit": 5,
+                       "shots": 1} for i in range(heroes)]  # fmt: skip
+            outcome = apply(state, decode_command({"type": "start_adventure", "lantern": "h0", "mission": mission,
+                                                   "layout": LAYOUT, "sheets": sheets}), policy=default_policy)  # fmt: skip
+            seen += outcome.events
+            state = outcome.state
+            while state.adventure is not None and state.adventure.turn <= 8:
+                outcome = apply(state, next_command(state), policy=default_policy)
+                seen, state = [*seen, *outcome.events], outcome.state
+    return seen
+
+
 def _made(kind: str, hero: str | None = "ann", **facts: object) -> object:
     """An event of `kind` with the facts the engine gives it (for kinds a short scripted run does not reach)."""
     from shared_rules import Change, Event, EventType
@@ -124,21 +180,11 @@ def _made(kind: str, hero: str | None = "ann", **facts: object) -> object:
                  facts=tuple(Fact(k, v) for k, v in facts.items()))  # type: ignore[arg-type]  # fmt: skip
 
 
-CONVERTED = {"rolled", "test", "changed", "hazard", "hazard_count", "hits", "card", "knocked_out", "item_gained",
-             "item_lost", "token_gained", "token_lost", "visit", "visit_ended", "purchase", "sale", "phase",
-             "day_begun", "day_ended", "daily_event", "lodging", "location_closed", "turn_started", "darkness_held",
-             "darkness_moved", "party_moved", "depth_event", "activated", "grit_lost", "hit", "killed",
-             "fight_over", "resource", "moved", "spell", "tactic", "revived", "scavenged", "town_type",
-             "building_destroyed", "hero_removed", "trouble", "town_event", "token_used", "darkness_card",
-             "growing_dread", "fled", "cannot_pay", "nothing_lost", "duel", "warrants_paid", "jackpot",
-             "session_created", "undone", "adjusted", "bell", "plague_church", "search", "nothing_to_lose",
-             "town_built", "town_short", "enemies_arrived", "adventure_ended", "wheel", "bounty_posted", "bounty_paid",
-             "tile_placed", "encounter"}  # fmt: skip
-
-
-def test_a_spanish_app_words_the_engines_events_in_spanish_for_each_converted_kind() -> None:
+def test_a_spanish_app_words_every_kind_of_event_in_spanish_from_its_facts() -> None:
+    """All 81 event kinds, from real runs where a short one reaches them: none falls back to the English line."""
     from mobile import i18n
     from mobile.presenters.words import event_text
+    from shared_rules import EventType
 
     made = [_made("hits", hits=2, hit_kind="horror"), _made("knocked_out"), _made("grit_lost", count=1),
             _made("item_gained", item="Bandages", why=""), _made("item_lost", item="Rope", why=""),
@@ -188,20 +234,31 @@ def test_a_spanish_app_words_the_engines_events_in_spanish_for_each_converted_ki
             _made("bounty_paid", None, reason="closed"), _made("tile_placed", reason="no_door"),
             _made("tile_placed", reason="placed", name="Mine Shaft", passed=True),
             _made("encounter", None, reason="card"), _made("encounter", None, reason="attack", size="low"),
-            _made("encounter", None, reason="attack", size="high", name="Tentacles")]  # fmt: skip
-    events = _town_events() + _adventure_events() + _fight_events() + made
+            _made("encounter", None, reason="attack", size="high", name="Tentacles"),
+            _made("prompt", None, reason="card", purpose="Enter the Gear card"), _made("prompt", reason="reroll",
+            purpose="Re-roll?"), _made("town_chart", reason="modified", chart="Camp Site Hazard", value=5, number=1),
+            _made("town_chart", reason="entry", chart="Town Event", value=7, card_text="A quiet night"),
+            _made("town_chart", reason="entry", chart="Town Event", value="", card_text=""),
+            _made("town_chart", None, reason="hotel_rate", count=2), _made("town_chart", None, reason="stay_over"),
+            _made("carry", None, reason="void_storm", count=4), _made("carry", None, reason="revive_tokens", count=1),
+            _made("answered", reason="everyone", purpose="Search the wreck?", name="Search"),
+            _made("shot", None, reason="gone", figure="Bandit 2"),
+            _made("shot", "ann", reason="melee", figure="Bandit 2", name="Ann", hits=1),
+            _made("placed", None, figure="Bandit 2", where="roof:3", to=""),
+            _made("mission", None, reason="gang", name="Dalton Gang", value=10, price=25, card_text="")]  # fmt: skip
+    events = _town_events() + _adventure_events() + _fight_events() + _engine_events() + made
     names = {"ann": "Ann", "a": "Ann", "b": "Bo"} | {f"h{i}": f"H{i}" for i in range(1, 5)}
     seen: set[str] = set()
     try:
         for event in events:
             kind = event.type.value  # type: ignore[attr-defined]
-            if kind not in CONVERTED:
-                continue
             i18n.set_language("en")
             english = event_text(event, names)  # type: ignore[arg-type]
             i18n.set_language("es")
             spanish = event_text(event, names)  # type: ignore[arg-type]
-            if kind == "card":  # a card's own words are the card's: only who read it is the app's
+            facts = {fact.name: fact.value for fact in event.facts}  # type: ignore[attr-defined]
+            assert facts or kind in ("rolled", "knocked_out"), (kind, event.text)  # type: ignore[attr-defined]
+            if kind == "card" and not facts.get("reason"):  # a card's own words are the card's: only who read it
                 assert spanish == english and ": " in spanish
             elif kind == "rolled" and not event.hero:  # type: ignore[attr-defined]
                 assert spanish.startswith("Tirada: "), spanish
@@ -210,10 +267,11 @@ def test_a_spanish_app_words_the_engines_events_in_spanish_for_each_converted_ki
             seen.add(kind)
     finally:
         i18n.set_language("en")
-    assert seen == CONVERTED, CONVERTED - seen
+    assert seen == {kind.value for kind in EventType} and len(seen) == 81, {k.value for k in EventType} - seen
 
 
-def test_a_kind_not_converted_falls_back_to_its_english_line() -> None:
+def test_an_event_without_facts_falls_back_to_its_english_line() -> None:
+    """An older server's event (no facts) still reads, in English, without its rule id."""
     from mobile import i18n
     from mobile.presenters.words import event_text
     from shared_rules import Event, EventType
@@ -248,3 +306,32 @@ def test_the_presenters_read_no_english_out_of_event_or_prompt_text() -> None:
     assert "event.text)" not in source.replace("plain(event.text)", "")  # only the fallback reads the English line
     assert not hasattr(reading, "_TARGET") and not hasattr(dice, "FACES_READ")
     assert '"double"' not in Path(dice.__file__).read_text(encoding="utf-8")
+
+
+def test_every_reason_an_engine_emit_site_names_is_worded_in_spanish() -> None:
+    """Each `reason` key the engine's source passes (a Mission rule, a carried flag, a Hit that did nothing ...) has
+    its own words in the app: an event built from that site's fact names reads in Spanish, not the English line."""
+    from mobile import i18n
+    from mobile.presenters.words import event_text
+    from shared_rules import Event, EventType
+    from shared_rules.events import Fact
+    from tests.rules.test_event_facts import emit_sites
+
+    sample: dict[str, int | str | bool] = {"where": "street", "to": "3,4", "mission": "bank_robbery", "passed": True,
+                                           "name": "Bo", "figure": "Bandit 2", "chart": "Town Event", "item": "Rifle",
+                                           "card_text": "A card's words", "purpose": "Which one?", "why": "a reason",
+                                           "size": "low", "token": "Whiskey", "skill": "luck"}  # fmt: skip
+    keyed = [(where, kind, named) for where, kind, named in emit_sites() if isinstance(named.get("reason"), str)]
+    assert len(keyed) > 100
+    try:
+        i18n.set_language("es")
+        for where, kind, named in keyed:
+            facts = tuple(Fact(k, v if v is not None else sample.get(k, 2)) for k, v in named.items())  # type: ignore[arg-type]
+            event = Event(EventType(kind), "(the English line)", "ann", "", facts=facts)
+            spanish = event_text(event, {"ann": "Ann"})
+            i18n.set_language("en")
+            english = event_text(event, {"ann": "Ann"})
+            i18n.set_language("es")
+            assert spanish != "(the English line)" and spanish != english, (where, kind, named, spanish)
+    finally:
+        i18n.set_language("en")

@@ -225,6 +225,21 @@ def test_rng_state_advances_once_per_physical_die() -> None:
 
 
 @pytest.mark.parametrize("kind", list(DieKind))
+def test_rolled_faces_are_one_rng_step_per_die_read_as_that_die(kind: DieKind) -> None:
+    """`roll_faces` writes the RNG step out for speed: it must give exactly the faces of one `next_random` per
+    physical die, so a saved session replays the same dice (FF-DICE-01..04)."""
+    state = seed_state(2024)
+    for pool in (0, 1, 2, 5, 9) * 40:
+        expected: list[int] = []
+        after = state
+        for _ in range(die_count(kind, pool)):
+            after, out = next_random(after)
+            expected.append(PERIL_FACES[out % 6] if kind is DieKind.PERIL else 1 + out % (8 if kind is DieKind.D8 else 6))
+        assert roll_faces(state, kind, pool) == (after, tuple(expected))
+        state = after if after != state else next_random(state)[0]
+
+
+@pytest.mark.parametrize("kind", list(DieKind))
 def test_rng_rolls_only_faces_the_die_has(kind: DieKind) -> None:
     state = seed_state(99)
     allowed = set(face_range(kind))

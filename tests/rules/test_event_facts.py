@@ -63,6 +63,42 @@ def test_a_change_says_why_and_the_max_it_moved_FF_HERO_02() -> None:
     assert changed and all(e.changes for e in changed)
 
 
+def emit_sites() -> list[tuple[str, str, dict[str, object]]]:
+    """Every `ctx.emit(kind, ...)` and `ctx.carry(...)` in the engine's source: where, its kind, and the facts it
+    passes by name (a constant's value, else None); a Mission's `_hanged`/`_alert` pass theirs as `key`."""
+    import ast
+    from pathlib import Path
+
+    import shared_rules
+
+    own = {"hero", "rule", "changes", "roll", "bandit"}
+    found = []
+    for path in sorted(Path(shared_rules.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            named = {k.arg: k.value.value if isinstance(k.value, ast.Constant) else None for k in node.keywords
+                     if k.arg is not None and k.arg not in own}  # fmt: skip
+            where = f"{path.name}:{node.lineno}"
+            if node.func.attr == "emit" and node.args and isinstance(node.args[0], ast.Constant):
+                found.append((where, str(node.args[0].value), named))
+            elif node.func.attr == "carry" and node.args:  # its other keywords are the flags it sets
+                found.append((where, "carry", {k: v for k, v in named.items() if k in ("reason", "count")}))
+            elif node.func.attr in ("_hanged", "_alert") and "key" in named:
+                found.append((where, "mission", {"reason": named["key"]}))
+    return found
+
+
+def test_every_event_the_engine_emits_carries_facts_but_a_roll_and_a_ko() -> None:
+    """A client words every kind from its facts (issue 18): no emit site leaves it only the English line. `rolled`
+    says it all in its `roll`, `knocked_out` in its `hero`."""
+    sites = emit_sites()
+    assert len(sites) > 150
+    bare = [(where, kind) for where, kind, named in sites if not named and kind not in ("rolled", "knocked_out")]
+    assert not bare, bare
+    assert {k for _w, _k, named in sites for k in named} <= set(FACTS)
+
+
 def test_no_fact_name_is_one_of_emits_own_arguments() -> None:
     from shared_rules.flow import Ctx
 

@@ -196,15 +196,16 @@ def test_policy_choices_ford_pay_best_skill_and_help_when_able() -> None:
 
 
 def test_the_fast_copy_of_frozen_values_equals_dataclasses_replace() -> None:
-    from shared_rules.flow import _evolve, _reclamp
+    from shared_rules.flow import _reclamp
+    from shared_rules.frozen import evolve
 
     posse = sample_heroes(2)
     state = new_session(posse, seed=3)
-    assert _evolve(state, {"step": 4, "rng": 9}) == replace(state, step=4, rng=9)
-    assert _evolve(posse[0], {"xp": 10, "items": ()}) == replace(posse[0], xp=10, items=())
-    assert _evolve(posse[0], {}) == posse[0] and _evolve(posse[0], {}) is not posse[0]
+    assert evolve(state, {"step": 4, "rng": 9}) == replace(state, step=4, rng=9)
+    assert evolve(posse[0], {"xp": 10, "items": ()}) == replace(posse[0], xp=10, items=())
+    assert evolve(posse[0], {}) == posse[0] and evolve(posse[0], {}) is not posse[0]
     with pytest.raises(TypeError, match="max_health"):
-        _evolve(posse[0], {"max_health": 3})  # a property, not a field: refused like replace() does
+        evolve(posse[0], {"max_health": 3})  # a property, not a field: refused like replace() does
     hurt = replace(posse[0], wounds=9, health_mod=-4, grit=2, max_grit=1)
     assert _reclamp(hurt) == replace(hurt, wounds=6, grit=1)
     assert _reclamp(posse[0]) is posse[0]

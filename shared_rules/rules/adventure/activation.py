@@ -73,7 +73,8 @@ def activate(ctx: Ctx, command: Activate) -> Procedure:
                 yield from _extra_die(ctx, hero, why="the recovered Grit, spent at once (FF-GRIT-07)")
             else:
                 ctx.emit("grit_lost", f"{ctx.name(hero)} is at Max Grit; the recovered Grit is lost", hero=hero,
-                         rule="FF-GRIT-07")  # fmt: skip
+                         rule="FF-GRIT-07", count=1)  # fmt: skip
+
     now = adventure(ctx).activation
     assert now is not None
     ctx.emit("moved", f"{ctx.name(hero)} may move up to {allowance(ctx.state, now)} spaces", hero=hero,

@@ -183,7 +183,9 @@ def depth_event(ctx: Ctx, face: int) -> Steps[None]:
     if entries is None:
         answer: Answer = yield CardRequest(chart, f"Depth Event {face}: enter what the chart says", lantern,
                                            "FF-DEPTH-05", adventure(ctx).last_hbtd)  # fmt: skip
-        ctx.emit("card", f"Depth Event {face}: {answer.text or chart}", hero=lantern, rule="FF-DEPTH-05")
+        ctx.emit("card", f"Depth Event {face}: {answer.text or chart}", hero=lantern, rule="FF-DEPTH-05", chart=chart,
+                 card_text=answer.text)  # fmt: skip
+
         for effect in answer.effects:
             apply_effect(ctx, lantern, effect, rule="FF-DEPTH-05")
         return

@@ -53,7 +53,8 @@ def finish(ctx: Ctx, end: Ending) -> Steps[None]:
     carry = ctx.state.carry
     if carry.blood_moon or carry.extra_revive_tokens:
         ctx.carry("FT-DEPTH-01", "Blood Moon and extra Revive Tokens last until the end of this Adventure: they expire",
-                  blood_moon=False, extra_revive_tokens=0)  # fmt: skip
+                  reason="expired", blood_moon=False, extra_revive_tokens=0)  # fmt: skip
+
     ctx.emit("adventure_ended", "Roll for Dark Stone Corruption at the table (not in the rulebooks); on to Travel",
              rule="FT-MIS-AFTER-01", reason="after")  # fmt: skip
     ctx.update(phase=Phase.BETWEEN_ADVENTURES, adventure=None)

@@ -147,7 +147,8 @@ def scavenge(ctx: Ctx, hero: str) -> Steps[None]:
         key = yield from ctx.draw("a Scavenge card", [(str(i), deck[i].text) for i in left], rule="FF-SCAV-03")
         card = deck[int(key)]
         left.remove(int(key))
-        ctx.emit("card", f"{ctx.name(hero)}: {card.text}", hero=hero, rule="FF-SCAV-01")
+        ctx.emit("card", f"{ctx.name(hero)}: {card.text}", hero=hero, rule="FF-SCAV-01", chart="scavenge",
+                 card_text=card.text)  # fmt: skip
         for effect in card.effects:
             apply_effect(ctx, hero, effect, rule="FF-SCAV-01")
 
@@ -204,7 +205,8 @@ def _map_card(ctx: Ctx, command: Search) -> Steps[tuple[str | None, str]]:
         adv = adventure(ctx)
         if not [c for c in adv.map_deck if c not in tried] and adv.map_discard:  # FF-CARD-01: reshuffle
             put(ctx, replace(adv, map_deck=(*adv.map_deck, *adv.map_discard), map_discard=()))
-            ctx.emit("card", "The Map deck ran out: its discard pile is shuffled into a new deck", rule="FF-CARD-01")
+            ctx.emit("card", "The Map deck ran out: its discard pile is shuffled into a new deck", rule="FF-CARD-01",
+                     reason="map_reshuffled")  # fmt: skip
             adv = adventure(ctx)
         candidates = [c for c in adv.map_deck if c not in tried]
         if not candidates:
@@ -223,7 +225,9 @@ def _map_card(ctx: Ctx, command: Search) -> Steps[tuple[str | None, str]]:
         adv = adventure(ctx)
         put(ctx, replace(adv, map_deck=tuple(c for c in adv.map_deck if c != drawn),
                          map_discard=(*adv.map_discard, drawn)))  # fmt: skip
-        ctx.emit("card", f"The {drawn} tile does not fit: discarded", rule="FF-EXPL-01")
+        ctx.emit("card", f"The {drawn} tile does not fit: discarded", rule="FF-EXPL-01", reason="tile_discarded",
+                 name=drawn)  # fmt: skip
+
 
 
 def _take_card(ctx: Ctx, name: str) -> None:
@@ -285,7 +289,10 @@ def reveal_token(ctx: Ctx, command: RevealToken) -> Procedure:
         adv = replace(adv, tokens=adv.tokens[:index] + adv.tokens[index + 1 :])
     tile = replace(adv.tile(command.tile), face_down=False, token=token)
     put(ctx, replace(adv, tiles=tuple(tile if t.id == tile.id else t for t in adv.tiles)))
-    ctx.emit("token_revealed", f"{tile.id}'s Exploration Token: {describe(token)}", rule="FF-EXPL-02")
+    ctx.emit("token_revealed", f"{tile.id}'s Exploration Token: {describe(token)}", rule="FF-EXPL-02",
+             reason="attack" if token.attack else "encounter", name=tile.name or tile.id, count=token.doors,
+             number=token.gates, passed=token.clue)  # fmt: skip
+
     if token.growing_dread:
         growing_dread(ctx, 1, rule="FF-EXPL-05", why="the Growing Dread Exploration Token")
     objective = False

@@ -224,11 +224,13 @@ def land_hits(ctx: Ctx, hero: str, hits: Sequence[tuple[str, int]], *, melee: bo
         put_member(ctx, replace(member(ctx, hero), spice=False))
         target_, damage_ = hits[int(pick)]
         hits[int(pick)] = (target_, damage_ + extra)
-        ctx.emit("hit", f"Spice: Hit {int(pick) + 1} does {extra} more Damage", hero=hero, rule="FT-BAG-01")
+        ctx.emit("hit", f"Spice: Hit {int(pick) + 1} does {extra} more Damage", hero=hero, rule="FT-BAG-01",
+                 reason="spice", number=int(pick) + 1, count=extra)  # fmt: skip
     for number_, (target, damage) in enumerate(hits, start=1):
         adv = adventure(ctx)
         if target not in {f.id for f in adv.figures}:
-            ctx.emit("hit", f"Hit {number_} finds no target: {target} is gone", hero=hero, rule=rule)
+            ctx.emit("hit", f"Hit {number_} finds no target: {target} is gone", hero=hero, rule=rule,
+                     reason="no_target", number=number_)  # fmt: skip
             continue
         figure = adv.figure(target)
         bonus, notes = 0, []
@@ -244,7 +246,8 @@ def land_hits(ctx: Ctx, hero: str, hits: Sequence[tuple[str, int]], *, melee: bo
             save = yield from ctx.roll(DieKind.D6, f"{figure.name}'s Armor {figure.armor}+ save", chart=True,
                                        rule=HOUSE)  # fmt: skip
             if save.value >= figure.armor:
-                ctx.emit("hit", f"{figure.name}'s Armor stops Hit {number_}", hero=hero, rule=HOUSE)
+                ctx.emit("hit", f"{figure.name}'s Armor stops Hit {number_}", hero=hero, rule=HOUSE, reason="armor",
+                         figure=figure.name, number=number_)  # fmt: skip
                 continue
         wounds = max(0, damage + bonus - figure.defense)
         why = f"Hit {number_}: damage {damage}" + "".join(f", {n}" for n in notes) + f", Defense {figure.defense}"
@@ -340,7 +343,9 @@ def attack(ctx: Ctx, command: Attack) -> Procedure:
         change_resource(ctx, hero, "mana", -sheet.blast_cost, rule="FF-SORC-01", why="the Elemental Blast")
         put_member(ctx, replace(member(ctx, hero), spells_cast=(*member(ctx, hero).spells_cast, BLAST)))
         ctx.emit("spell", f"{ctx.name(hero)} casts the Elemental Blast ({sheet.focus or 'Focus'} element): it always "
-                 "succeeds", hero=hero, rule="FF-SORC-01")  # fmt: skip
+                 "succeeds", hero=hero, rule="FF-SORC-01", reason="blast",
+                 name=sheet.focus)  # fmt: skip
+
     hits = yield from _hits(ctx, hero, command.target, command.hits, ranged=ranged, blast=command.blast,
                             what="Ranged Attack" if ranged else "Melee Attack")  # fmt: skip
     yield from land_hits(ctx, hero, hits, melee=not ranged, ki=command.ki, isolated=command.isolated,
@@ -356,7 +361,8 @@ def _hits(ctx: Ctx, hero: str, target: str, typed: Sequence[HeroHit], *, ranged:
           shuriken: bool = False, what: str) -> Steps[list[tuple[str, int]]]:  # fmt: skip
     if ctx.state.options.combat != "house":
         if not typed:
-            ctx.emit("hit", f"{ctx.name(hero)}'s {what} misses", hero=hero, rule="FF-TURN-05")
+            ctx.emit("hit", f"{ctx.name(hero)}'s {what} misses", hero=hero, rule="FF-TURN-05", reason="attack_missed",
+                     item=what)  # fmt: skip
         return [(h.target, h.damage) for h in typed]
     sheet = member(ctx, hero).sheet
     dice = sheet.shots if ranged else sheet.combat
@@ -391,7 +397,7 @@ def throw_shuriken(ctx: Ctx, command: ThrowShuriken) -> Procedure:
     """A Free Ranged Attack outside the normal Attack, once per Fight, at any time during her move (FF-ASN-03)."""
     hero = command.hero
     put_member(ctx, replace(member(ctx, hero), shuriken_thrown=True))
-    ctx.emit("hit", f"{ctx.name(hero)} throws her Shuriken", hero=hero, rule="FF-ASN-03")
+    ctx.emit("hit", f"{ctx.name(hero)} throws her Shuriken", hero=hero, rule="FF-ASN-03", reason="shuriken")
     hits = yield from _hits(ctx, hero, command.target, command.hits, ranged=True, shuriken=True, what="Shuriken")
     yield from land_hits(ctx, hero, hits, melee=False, ki=0, isolated=command.isolated,
                          house=ctx.state.options.combat == "house", rule="FF-ASN-03")  # fmt: skip

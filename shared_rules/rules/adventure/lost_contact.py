@@ -22,16 +22,20 @@ class LostContact(Mission):
         clues = adventure(ctx).counter("clues") + 1
         set_counter(ctx, "clues", clues)
         if clues < CLUES:
-            ctx.emit("mission", f"Clue {clues} of {CLUES}: the Heroes are on the right track", rule="FF-END-05")
+            ctx.emit("mission", f"Clue {clues} of {CLUES}: the Heroes are on the right track", rule="FF-END-05",
+                     reason="clue", count=clues, number=CLUES)  # fmt: skip
             return False
         ctx.emit("objective", f"The second Clue: {tile.id} is the Objective Room. It has no exits and its Encounter or "
-                 "Attack is ignored; the Heroes fight a High Threat card", rule="FF-EXPL-06")  # fmt: skip
+                 "Attack is ignored; the Heroes fight a High Threat card", rule="FF-EXPL-06", reason="objective_room",
+                 name=tile.name or tile.id)  # fmt: skip
+
         set_counter(ctx, "objective", 1)
         dread = adventure(ctx).growing_dread
         if dread:  # FF-DEPTH-08: the stack is revealed at the final Fight
             put(ctx, replace(adventure(ctx), growing_dread=0))
             ctx.emit("growing_dread", f"The final Fight: reveal the {dread} Growing Dread card(s) of the stack",
-                     rule="FF-DEPTH-08")  # fmt: skip
+                     rule="FF-DEPTH-08", reason="reveal", count=dread, why="the final Fight")  # fmt: skip
+
         yield from draw_threat(ctx, "high", rule="FF-END-05")
         return True
 

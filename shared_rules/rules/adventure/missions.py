@@ -78,6 +78,11 @@ class Mission:
         """The scaling of this Mission by Hero count (FF-SCALE-01: the Threat deck and the Revive Tokens)."""
         return f"{playing} Hero(es): {threat.capitalize()} Threats, {revive} Revive Token(s)"
 
+    def scaling_threat(self, threat: str, playing: int) -> str:
+        """The Threat level `scaling_text` names, as data (`low`, `med`, `high`); "" when the Mission draws none."""
+        return threat
+
+
     def starting_grit(self, state: Session, hero_id: str) -> int:
         """Each hero starts with 1 Grit; 0 after a failure that says so (FF-GRIT-05, A6)."""
         return 0 if state.carry.no_grit_next_adventure else 1

@@ -129,22 +129,31 @@ def start_adventure(ctx: Ctx, command: StartAdventure) -> Procedure:
     town = mission.board == TOWN
     ctx.emit("adventure_started", mission.set_up_text(ctx, len(heroes), ctx.name(command.lantern), names,
                                                           track.entrance),
-             rule="FT-MIS-GEN-01" if town else "FF-SETUP-01")  # fmt: skip
+             rule="FT-MIS-GEN-01" if town else "FF-SETUP-01", reason="town" if town else "mines",
+             mission=mission.key, count=len(heroes), figure=ctx.name(command.lantern), name=names,
+             value=track.entrance, card_text=str(getattr(mission, "set_up", "")),
+             passed=mission.hbtd_target(ctx.state) is not None)  # fmt: skip
     ctx.emit("adventure_started",
              mission.scaling_text(threat, revive, playing)
-             + (f" + {extra} from Shadows Out of Time" if extra else ""), rule="FF-SCALE-01")  # fmt: skip
+             + (f" + {extra} from Shadows Out of Time" if extra else ""), rule="FF-SCALE-01", reason="scaling",
+             count=playing, size=mission.scaling_threat(threat, playing), value=revive, number=extra)  # fmt: skip
+
+
     for hero_id in heroes:  # FF-GRIT-05, A6: Grit from the road does not carry in
         grit = min(mission.starting_grit(ctx.state, hero_id), ctx.hero(hero_id).max_grit)
         if ctx.hero(hero_id).grit != grit:
             ctx.change(hero_id, "grit", grit - ctx.hero(hero_id).grit, rule="FF-GRIT-05",
                        why="each Hero starts the Mission with 1 Grit" if grit else "no Grit this Adventure")  # fmt: skip
     if ctx.state.carry.no_grit_next_adventure:
-        ctx.carry("A6", "The failed Mission's Grit penalty is paid", no_grit_next_adventure=False)
+        ctx.carry("A6", "The failed Mission's Grit penalty is paid", reason="grit_paid", no_grit_next_adventure=False)
     if ctx.state.carry.no_town or ctx.state.carry.may_stay:
-        ctx.carry("FT-TOWN-09", "The last Town Mission's stay-or-travel choice is over", no_town="", may_stay=False)
+        ctx.carry("FT-TOWN-09", "The last Town Mission's stay-or-travel choice is over", reason="stay_over",
+                  no_town="", may_stay=False)  # fmt: skip
     dread = ctx.state.carry.growing_dread_next
     if dread:  # FT-M4-09: a failed Jail Break adds Growing Dread to the next Adventure's stack at its start
-        ctx.carry("FT-M4-09", "The failed Jail Break's Growing Dread is paid", growing_dread_next=0)
+        ctx.carry("FT-M4-09", "The failed Jail Break's Growing Dread is paid", reason="dread_paid", count=dread,
+                  growing_dread_next=0)  # fmt: skip
+
         growing_dread(ctx, dread, rule="FT-M4-09", why="the Jail Break failed")
     for hero_id in party_ids(ctx.state):
         if ctx.hero(hero_id).hero_class == SORCERESS:  # FF-SORC-08: D6 Arcane Powder, leftovers discarded

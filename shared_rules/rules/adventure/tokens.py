@@ -130,7 +130,9 @@ def _fight_token(ctx: Ctx, command: UseToken) -> Procedure:
         else:
             hits = [(h.target, h.damage + HATCHET_BONUS) for h in command.hits]
             if not hits:
-                ctx.emit("hit", f"{ctx.name(hero)}'s Hatchet misses", hero=hero, rule=rule)
+                ctx.emit("hit", f"{ctx.name(hero)}'s Hatchet misses", hero=hero, rule=rule, reason="attack_missed",
+                         item="Hatchet")  # fmt: skip
+
         yield from land_hits(ctx, hero, hits, melee=False, ki=0, isolated=False,
                              house=ctx.state.options.combat == "house", rule=rule)  # fmt: skip
     if ctx.state.adventure is not None:

@@ -203,7 +203,8 @@ def end_of_turn(ctx: Ctx) -> Steps[None]:
                                     asks=Asks.END_OF_TURN)  # fmt: skip
         done.add(key)
         label = next(o.label for o in effects if o.key == key)
-        ctx.emit("end_of_turn", f"End of the Turn: {label}", rule="FF-TURN-04")
+        ctx.emit("end_of_turn", f"End of the Turn: {label}", rule="FF-TURN-04", reason=key, name=label)
+
         if key == GET_UP:
             yield from recover_all(ctx, why="KO'd outside a Fight: Recovers at the End of the Turn")
         else:

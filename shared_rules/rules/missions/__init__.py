@@ -50,13 +50,16 @@ def roll_mission(ctx: Ctx, command: RollMission) -> Procedure:
         hero = yield from ctx.random_hero("the Hero who duels (a Random Hero)", rule="FT-MIS-00")
         ctx.emit("mission", f"6: the High Noon Duel: {ctx.name(hero or '')} is called out (start it with that Hero "
                  "holding the Old Lantern)", hero=hero, rule="FT-MIS-00",
-                 changes=(Change("mission", "", key), Change("duelist", "", hero or "")))  # fmt: skip
+                 changes=(Change("mission", "", key), Change("duelist", "", hero or "")), reason="duel_rolled",
+                 mission=key, value=face)  # fmt: skip
         if len(ctx.heroes()) == 1:
             return
         while face == 6:  # A32
             face = yield from ctx.d6("another Town Mission for the posse (re-rolled until 1-5)", rule="FT-MIS-00")
         key = MISSION_TABLE[face]
-    ctx.emit("mission", f"{face}: {_title(key)}", rule="FT-MIS-00", changes=(Change("mission", "", key),))
+    ctx.emit("mission", f"{face}: {_title(key)}", rule="FT-MIS-00", changes=(Change("mission", "", key),),
+             reason="rolled", mission=key, value=face)  # fmt: skip
+
 
 
 def _title(key: str) -> str:
@@ -74,7 +77,8 @@ def check_stay(state: Session, command: StayInTown) -> None:
 def stay_in_town(ctx: Ctx, command: StayInTown) -> Procedure:
     """FT-TOWN-09: a fresh Town Stay of the same Size and Specialty Type."""
     town = ctx.state.carry.last_town
-    ctx.carry("FT-TOWN-09", "The posse stays in town", may_stay=False)
+    ctx.carry("FT-TOWN-09", "The posse stays in town", reason="stays", may_stay=False)
+
     yield from stay_again(ctx, town)
 
 

@@ -23,7 +23,7 @@ from ..adventure.common import adventure, need_adventure, party_ids, put
 from ..adventure.turn import advance, up_next
 from ..bandits import bring_into_play
 from ..board import check_path
-from .common import BANDIT, TownMission, board_of, check_place, mission, obstacles, set_place
+from .common import BANDIT, TownMission, board_of, check_place, mission, obstacles, place_facts, set_place
 
 
 def bandits_up(state: Session) -> list[str]:
@@ -99,8 +99,12 @@ def place_model(ctx: Ctx, command: PlaceModel) -> Procedure:
     set_place(ctx, command.model, command.to)
     old = board_pos(before)
     new = board_pos(command.to)
+    heroes = {m.id for m in adv.heroes}
     ctx.emit("placed", f"{command.model} is placed at {new.describe() if new else command.to.tile}"
-             + (f" (was {old.describe()})" if old else ""), rule="FT-BOARD-02")  # fmt: skip
+             + (f" (was {old.describe()})" if old else ""), rule="FT-BOARD-02",
+             hero=command.model if command.model in heroes else None,
+             figure=ctx.name(command.model) if command.model in heroes else adv.figure(command.model).name,
+             **place_facts(command.to))  # fmt: skip
     yield from advance(ctx)
 
 
@@ -143,5 +147,7 @@ def play_gang(ctx: Ctx, command: PlayGang) -> Procedure:
     bonus = f": +{gang.xp_per_kill} XP and ${gang.bounty_per_kill} per member killed" if gang.xp_per_kill or \
         gang.bounty_per_kill else ""  # fmt: skip
     ctx.emit("mission", f"The {gang.name} ride with the Bandits{bonus}" + (f" ({gang.rules})" if gang.rules else ""),
-             rule="FT-BANDIT-09")  # fmt: skip
+             rule="FT-BANDIT-09", reason="gang", name=gang.name, value=gang.xp_per_kill, price=gang.bounty_per_kill,
+             card_text=gang.rules)  # fmt: skip
+
     yield from advance(ctx)

@@ -83,7 +83,7 @@ class BankRobbery(TownMission):
         inside = free_squares(board, ctx.state, cells, 1)[0]
         yield from add_figures(ctx, [self._inside(ctx.state, ground(board, inside))], rule="FT-M3-01")
         ctx.emit("mission", "The Bank (Building 7): 8 Money Bags, 3 Hostages and a Bandit inside; Entries A-D are the "
-                 "Escape Exits; Heroes may never enter the Bank", rule="FT-M3-01")  # fmt: skip
+                 "Escape Exits; Heroes may never enter the Bank", rule="FT-M3-01", reason="bank_set_up")  # fmt: skip
 
     def _inside(self, state: Session, place: Place) -> Figure:
         return bandit(state, INSIDE, place, name="the Bandit in the Bank", heading="bank", numbered=False)
@@ -111,7 +111,8 @@ class BankRobbery(TownMission):
         left = max(0, adventure(ctx).counter("hostages") - 1)
         set_counter(ctx, "hostages", left)
         what = "Blood Spatter" if space.mark is SpaceMark.BLOOD_SPATTER else "Growing Dread"
-        ctx.emit("mission", f"The Darkness reaches a {what} space: a Hostage is killed ({left} left)", rule="FT-M3-09")
+        ctx.emit("mission", f"The Darkness reaches a {what} space: a Hostage is killed ({left} left)", rule="FT-M3-09",
+                 reason="hostage_killed", count=left)  # fmt: skip
         yield from ()
         return True
 
@@ -127,7 +128,8 @@ class BankRobbery(TownMission):
         for n in range(count):  # A29: each placed and moved at once
             models = free_models(ctx.state)
             if not models or corner in taken(ctx.state):
-                ctx.emit("mission", f"Robber {n + 1} cannot be placed: the Darkness moves 1", rule="FT-M3-06")
+                ctx.emit("mission", f"Robber {n + 1} cannot be placed: the Darkness moves 1", rule="FT-M3-06",
+                         reason="robber_not_placed", number=n + 1, count=1)  # fmt: skip
                 yield from move_darkness(ctx, 1, rule="FT-M3-06", why="a Robber could not be placed")
                 if ctx.state.adventure is None or adventure(ctx).escaped:
                     return
@@ -158,7 +160,8 @@ class BankRobbery(TownMission):
                 assert frm is not None
                 if in_range(board, frm, pos, 6) is not None:
                     ctx.emit("mission", f"The Bandit inside the Bank fires through the {kind} at ({inside[0]},"
-                             f"{inside[1]}) at {ctx.name(hero)}", hero=hero, rule="FT-M3-05")  # fmt: skip
+                             f"{inside[1]}) at {ctx.name(hero)}", hero=hero, rule="FT-M3-05", reason="bank_fires",
+                             where=kind, to=f"{inside[0]},{inside[1]}")  # fmt: skip
                     yield from shoot(ctx, adventure(ctx).figure(INSIDE), hero,
                                      in_cover=has_cover(board, pos, frm), rule="FT-M3-05")  # fmt: skip
                     break
@@ -175,13 +178,16 @@ class BankRobbery(TownMission):
                            blocked=taken(ctx.state, but=[figure_id]), exit_at=figure.heading)  # fmt: skip
         if gone:
             ctx.emit("mission", f"{figure.name} ({figure.id}) escapes at Entry {figure.heading}: the Darkness moves 2",
-                     rule="FT-M3-09")  # fmt: skip
+                     rule="FT-M3-09", reason="robber_escapes", figure=figure.name, where=f"entry:{figure.heading}",
+                     count=2)  # fmt: skip
             yield from move_darkness(ctx, 2, rule="FT-M3-09", why="a Bank Robber escaped")
         else:
             where = adventure(ctx).figure(figure_id).place
             ctx.emit("mission", f"{figure.name} ({figure.id}) runs {moved} space(s) toward Entry {figure.heading}"
                      + (f", to ({where.x},{where.y})" if where is not None and where.x is not None else ""),
-                     rule="FT-M3-03")  # fmt: skip
+                     rule="FT-M3-03", reason="robber_runs", figure=figure.name, count=moved,
+                     where=f"entry:{figure.heading}",
+                     to=f"{where.x},{where.y}" if where is not None and where.x is not None else "")  # fmt: skip
 
     def _robbers_fire(self, ctx: Ctx) -> Steps[None]:
         """FT-M3-04: each Robber shoots a Hero in Range and sight, preferring Heroes not yet targeted; next to a
@@ -203,7 +209,9 @@ class BankRobbery(TownMission):
                 continue
             seen = [h for h, p in heroes if p is not None and in_range(board, pos, p, 6) is not None]
             if not seen:
-                ctx.emit("mission", f"{figure.name} ({figure.id}) has no Hero in Range and sight", rule="FT-M3-04")
+                ctx.emit("mission", f"{figure.name} ({figure.id}) has no Hero in Range and sight", rule="FT-M3-04",
+                         reason="no_hero_in_sight", figure=figure.name)  # fmt: skip
+
                 continue
             low = min(marked.get(h, 0) for h in seen)
             pool = [h for h in seen if marked.get(h, 0) == low]
@@ -277,7 +285,8 @@ class BankRobbery(TownMission):
 
     def failure(self, ctx: Ctx, ending: Ending) -> Steps[None]:
         ctx.carry("FT-M3-10", "The next Adventure begins with 1 less Grit than normal (0, A42)",
-                  no_grit_next_adventure=True)  # fmt: skip
+                  reason="less_grit", no_grit_next_adventure=True)  # fmt: skip
+
         no_town(ctx, "FT-M3-10")
         yield from ()
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import ClassVar
+from typing import ClassVar, TypedDict
 
 from ...commands import EnemyStrike
 from ...content import pack
@@ -126,7 +126,21 @@ def place_heroes(ctx: Ctx, squares: dict[str, Place]) -> None:
     put(ctx, replace(adv, tiles=town_tiles(board_of(ctx.state)),
                      heroes=tuple(replace(m, place=squares.get(m.id, m.place)) for m in adv.heroes)))  # fmt: skip
     where = ", ".join(f"{ctx.name(h)} {_words(p)}" for h, p in squares.items())
-    ctx.emit("mission", f"The Heroes take their places: {where}", rule="FT-BOARD-02")
+    ctx.emit("mission", f"The Heroes take their places: {where}", rule="FT-BOARD-02", reason="heroes_placed",
+             count=len(squares), name=", ".join(ctx.name(h) for h in squares))  # fmt: skip
+
+
+class PlaceFacts(TypedDict):
+    """Where a model stands, as event facts (`emit(..., **place_facts(place))`)."""
+
+    where: str
+    to: str
+
+
+def place_facts(place: Place) -> PlaceFacts:
+    """Where a model stands, as event facts: `where` its board area (`street`, `building-N`, `roof:N`, `entry:L`)
+    and `to` its square ("x,y"; "" off the grid), for a client to word in its own language."""
+    return PlaceFacts(where=place.tile, to=f"{place.x},{place.y}" if place.x is not None and place.y is not None else "")
 
 
 def _words(place: Place) -> str:
@@ -191,7 +205,8 @@ def reinforce(ctx: Ctx, count: int, entries: dict[int, str], *, rule: str, darkn
         models = free_models(ctx.state)
         if not models:
             ctx.emit("mission", f"No Bandit model is left to place: the Darkness moves {darkness_each}",
-                     rule="FT-M1-05" if rule.startswith("FT-M1") else rule)  # fmt: skip
+                     rule="FT-M1-05" if rule.startswith("FT-M1") else rule, reason="no_bandit_model",
+                     count=darkness_each)  # fmt: skip
             yield from move_darkness(ctx, darkness_each, rule=rule, why="a Bandit could not be placed")
             if ctx.state.adventure is None or adventure(ctx).escaped:
                 return placed
@@ -204,7 +219,8 @@ def reinforce(ctx: Ctx, count: int, entries: dict[int, str], *, rule: str, darkn
             place = ground(board, square) if square is not None else Place(f"entry:{where}")
         figure = bandit(ctx.state, models[0], place, name=name)
         ctx.emit("mission", f"D6 {face}: {figure.name} ({figure.id}) enters {_words(place)}"
-                 + (" with a Rifle" if where == "roof" else ""), rule=rule)  # fmt: skip
+                 + (" with a Rifle" if where == "roof" else ""), rule=rule, reason="bandit_enters", value=face,
+                 figure=figure.name, **place_facts(place))  # fmt: skip
         yield from add_figures(ctx, [figure], rule=rule)
         placed += 1
     return placed
@@ -224,9 +240,13 @@ def broken(ctx: Ctx, roll: Roll, *, strict: bool, rule: str, what: str) -> bool:
     words = "higher than" if strict else "at least"
     if passed:
         set_counter(ctx, "broken", 1)
-        ctx.emit("mission", f"{roll.value} is {words} the Posse marker's space {space}: {what}", rule=rule)
+        ctx.emit("mission", f"{roll.value} is {words} the Posse marker's space {space}: {what}", rule=rule,
+                 reason="broken", value=roll.value, number=space, passed=True,
+                 mission=mission(ctx.state).key)  # fmt: skip
     else:
-        ctx.emit("mission", f"{roll.value} is not {words} the Posse marker's space {space}: not yet", rule=rule)
+        ctx.emit("mission", f"{roll.value} is not {words} the Posse marker's space {space}: not yet", rule=rule,
+                 reason="broken", value=roll.value, number=space, passed=False,
+                 mission=mission(ctx.state).key)  # fmt: skip
     return passed
 
 
@@ -248,9 +268,15 @@ def shoot(ctx: Ctx, figure: Figure, target: str, *, in_cover: bool, melee: bool 
     what = "Melee Attack" if melee else f"{gun.name} (Range {gun.range})"
     hits = yield from attack_roll(ctx, figure, dice, what)
     adv = adventure(ctx)
-    if target not in {m.id for m in adv.heroes} | {f.id for f in adv.figures}:
-        ctx.emit("hit", f"{figure.name}'s target {target} is gone", rule=rule)  # killed by a shot before this one
+    heroes = {m.id for m in adv.heroes}
+    if target not in heroes | {f.id for f in adv.figures}:  # killed by a shot before this one
+        ctx.emit("shot", f"{figure.name}'s target {target} is gone", rule=rule, reason="gone", figure=figure.name)
         return
+    ctx.emit("shot", f"{figure.name}: {what} at {ctx.name(target) if target in heroes else adv.figure(target).name}, "
+             f"{hits} Hit(s)", hero=target if target in heroes else None, rule=rule, reason="melee" if melee else
+             "ranged", figure=figure.name, item="" if melee else gun.name,
+             name=ctx.name(target) if target in heroes else adv.figure(target).name, hits=hits)  # fmt: skip
+
     if target in {m.id for m in adv.heroes}:
         if ctx.hero(target).knocked_out:
             return
@@ -309,7 +335,7 @@ def roof_fall(ctx: Ctx, hero: str, wounded: bool) -> Steps[None]:
         return
     set_place(ctx, hero, ground(board, fall.space))
     ctx.emit("mission", f"{ctx.name(hero)} falls from the rooftop to ({fall.space[0]},{fall.space[1]})", hero=hero,
-             rule="FT-BOARD-20")  # fmt: skip
+             rule="FT-BOARD-20", reason="hero_falls", to=f"{fall.space[0]},{fall.space[1]}")  # fmt: skip
     yield from hero_wounds(ctx, hero, fall.wounds, rule="FT-BOARD-20", why="a fall from the rooftop")
 
 
@@ -318,7 +344,7 @@ def hit_figure(ctx: Ctx, figure_id: str, hits: int, damage: int, *, by: str, rul
     (its Defense N+), then Damage as Wounds; at its Health it is killed."""
     figure = adventure(ctx).figure(figure_id)
     if not hits:
-        ctx.emit("hit", f"{by} misses {figure.name}", rule=rule)
+        ctx.emit("hit", f"{by} misses {figure.name}", rule=rule, reason="missed", figure=by, name=figure.name)
         return
     if figure.armor:
         roll = yield from ctx.roll(DieKind.POOL, f"{figure.name}'s Defense {figure.armor}+ saves", pool=hits,
@@ -328,11 +354,14 @@ def hit_figure(ctx: Ctx, figure_id: str, hits: int, damage: int, *, by: str, rul
         hits -= roll.successes
     wounds = hits * damage
     if not wounds:
-        ctx.emit("hit", f"{figure.name} saves every Hit from {by}", rule=rule)
+        ctx.emit("hit", f"{figure.name} saves every Hit from {by}", rule=rule, reason="saved", figure=by,
+                 name=figure.name)  # fmt: skip
         return
     figure = replace(figure, wounds=min(figure.health, figure.wounds + wounds))
     put_figure(ctx, figure)
-    ctx.emit("hit", f"{figure.name} takes {wounds} Wound(s) from {by}: {figure.health_left} Health left", rule=rule)
+    ctx.emit("hit", f"{figure.name} takes {wounds} Wound(s) from {by}: {figure.health_left} Health left", rule=rule,
+             reason="wounded", figure=figure.name, count=wounds, value=figure.health_left)  # fmt: skip
+
     if figure.health_left <= 0:
         yield from kill(ctx, figure, by="")
 
@@ -445,6 +474,10 @@ class TownMission(Mission):
         """A Town Mission draws no Threat deck of its own unless it says so (Town Overrun): the Revive Tokens only."""
         return f"{playing} Hero(es): {revive} Revive Token(s)"
 
+    def scaling_threat(self, threat: str, playing: int) -> str:
+        return ""
+
+
     def blocked(self, state: Session) -> tuple[tuple[int, int], ...]:
         """Squares that block movement besides models (the Gallows, the Horses)."""
         return ()
@@ -478,7 +511,8 @@ class TownMission(Mission):
         if by and figure.side is Side.ENEMY and figure.place is not None and figure.place.tile.startswith("roof:"):
             model = BoardModel(figure.id, BSide.ENEMY, Pos.on_roof(figure.place.tile[5:]), name=figure.name)
             if (yield from enemy_killed_on_roof(ctx, model)):
-                ctx.emit("mission", f"{figure.name} falls screaming from the rooftop", rule="FT-BOARD-20")
+                ctx.emit("mission", f"{figure.name} falls screaming from the rooftop", rule="FT-BOARD-20",
+                         reason="enemy_falls", figure=figure.name)  # fmt: skip
                 if ctx.hero(by).grit < ctx.hero(by).max_grit:
                     ctx.change(by, "grit", 1, rule="FT-BOARD-20", why="an Enemy fell from the rooftop")
         gang = adventure(ctx).gang
@@ -530,7 +564,7 @@ class TownMission(Mission):
     def finish(self, ctx: Ctx, ending: Ending) -> Steps[None]:
         if ending.won:
             ctx.carry("FT-TOWN-09", "The Mission was not failed: the posse may stay in this town (stay_in_town) "
-                      "or travel", may_stay=True)  # fmt: skip
+                      "or travel", reason="may_stay", may_stay=True)  # fmt: skip
             yield from self.reward(ctx)
         else:
             yield from self.failure(ctx, ending)
@@ -544,7 +578,8 @@ class TownMission(Mission):
 
 def no_town(ctx: Ctx, rule: str) -> None:
     """The failure text: "may not visit Town, but must begin the next Adventure directly" (A33)."""
-    ctx.carry(rule, "The Heroes may not visit Town: the next Adventure begins directly", no_town=rule)
+    ctx.carry(rule, "The Heroes may not visit Town: the next Adventure begins directly", reason="no_town", no_town=rule)
+
 
 
 def each_hero_d6_times(ctx: Ctx, field: str, times: int, *, rule: str, why: str, sign: int = 1) -> Steps[None]:
@@ -623,10 +658,23 @@ def shootout(ctx: Ctx, ids: list[str], fixes: dict[str, str], *, still: bool = F
         plan = BanditPlan(p.bandit, place_of(board, p.start), p.path, place_of(board, p.end), reason_key(p),
                           action, target, p.cover, tuple(d.face for d in p.rolls), shots)  # fmt: skip
         text = p.reason if p.bandit not in fixes else f"{p.reason}; the table says: targets {fixes[p.bandit]}"
-        ctx.emit("bandit", text, rule="FT-BANDIT-05", bandit=plan)
+        ctx.emit("bandit", text, rule="FT-BANDIT-05", bandit=plan, reason=plan.reason, figure=_model(ctx, p.bandit),
+                 name=_model(ctx, target) if target else "", count=max(0, len(p.path) - 1),
+                 why="the table's target" if p.bandit in fixes else "")  # fmt: skip
+
     for bandit_id, target, covered, melee in attacks:
         adv = ctx.state.adventure
         if adv is None or bandit_id not in {f.id for f in adv.figures}:
             continue
         yield from shoot(ctx, adv.figure(bandit_id), target, in_cover=covered, melee=melee,
                          rule="FT-BANDIT-04" if melee else "FT-BANDIT-06")  # fmt: skip
+
+
+def _model(ctx: Ctx, model: str) -> str:
+    """A model's name as the table calls it: a Hero's name, a figure's ("Bandit 3"), else its id."""
+    adv = ctx.state.adventure
+    if adv is not None and model in {m.id for m in adv.heroes}:
+        return ctx.name(model)
+    if adv is not None and model in {f.id for f in adv.figures}:
+        return adv.figure(model).name
+    return model

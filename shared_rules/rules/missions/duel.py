@@ -39,7 +39,8 @@ class HighNoonDuel(TownMission):
         put(ctx, replace(adv, heroes=tuple(m for m in adv.heroes if m.id == hero)))
         if others:
             ctx.emit("mission", f"{ctx.name(hero)} duels alone; {', '.join(ctx.name(o) for o in others)} watch",
-                     rule="FT-M6-01")  # fmt: skip
+                     hero=hero, rule="FT-M6-01", reason="duels_alone",
+                     name=", ".join(ctx.name(o) for o in others))  # fmt: skip
         board = board_of(ctx.state)
         place_heroes(ctx, {hero: ground(board, board.spaces["duel_hero"][0])})
         level = ctx.hero(hero).level
@@ -48,7 +49,9 @@ class HighNoonDuel(TownMission):
                           health_times=times, damage_times=times)  # fmt: skip
         yield from add_figures(ctx, [opponent], rule="FT-M6-01")
         ctx.emit("mission", f"The opponent: Bandit sheet, Health and Damage x{times} (Level {level}); Elite/Brutal "
-                 "by Level as the table decides (A52)", rule="FT-M6-05")  # fmt: skip
+                 "by Level as the table decides (A52)", rule="FT-M6-05", reason="opponent", count=times,
+                 value=level)  # fmt: skip
+
         yield from self.start_of_turn(ctx)
 
     def hbtd_target(self, state: Session) -> int | None:
@@ -97,7 +100,8 @@ class HighNoonDuel(TownMission):
         yield from ()
 
     def failure(self, ctx: Ctx, ending: Ending) -> Steps[None]:
-        ctx.carry("FT-M6-06", "The next Adventure begins with no Grit", no_grit_next_adventure=True)
+        ctx.carry("FT-M6-06", "The next Adventure begins with no Grit", reason="no_grit", no_grit_next_adventure=True)
+
         yield from ()
 
 

@@ -93,9 +93,10 @@ class HangingHigh(TownMission):
                                             for f in adv.figures)))  # fmt: skip
         ctx.emit("mission", f"The Corrupt Marshals use the Brutal side{' and every Elite ability' if level >= 5 else ''}"
                  f", {times}x Health, Immune to Critical Hits; they act from the turn after they are Alerted",
-                 rule="FT-M2-02")  # fmt: skip
+                 rule="FT-M2-02", reason="marshals", count=times, passed=level >= 5)  # fmt: skip
         set_counter(ctx, "countdown", COUNTERS)
-        ctx.emit("mission", "The Countdown: counters 1-8, the 8 on top (it replaces the Depth Track)", rule="FT-M2-07")
+        ctx.emit("mission", "The Countdown: counters 1-8, the 8 on top (it replaces the Depth Track)", rule="FT-M2-07",
+                 reason="countdown_set", count=COUNTERS)  # fmt: skip
 
     def blocked(self, state: Session) -> tuple[tuple[int, int], ...]:
         return board_of(state).spaces.get("gallows", ())  # FT-M2-04
@@ -122,9 +123,10 @@ class HangingHigh(TownMission):
         if roll.faces[0] == roll.faces[1]:
             return False  # A4: a Depth Event instead of the failure (the core resolves it; the Darkness is not used)
         if roll.value >= target:
-            ctx.emit("darkness_held", f"{roll.value}: the Countdown holds (needs 7+)", rule="FT-M2-07")
+            ctx.emit("darkness_held", f"{roll.value}: the Countdown holds (needs 7+)", rule="FT-M2-07",
+                     reason="countdown", value=roll.value, target=target)  # fmt: skip
             return True
-        yield from self._tick(ctx, f"{roll.value} fails Hold Back the Darkness")
+        yield from self._tick(ctx, f"{roll.value} fails Hold Back the Darkness", failed=roll.value)
         return True
 
     def end_of_turn_effects(self, state: Session) -> tuple[Option, ...]:
@@ -137,13 +139,14 @@ class HangingHigh(TownMission):
     def end_of_turn(self, ctx: Ctx, key: str) -> Steps[None]:
         yield from self._tick(ctx, "the End of the Turn")
 
-    def _tick(self, ctx: Ctx, why: str) -> Steps[None]:
+    def _tick(self, ctx: Ctx, why: str, *, failed: int = 0) -> Steps[None]:
         adv = adventure(ctx)
         if adv.counter("freed") or adv.counter("hanged"):
             return
         left = max(0, adv.counter("countdown") - 1)
         set_counter(ctx, "countdown", left)
-        ctx.emit("mission", f"{why}: the top Countdown counter comes off ({left} left)", rule="FT-M2-07")
+        ctx.emit("mission", f"{why}: the top Countdown counter comes off ({left} left)", rule="FT-M2-07",
+                 reason="countdown", count=left, value=failed)  # fmt: skip
         if not left:
             yield from self._rope(ctx)
 
@@ -157,9 +160,10 @@ class HangingHigh(TownMission):
             pos = board_pos(member(ctx, hero).place)
             if pos is not None and any(sees(board, pos, board_pos(g) or pos) for g in gallows):
                 shooters.append(hero)
-        ctx.emit("mission", "The last counter is gone: the trap opens. Shoot the rope!", rule="FT-M2-08")
+        ctx.emit("mission", "The last counter is gone: the trap opens. Shoot the rope!", rule="FT-M2-08",
+                 reason="trap_opens")  # fmt: skip
         if not shooters:
-            yield from self._hanged(ctx, "no Hero has Line of Sight to the Gallows")
+            yield from self._hanged(ctx, "no Hero has Line of Sight to the Gallows", key="hanged_no_sight")
             return
         options = [Option(h, f"{ctx.name(h)} shoots at the rope", part=Part.JOIN, says=Says.SHOOTS,
                           facts=(Fact("name", ctx.name(h)),)) for h in shooters]
@@ -182,7 +186,8 @@ class HangingHigh(TownMission):
                 rule="FT-M2-08", asks=Asks.ROPE_CUT)  # fmt: skip
             cut = answer == "cut"
         if not cut:
-            yield from self._hanged(ctx, f"{ctx.name(hero)}'s Shot does not cut the rope")
+            yield from self._hanged(ctx, f"{ctx.name(hero)}'s Shot does not cut the rope", key="hanged_missed",
+                                    hero=hero)  # fmt: skip
             return
         taken_ = taken(ctx.state, but=[PRISONER]) | set(board.spaces["gallows"])
         around = [(x + dx, y + dy) for x, y in board.spaces["gallows"] for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
@@ -198,16 +203,16 @@ class HangingHigh(TownMission):
         if captive:  # FT-M2-12: the captive, not the marker, is placed; he acts from the next turn
             put_member(ctx, replace(member(ctx, captive), place=ground(board, spot)))
             ctx.emit("mission", f"{ctx.name(captive)} drops free at ({spot[0]},{spot[1]})", hero=captive,
-                     rule="FT-M2-12")  # fmt: skip
+                     rule="FT-M2-12", reason="captive_freed", to=f"{spot[0]},{spot[1]}")  # fmt: skip
             return
         prisoner = adventure(ctx).figure(PRISONER)
         put_figure(ctx, replace(prisoner, place=ground(board, spot)))
         ctx.emit("mission", f"{ctx.name(hero)} shoots the rope: the Prisoner drops free at ({spot[0]},{spot[1]}) and "
-                 "runs for Entry C", hero=hero, rule="FT-M2-08")  # fmt: skip
+                 "runs for Entry C", hero=hero, rule="FT-M2-08", reason="rope_shot", to=f"{spot[0]},{spot[1]}")  # fmt: skip
 
-    def _hanged(self, ctx: Ctx, why: str) -> Steps[None]:
+    def _hanged(self, ctx: Ctx, why: str, *, key: str, hero: str | None = None) -> Steps[None]:
         set_counter(ctx, "hanged", 1)
-        ctx.emit("mission", f"{why}: the Prisoner is hanged", rule="FT-M2-08")
+        ctx.emit("mission", f"{why}: the Prisoner is hanged", hero=hero, rule="FT-M2-08", reason=key)
         yield from ()
 
     # ---- the Prisoner on the run ----------------------------------------------------------------------------
@@ -228,9 +233,11 @@ class HangingHigh(TownMission):
                            blocked=taken(ctx.state, but=[PRISONER]) | set(self.blocked(ctx.state)), exit_at="C")  # fmt: skip
         if gone:
             set_counter(ctx, "escaped", 1)
-            ctx.emit("mission", "The Prisoner runs off the board at Entry C: he is free", rule="FT-M2-10")
+            ctx.emit("mission", "The Prisoner runs off the board at Entry C: he is free", rule="FT-M2-10",
+                     reason="prisoner_free", where="entry:C")  # fmt: skip
         else:
-            ctx.emit("mission", f"The Prisoner runs {moved} space(s) toward Entry C", rule="FT-M2-09")
+            ctx.emit("mission", f"The Prisoner runs {moved} space(s) toward Entry C", rule="FT-M2-09",
+                     reason="prisoner_runs", count=moved, where="entry:C")  # fmt: skip
 
     # ---- Alerting the Marshals ------------------------------------------------------------------------------
     def after_move(self, ctx: Ctx, hero_id: str) -> Steps[None]:
@@ -252,16 +259,17 @@ class HangingHigh(TownMission):
                 face = yield from ctx.d6(f"{ctx.name(hero_id)} is seen? (1-2 Alerts the Marshals)", hero=hero_id,
                                          rule="FT-M2-03")  # fmt: skip
                 if face <= 2:
-                    self._alert(ctx, f"{ctx.name(hero_id)} is spotted")
+                    self._alert(ctx, f"{ctx.name(hero_id)} is spotted", hero_id, key="alerted_spotted")
                 return
 
     def hero_attacked(self, ctx: Ctx, hero_id: str) -> Steps[None]:
-        self._alert(ctx, f"{ctx.name(hero_id)} attacks")
+        self._alert(ctx, f"{ctx.name(hero_id)} attacks", hero_id, key="alerted_attacks")
         ctx.emit("mission", "The crowd scatters: each Townsfolk marker next to the attacker moves 1 space in a random "
-                 "direction (the Bounce chart, not in the rulebooks: FT-DICE-04; place_model)", rule="FT-M2-05")  # fmt: skip
+                 "direction (the Bounce chart, not in the rulebooks: FT-DICE-04; place_model)", rule="FT-M2-05",
+                 reason="crowd_scatters")  # fmt: skip
         yield from ()
 
-    def _alert(self, ctx: Ctx, why: str) -> None:
+    def _alert(self, ctx: Ctx, why: str, hero: str, *, key: str) -> None:
         adv = adventure(ctx)
         if adv.counter("alerted"):
             return
@@ -269,7 +277,8 @@ class HangingHigh(TownMission):
         adv = adventure(ctx)
         figures = tuple(replace(f, arrived=adv.turn + 1) if f.kind == BANDIT else f for f in adv.figures)
         put(ctx, replace(adv, figures=figures))
-        ctx.emit("mission", f"{why}: every Corrupt Marshal is Alerted and acts from next turn", rule="FT-M2-03")
+        ctx.emit("mission", f"{why}: every Corrupt Marshal is Alerted and acts from next turn", hero=hero,
+                 rule="FT-M2-03", reason=key)  # fmt: skip
 
     # ---- the end --------------------------------------------------------------------------------------------
     def killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:
@@ -300,7 +309,7 @@ class HangingHigh(TownMission):
         all_dead = not bandits_on_board(ctx.state)
         for hero in party_ids(ctx.state):
             ctx.change(hero, "xp", 100, rule="FT-M2-11", why="Hanging High won")
-        ctx.emit("mission", "Each Hero draws a Gear card (at the table)", rule="FT-M2-11")
+        ctx.emit("mission", "Each Hero draws a Gear card (at the table)", rule="FT-M2-11", reason="gear_reward", count=1)
         if all_dead:  # A49: each Hero rolls
             yield from each_hero_d6_times(ctx, "gold", 100, rule="FT-M2-11", why="every Corrupt Marshal killed")
 
@@ -357,6 +366,7 @@ def rescue_hero(ctx: Ctx, command: RescueHero) -> Procedure:
         ctx.change(hero, "grit", 1 - ctx.hero(hero).grit, rule="FT-M2-12", why="the captive starts with 1 Grit")
     ctx.emit("mission", f"{ctx.name(hero)} stands on the Gallows with the noose round the neck: set aside their "
              "Items and Side Bag Tokens (not those that cannot be discarded or sold); they have a Starting Gear "
-             "Pistol, and everything back at the end", hero=hero, rule="FT-M2-12")  # fmt: skip
+             "Pistol, and everything back at the end", hero=hero, rule="FT-M2-12", reason="captive")  # fmt: skip
+
     put(ctx, replace(adventure(ctx), activated=(*adventure(ctx).activated, hero)))
     yield from ()

@@ -66,7 +66,7 @@ class JailBreak(TownMission):
                                  f"space {adv.track.entrance} (FT-M4-06)", field="layout", rule="FT-M4-06")  # fmt: skip
         update(ctx, darkness=start)
         ctx.emit("mission", f"The Darkness marker starts on space {start}: the Bandits remaining (the Posse marker is "
-                 "not used)", rule="FT-M4-06")  # fmt: skip
+                 "not used)", rule="FT-M4-06", reason="darkness_starts", number=start)  # fmt: skip
         near_openings = set()
         for a, b in (*board.doors, *board.windows):
             near_openings |= {a, b}
@@ -93,7 +93,8 @@ class JailBreak(TownMission):
                    for n, s in enumerate(board.spaces["jail_break_bandits"][:3])]  # fmt: skip
         yield from add_figures(ctx, bandits, rule="FT-M4-01")
         set_counter(ctx, "dynamite", 2)
-        ctx.emit("mission", "2 Dynamite tokens burn by the Sheriff's Office wall, beside the Prisoner", rule="FT-M4-03")
+        ctx.emit("mission", "2 Dynamite tokens burn by the Sheriff's Office wall, beside the Prisoner", rule="FT-M4-03",
+                 reason="dynamite_set", count=2)  # fmt: skip
 
     def blocked(self, state: Session) -> tuple[tuple[int, int], ...]:
         """Each Horse covers 2 spaces and blocks movement (FT-M4-05)."""
@@ -122,7 +123,7 @@ class JailBreak(TownMission):
             yield from move_darkness(ctx, -1, rule="FT-M4-06", why=f"{figure.name} killed: one Bandit fewer to come")
             if adventure(ctx).darkness == 0:
                 ctx.emit("mission", "The Darkness is on Darkness Start: no more Bandits come; kill those left to win",
-                         rule="FT-M4-08")  # fmt: skip
+                         rule="FT-M4-08", reason="no_more_bandits")  # fmt: skip
 
     # ---- the End of the Turn (the heroes order them, A31) ---------------------------------------------------
     def end_of_turn_effects(self, state: Session) -> tuple[Option, ...]:
@@ -148,11 +149,12 @@ class JailBreak(TownMission):
             left = adventure(ctx).counter("dynamite") - 1
             set_counter(ctx, "dynamite", left)
             if left:
-                ctx.emit("mission", f"A Dynamite token is removed ({left} left)", rule="FT-M4-03")
+                ctx.emit("mission", f"A Dynamite token is removed ({left} left)", rule="FT-M4-03", reason="fuse",
+                         count=left)  # fmt: skip
             else:
                 set_counter(ctx, "escaped", 1)
                 ctx.emit("mission", "The last Dynamite token: the wall explodes and the Prisoner is Escaped",
-                         rule="FT-M4-03")  # fmt: skip
+                         rule="FT-M4-03", reason="wall_explodes")  # fmt: skip
         elif key == "prisoner":
             yield from self._prisoner(ctx)
 
@@ -164,9 +166,11 @@ class JailBreak(TownMission):
             moved, gone = walk(ctx, PRISONER, board.entry_areas["B"].spaces, roll.value, exit_at="B")
             if gone:
                 set_counter(ctx, "got_away", 1)
-                ctx.emit("mission", "The Prisoner rides off the board at Entry B: he got away", rule="FT-M4-05")
+                ctx.emit("mission", "The Prisoner rides off the board at Entry B: he got away", rule="FT-M4-05",
+                         reason="prisoner_gone", where="entry:B")  # fmt: skip
             else:
-                ctx.emit("mission", f"The Prisoner rides {moved} space(s) toward Entry B", rule="FT-M4-04")
+                ctx.emit("mission", f"The Prisoner rides {moved} space(s) toward Entry B", rule="FT-M4-04",
+                         reason="prisoner_rides", count=moved, where="entry:B")  # fmt: skip
             return
         peril = yield from ctx.roll(DieKind.PERIL, "the Escaped Prisoner runs (Peril Die)", chart=True, rule="FT-M4-04")
         prisoner = adventure(ctx).figure(PRISONER)
@@ -190,10 +194,14 @@ class JailBreak(TownMission):
             put(ctx, replace(adv, figures=tuple(f for f in adv.figures if f.id != horse)))
             put_figure(ctx, replace(adventure(ctx).figure(PRISONER), place=ground(board, end)))
             set_counter(ctx, "mounted", 1)
-            ctx.emit("mission", f"The Prisoner reaches {horse} and mounts", rule="FT-M4-04")
+            ctx.emit("mission", f"The Prisoner reaches {horse} and mounts", rule="FT-M4-04", reason="prisoner_mounts",
+                     number=int(horse.rsplit("-", 1)[-1]))  # fmt: skip
+
         elif steps > 0:
             put_figure(ctx, replace(adventure(ctx).figure(PRISONER), place=ground(board, path[steps])))
-            ctx.emit("mission", f"The Escaped Prisoner runs {peril.value} space(s) for a Horse", rule="FT-M4-04")
+            ctx.emit("mission", f"The Escaped Prisoner runs {peril.value} space(s) for a Horse", rule="FT-M4-04",
+                     reason="prisoner_runs_horse", count=peril.value)  # fmt: skip
+
 
     # ---- the end --------------------------------------------------------------------------------------------
     def check_end(self, state: Session) -> Ending | None:
@@ -212,7 +220,9 @@ class JailBreak(TownMission):
         yield from each_hero_d6_times(ctx, "gold", 50, rule="FT-M4-09", why="the Jail Break foiled")
 
     def failure(self, ctx: Ctx, ending: Ending) -> Steps[None]:
-        ctx.carry("FT-M4-09", "The next Adventure adds 1 Growing Dread card at its start", growing_dread_next=1)
+        ctx.carry("FT-M4-09", "The next Adventure adds 1 Growing Dread card at its start", reason="dread_next", count=1,
+                  growing_dread_next=1)  # fmt: skip
+
         no_town(ctx, "FT-M4-09")
         yield from ()
 

@@ -67,6 +67,10 @@ class TownOverrun(TownMission):
         """Town Overrun's Threat cards are Low, Med with 5-6 Heroes (FT-SCALE-01, FT-M5-01): not the core choice."""
         return f"{playing} Hero(es): {'Med' if playing >= 5 else 'Low'} Threats (FT-SCALE-01), {revive} Revive Token(s)"
 
+    def scaling_threat(self, threat: str, playing: int) -> str:
+        return "med" if playing >= 5 else "low"
+
+
     def setup(self, ctx: Ctx) -> Steps[None]:
         board = board_of(ctx.state)
         centre = board.spaces["street_centre"][0]
@@ -90,7 +94,7 @@ class TownOverrun(TownMission):
             folk.append(_townsfolk(len(folk) + 1, ground(board, square)))
         yield from add_figures(ctx, folk, rule="FT-M5-01")
         ctx.emit("mission", f"{len(folk)} Townsfolk markers placed (the Heroes may move the Street ones: place_model)",
-                 rule="FT-M5-01")  # fmt: skip
+                 rule="FT-M5-01", reason="townsfolk_placed", count=len(folk))  # fmt: skip
         low = 1 if len(heroes) <= 2 else 3
         for letter in EXITS:
             face = yield from ctx.d6(f"Entry Point {letter}: Enemies at the start? (1-{low})", rule="FT-M5-01")
@@ -104,7 +108,8 @@ class TownOverrun(TownMission):
         figures = tuple(replace(f, place=Place(f"entry:{letter}")) if f.id not in before and f.place is None else f
                         for f in adv.figures)  # fmt: skip
         put(ctx, replace(adv, figures=figures))
-        ctx.emit("mission", f"Enemies wait just off the board at Entry Point {letter}", rule="FT-M5-06")
+        ctx.emit("mission", f"Enemies wait just off the board at Entry Point {letter}", rule="FT-M5-06",
+                 reason="enemies_wait", where=f"entry:{letter}")  # fmt: skip
 
     # ---- Hold Back the Darkness -----------------------------------------------------------------------------
     def resolve_hbtd(self, ctx: Ctx, roll: Roll, target: int) -> Steps[bool]:
@@ -120,7 +125,7 @@ class TownOverrun(TownMission):
         if roll is not None and any(f.kind == "townsfolk" for f in adventure(ctx).figures):
             set_counter(ctx, "townsfolk_moves", roll.value)
             ctx.emit("mission", f"The Townsfolk have {roll.value} Movement Points to share (move_townsfolk)",
-                     rule="FT-M5-02")  # fmt: skip
+                     rule="FT-M5-02", reason="townsfolk_points", count=roll.value)  # fmt: skip
         yield from ()
 
     # ---- the End of the Turn --------------------------------------------------------------------------------
@@ -152,13 +157,15 @@ class TownOverrun(TownMission):
                 yield from self._threat_at(ctx, letter)
             else:
                 set_counter(ctx, f"approaching_{letter}", 1)
-                ctx.emit("mission", f"An Enemies Approaching marker at Entry Point {letter}", rule="FT-M5-05")
+                ctx.emit("mission", f"An Enemies Approaching marker at Entry Point {letter}", rule="FT-M5-05",
+                         reason="enemies_approaching", where=f"entry:{letter}")  # fmt: skip
 
     # ---- kills ----------------------------------------------------------------------------------------------
     def killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:
         """FT-M5-10, A27: 1 step per full 3 Enemies killed; a Large or bigger one, 2 steps and not counted."""
         if figure.kind == "townsfolk":
-            ctx.emit("mission", "A Townsfolk marker is killed", rule="FT-M5-04")
+            ctx.emit("mission", "A Townsfolk marker is killed", rule="FT-M5-04", reason="townsfolk_killed",
+                     number=_number(figure.id))  # fmt: skip
             return
         if figure.side is not Side.ENEMY:
             return
@@ -191,7 +198,7 @@ class TownOverrun(TownMission):
                                              said=(("number", n + 1),))  # fmt: skip
                 face = yield from ctx.d6(f"the reward for Townsfolk {n + 1}", hero=hero, rule="FT-M5-11")
                 ctx.change(hero, pick, face * (10 if pick == "xp" else 25), rule="FT-M5-11", why="a Townsfolk saved")
-        ctx.emit("mission", "Each Hero draws 2 Loot cards (at the table)", rule="FT-M5-11")
+        ctx.emit("mission", "Each Hero draws 2 Loot cards (at the table)", rule="FT-M5-11", reason="loot_reward", count=2)
 
     def failure(self, ctx: Ctx, ending: Ending) -> Steps[None]:
         for hero in party_ids(ctx.state):  # FT-M5-11: the KO'd roll; if the Darkness escaped, the others too
@@ -206,8 +213,13 @@ class TownOverrun(TownMission):
                                               rule="FT-M5-11", asks=Asks.ESCAPED_CHART)  # fmt: skip
                 yield from ctx.card(hero, chart, f"The Darkness escaped: roll on the {chart.capitalize()} chart and "
                                     "enter what it says", rule="FT-M5-11")  # fmt: skip
-        ctx.emit("mission", "The Town is destroyed", rule="FT-M5-11")
+        ctx.emit("mission", "The Town is destroyed", rule="FT-M5-11", reason="town_destroyed")
         no_town(ctx, "FT-M5-11")
+
+
+def _number(townsfolk: str) -> int:
+    """A Townsfolk marker's number ("townsfolk-3": 3), as the table calls it."""
+    return int(townsfolk.rsplit("-", 1)[-1]) if townsfolk.rsplit("-", 1)[-1].isdigit() else 0
 
 
 def _townsfolk(n: int, place: Place) -> Figure:
@@ -245,7 +257,8 @@ def move_townsfolk(ctx: Ctx, command: MoveTownsfolk) -> Procedure:
     left = adventure(ctx).counter("townsfolk_moves") - command.spaces
     set_counter(ctx, "townsfolk_moves", left)
     ctx.emit("mission", f"{command.townsfolk} moves {command.spaces} space(s); {left} Movement Point(s) left",
-             rule="FT-M5-02")  # fmt: skip
+             rule="FT-M5-02", reason="townsfolk_moves", number=_number(command.townsfolk),
+             count=command.spaces, value=left)  # fmt: skip
     yield from advance(ctx)
 
 
@@ -281,9 +294,10 @@ def desperation(ctx: Ctx, command: Desperation) -> Procedure:
             ctx.change(hero, "wounds", -min(heal, ctx.hero(hero).wounds), rule="FT-M5-07", why="Catch Your Breath")
     elif command.choice == "scavenge":
         ctx.emit("mission", f"{ctx.name(hero)} Scavenges (no limit): draw a Scavenge card at the table", hero=hero,
-                 rule="FT-M5-07")  # fmt: skip
+                 rule="FT-M5-07", reason="desperate_scavenge")  # fmt: skip
     else:
-        ctx.emit("mission", f"{ctx.name(hero)} readies a Once per Fight Item (A24)", hero=hero, rule="FT-M5-07")
+        ctx.emit("mission", f"{ctx.name(hero)} readies a Once per Fight Item (A24)", hero=hero, rule="FT-M5-07",
+                 reason="desperate_ready")  # fmt: skip
     finish_activation(ctx, why="Desperation")
     yield from advance(ctx)
 
@@ -338,7 +352,9 @@ def random_target(ctx: Ctx, command: RandomTarget) -> Procedure:
     ctx.emit("mission", f"{enemy.name}'s {what}: {ctx.name(picked) if picked in party_ids(ctx.state) else picked}"
              + (" (place the Ambushers adjacent, on that Map Tile, +2 Initiative on their first turn)"
                 if command.ambush else ""), rule=rule,
-             changes=(Change("target", "", picked),))  # fmt: skip
+             changes=(Change("target", "", picked),), reason="ambush" if command.ambush else "target",
+             figure=enemy.name, name=ctx.name(picked) if picked in party_ids(ctx.state) else
+             adventure(ctx).figure(picked).name)  # fmt: skip
     yield from advance(ctx)
 
 
@@ -366,7 +382,8 @@ def strike_townsfolk(ctx: Ctx, command: StrikeTownsfolk) -> Procedure:
     enemy = adventure(ctx).figure(command.enemy)
     folk = adventure(ctx).figure(command.townsfolk)
     if command.kind == "horror":
-        ctx.emit("mission", f"{folk.id} is immune to Sanity Damage", rule="FT-M5-04")
+        ctx.emit("mission", f"{folk.id} is immune to Sanity Damage", rule="FT-M5-04", reason="townsfolk_immune",
+                 number=_number(folk.id))  # fmt: skip
         yield from advance(ctx)
         return
     board = board_of(ctx.state)
@@ -381,7 +398,9 @@ def strike_townsfolk(ctx: Ctx, command: StrikeTownsfolk) -> Procedure:
                                        Option("none", "Nobody", says=Says.NOBODY)], rule="FT-M5-04",
                                       asks=Asks.TAKE_HITS, said=(("hits", command.hits), ("figure", folk.id)))  # fmt: skip
     if taker != "none":
-        ctx.emit("mission", f"{ctx.name(taker)} takes the Hits meant for {folk.id}", hero=taker, rule="FT-M5-04")
+        ctx.emit("mission", f"{ctx.name(taker)} takes the Hits meant for {folk.id}", hero=taker, rule="FT-M5-04",
+                 reason="takes_hits", number=_number(folk.id), hits=command.hits)  # fmt: skip
+
         yield from take_strike(ctx, enemy, EnemyStrike(taker, hits=command.hits, damage=command.damage))
     else:
         yield from hit_figure(ctx, folk.id, command.hits, command.damage, by=enemy.name, rule="FT-M5-04")

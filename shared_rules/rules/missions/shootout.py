@@ -89,7 +89,7 @@ class Shootout(TownMission):
             elite = adventure(ctx).counter("elite") + 1
             set_counter(ctx, "elite", elite)
             ctx.emit("mission", f"Growing Dread: every Bandit gains an Elite ability from the Record Sheet for the rest "
-                     f"of the game ({elite} so far)", rule="FT-M1-07")  # fmt: skip
+                     f"of the game ({elite} so far)", rule="FT-M1-07", reason="elite", count=elite)  # fmt: skip
         return True
 
     def killed(self, ctx: Ctx, figure: Figure, by: str) -> Steps[None]:
@@ -134,7 +134,8 @@ def _free_shot(ctx: Ctx, figure: Figure) -> Steps[None]:
             pool.append((hero, ctx.name(hero)))
     if not pool:
         ctx.emit("mission", f"{figure.name} ({figure.id}) on {figure.place.tile if figure.place else ''} has no Hero "
-                 "in Range and sight", rule="FT-M1-07")  # fmt: skip
+                 "in Range and sight", rule="FT-M1-07", reason="no_hero_in_sight", figure=figure.name)  # fmt: skip
+
         return
     hero = yield from ctx.draw(f"Blood Spatter: {figure.id}'s target (a Random Hero in Range and sight)", pool,
                                rule="FT-M1-07")  # fmt: skip

@@ -223,15 +223,18 @@ def read_chart(
         total = roll.value + modifier
         if modifier:
             ctx.emit("town_chart", f"{purpose or name}: {roll.value} {'+' if modifier > 0 else '-'} {abs(modifier)} = "
-                     f"{total}", hero=hero, rule=rule)  # fmt: skip
+                     f"{total}", hero=hero, rule=rule, reason="modified", chart=title or name, value=roll.value,
+                     number=modifier)  # fmt: skip
     if chart is not None:
         entry = chart.entry(total)
-        ctx.emit("town_chart", f"{title or name} {total}: {entry.text}", hero=hero, rule=rule)
+        ctx.emit("town_chart", f"{title or name} {total}: {entry.text}", hero=hero, rule=rule, reason="entry",
+                 chart=title or name, value=total, card_text=entry.text)  # fmt: skip
         return total, entry
     shown = f" (rolled {total})" if roll is not None else ""
     answer: Answer = yield CardRequest(name, question + shown, hero, rule, roll)
     ctx.emit("town_chart", f"{title or name}{' ' + str(total) if roll is not None else ''}: {answer.text or 'entered'}",
-             hero=hero, rule=rule)  # fmt: skip
+             hero=hero, rule=rule, reason="entry", chart=title or name, card_text=answer.text,
+             value=total if roll is not None else "")  # fmt: skip
     return total, TownEntry(total, total, answer.text, answer.effects)
 
 
@@ -263,10 +266,12 @@ def resolve_entry(ctx: Ctx, heroes: list[str], entry: TownEntry, *, rule: str, l
         destroy(ctx, CAMP_SITE, rule="FT-TOWN-06", why=entry.text or "a Town Event")
     if entry.hotel_price_factor > 1:
         put_stay(ctx, hotel_price_factor=stay_of(ctx.state).hotel_price_factor * entry.hotel_price_factor)
-        ctx.emit("town_chart", f"The Hotel's rate is now x{stay_of(ctx.state).hotel_price_factor}", rule=rule)
+        ctx.emit("town_chart", f"The Hotel's rate is now x{stay_of(ctx.state).hotel_price_factor}", rule=rule,
+                 reason="hotel_rate", count=stay_of(ctx.state).hotel_price_factor)  # fmt: skip
     if entry.ends_stay:
         put_stay(ctx, over=True)
-        ctx.emit("town_chart", "The Town Stay is over: the posse must leave", rule=rule)
+        ctx.emit("town_chart", "The Town Stay is over: the posse must leave", rule=rule, reason="stay_over")
+
 
 
 def first_hero(ctx: Ctx) -> str:

@@ -76,7 +76,8 @@ def play_devils_wheel(ctx: Ctx, command: PlayDevilsWheel) -> Procedure:
     if cost:
         change(ctx, hero, "gold", -cost, rule="FT-WHEEL-02", why="the Devil's Wheel stake")
     put_stay(ctx, wheel=Wheel(hero))
-    ctx.emit("wheel", f"{ctx.name(hero)} plays the Devil's Wheel", hero=hero, rule="FT-WHEEL-01")
+    ctx.emit("wheel", f"{ctx.name(hero)} plays the Devil's Wheel", hero=hero, rule="FT-WHEEL-01", reason="plays")
+
     yield from roll_wheel(ctx, hero, tuple(range(DICE)), command.lies)
 
 

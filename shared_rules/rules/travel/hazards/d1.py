@@ -79,7 +79,8 @@ def shadows_out_of_time(ctx: Ctx, roller: str) -> Procedure:
     if test.passed:
         tokens = ctx.state.carry.extra_revive_tokens + 1
         ctx.carry("FT-TRAVEL-D16", f"Shadows Out of Time: the Posse has {tokens} extra Revive Token(s) for the "
-                  "next Adventure", extra_revive_tokens=tokens)
+                  "next Adventure", reason="revive_tokens", count=tokens, extra_revive_tokens=tokens)
+
     ones = test.count(1)
     if ones:
         ctx.change(roller, "sanity_mod", -ones, rule="FT-TRAVEL-D16",

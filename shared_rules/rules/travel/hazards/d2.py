@@ -20,7 +20,9 @@ def mimic_beast(ctx: Ctx, roller: str) -> Procedure:
     missing = yield from ctx.random_hero("Mimic Beast: the missing Hero", exclude=(first,), rule=rule)
     if missing is None:
         if ctx.state.options.mimic_beast_solo_skips_second:
-            ctx.emit("skipped", "Mimic Beast: no other Hero to go missing (A11)", rule=rule)
+            ctx.emit("skipped", "Mimic Beast: no other Hero to go missing (A11)", rule=rule, reason="no_other_hero",
+                     name="Mimic Beast")  # fmt: skip
+
             return
         missing = first
     wounds = yield from ctx.d6("Mimic Beast: Wounds", hero=missing, rule=rule)
@@ -52,7 +54,8 @@ def living_hills(ctx: Ctx, roller: str) -> Procedure:
 @hazard(24)
 def dark_stone_convoy(ctx: Ctx, roller: str) -> Procedure:
     """During this Town Stay each Dark Stone shard sold is worth +$25 (FT-TRAVEL-D24, FT-TRAVEL-05)."""
-    ctx.carry("FT-TRAVEL-D24", "Dark Stone Convoy: each shard sold in this Town is worth +$25", dark_stone_bonus=25)
+    ctx.carry("FT-TRAVEL-D24", "Dark Stone Convoy: each shard sold in this Town is worth +$25",
+              reason="dark_stone_convoy", count=25, dark_stone_bonus=25)  # fmt: skip
     yield from ()
 
 
@@ -60,7 +63,7 @@ def dark_stone_convoy(ctx: Ctx, roller: str) -> Procedure:
 def blood_moon(ctx: Ctx, roller: str) -> Procedure:
     """Until the end of the next Adventure: +1 Spirit, Depth Events add Growing Dread (FT-TRAVEL-D25)."""
     ctx.carry("FT-TRAVEL-D25", "Blood Moon: all Heroes +1 Spirit and Depth Events add a Growing Dread card, "
-              "until the end of the next Adventure", blood_moon=True)
+              "until the end of the next Adventure", reason="blood_moon", blood_moon=True)
     yield from ()
 
 
@@ -75,7 +78,7 @@ def void_storm(ctx: Ctx, roller: str) -> Procedure:
     """On arrival 2 Random Buildings are Destroyed (per storm); every Hero +1 Corruption Point (FT-TRAVEL-D26)."""
     destroyed = ctx.state.carry.destroyed_on_arrival + 2
     ctx.carry("FT-TRAVEL-D26", f"Void Storm: {destroyed} Random Buildings will be Destroyed on arrival",
-              destroyed_on_arrival=destroyed)
+              reason="void_storm", count=destroyed, destroyed_on_arrival=destroyed)
     for hero in ctx.heroes():
         ctx.change(hero, "corruption", 1, rule="FT-TRAVEL-D26", why="Void Storm, ignoring Willpower")
     yield from ()

@@ -37,7 +37,7 @@ def raging_river(ctx: Ctx, roller: str) -> Procedure:
         assert travel is not None
         ctx.update(travel=replace(travel, turned_back=True))
         ctx.emit("carry", "The posse turns back: the destination is now a Small Town and Travel ends",
-                 rule="FT-TRAVEL-D42")
+                 rule="FT-TRAVEL-D42", reason="turned_back")  # fmt: skip
         return
     for hero in ctx.heroes():
         test = yield from ctx.skill_test(hero, "strength", 5, "Raging River", rule="FT-TRAVEL-D42", each=True)
@@ -96,7 +96,9 @@ def rail_line_construction(ctx: Ctx, roller: str) -> Procedure:
 @hazard(45)
 def bridge_destroyed(ctx: Ctx, roller: str) -> Procedure:
     """The Town Stay lasts no more than 2 Days before the next Adventure (FT-TRAVEL-D45, FT-TRAVEL-05)."""
-    ctx.carry("FT-TRAVEL-D45", "Bridge Destroyed: the Town Stay may last no more than 2 Days", max_days=2)
+    ctx.carry("FT-TRAVEL-D45", "Bridge Destroyed: the Town Stay may last no more than 2 Days", reason="bridge_destroyed",
+              count=2, max_days=2)  # fmt: skip
+
     yield from ()
 
 

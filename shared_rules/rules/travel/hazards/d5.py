@@ -86,7 +86,8 @@ def circling_vultures(ctx: Ctx, roller: str) -> Procedure:
 def army_convoy(ctx: Ctx, roller: str) -> Procedure:
     """In this Town, +1 to every Camp Site Hazard and Town Event roll (FT-TRAVEL-D54, FT-TRAVEL-05)."""
     ctx.carry("FT-TRAVEL-D54", "Army Convoy: +1 to Camp Site Hazard and Town Event rolls in this Town",
-              army_convoy=True)
+              reason="army_convoy", count=1, army_convoy=True)
+
     yield from ()
 
 

@@ -31,7 +31,9 @@ def dying_marshal(ctx: Ctx, roller: str) -> Procedure:
     """On arrival each Hero gains D3 Unwanted Attention, and a Location Event double may start a Duel with the
     escaped prisoner (FT-TRAVEL-D62, FT-TRAVEL-05; the markers are rolled in rules/town.py)."""
     ctx.carry("FT-TRAVEL-D62", "Dying Marshal: on arrival each Hero gains D3 Unwanted Attention; a double on a "
-              "Location Event chart may start a High Noon Duel with the escaped prisoner", dying_marshal=True)
+              "Location Event chart may start a High Noon Duel with the escaped prisoner", reason="dying_marshal",
+              dying_marshal=True)  # fmt: skip
+
     yield from ()
 
 
@@ -160,7 +162,8 @@ def shadowy_traveler(ctx: Ctx, roller: str) -> Procedure:
     if ctx.hero(roller).scratch_deal:
         ctx.set_value(roller, "removed", True, rule="FT-TRAVEL-D66", why="Mr. Scratch collects")
         ctx.emit("hero_removed", f"Mr. Scratch has returned to collect: {name} is taken off into the night, "
-                 "never to be heard from again", hero=roller, rule="FT-TRAVEL-D66")
+                 "never to be heard from again", hero=roller, rule="FT-TRAVEL-D66", why="Mr. Scratch collects")
+
         return
     deal = yield from ctx.choose(
         "Shadowy Traveler: take Mr. Scratch's deal (D6 x 100 XP and D6 x $100, but if you roll this again he "
