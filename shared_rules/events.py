@@ -119,6 +119,7 @@ FACTS = (
     "name", "count", "size", "hits", "hit_kind", "chart", "card_text", "location", "price", "to", "turned_back",
     "town_type", "day", "max_days", "where", "turn", "before", "after", "toward", "figure", "ends", "first",
     "second", "max_before", "max_after", "mission",
+    "reroll",  # a roll prompt: the dice re-rolled (for Grit, Lantern Oil) of the roll its key and facts name
 )  # fmt: skip
 
 """The names an event's facts may have; what each means for a kind is in docs/api.md ("Event facts")."""

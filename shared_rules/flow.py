@@ -180,10 +180,12 @@ class Requests:
                                      said=said)).value  # fmt: skip
 
     def dice(
-        self, count: int, purpose: str, *, hero: str | None = None, rule: str = ""
+        self, count: int, purpose: str, *, hero: str | None = None, rule: str = "", asks: Asks = Asks.ROLL,
+        said: Said = (),
     ) -> Generator[Request, Any, tuple[int, ...]]:
         """Roll `count` D6 at once ("a D6 for each ..."); returns the faces in order."""
-        return (yield from self.roll(DieKind.POOL, purpose, hero=hero, pool=count, chart=True, rule=rule)).faces
+        return (yield from self.roll(DieKind.POOL, purpose, hero=hero, pool=count, chart=True, rule=rule, asks=asks,
+                                     said=said)).faces  # fmt: skip
 
     def choose(
         self,

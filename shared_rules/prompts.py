@@ -102,6 +102,25 @@ class Asks(str, Enum):
     AMBUSH_MARKER = "ambush_marker"  # which Townsfolk marker the Ambush falls on
     TAKE_HITS = "take_hits"  # does an adjacent Hero take the Hits meant for a Townsfolk (hits, figure)
     LANDING = "landing"  # where a hero falling from a rooftop lands (name: the hero)
+    # the Adventure, the Town board, the Bandits, the Missions: rolls and draws. Who rolls is the prompt's `hero`, or
+    # else the `figure` fact (an Enemy, a Bandit); `reason` names the kind within the key; `reroll` (true) marks
+    # the dice re-rolled (Grit, Lantern Oil) of a roll with that key and facts (`move`, `hold_back` take it too)
+    TO_HIT = "to_hit"  # a To Hit roll: target, name (whom it is aimed at), reason (melee, ranged), item (the weapon)
+    DAMAGE = "damage"  # the Damage die of a Hit: number (the Hit), name (what it hits); reason spice: the Spice's D3
+    SAVE = "save"  # a die per Hit to save it: reason (defense, willpower, cover, armor), target, name (against), item
+    CASTING_ROLL = "casting_roll"  # a Spell's Casting Roll: name (the Spell), target; reason extra_die: 1 Mana's die
+    GAIN = "gain"  # a roll for how much of a hero value is gained: reason (the value: gold, xp, fury ...), count (x)
+    LOSS = "loss"  # a roll for how much of a hero value is lost: reason (the value), count (D6 x count)
+    HOW_MANY = "how_many"  # how many come: reason enemies (name: the Enemy) or horror_hits (name: from what)
+    SCAVENGE = "scavenge"  # Scavenge: a die each, a 6 finds something: name (the Map Tile)
+    DOORS = "doors"  # which exits of a Map Tile are Doors, read on the Map card: count (exits), name (the tile)
+    DECK_CARD = "deck_card"  # a card drawn from a deck: chart (scavenge, map, exploration)
+    TARGET_HERO = "target_hero"  # the Random Hero an Enemy targets: figure, reason (how the Hero is picked)
+    BANDIT_ROLL = "bandit_roll"  # a Bandit's own D6: figure, reason (retreat: 4+ retreats; cover: 1-3 takes Cover)
+    ROOF_FALL = "roof_fall"  # a rooftop fall: name (who), reason (falls: on 1-3; wounds: D6 Wounds, no Defense)
+    RANDOM_BUILDING = "random_building"  # the D8 of a Random Building: reason (start, townsfolk, rooftop), name, number
+    MISSION_ROLL = "mission_roll"  # a Town Mission's own roll: mission (absent: the Mission table), reason, its facts
+    MISSION_DRAW = "mission_draw"  # a Town Mission's own draw: mission, reason (escape_exit), figure
 
 
 class Says(str, Enum):

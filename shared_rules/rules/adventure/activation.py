@@ -50,7 +50,8 @@ def activate(ctx: Ctx, command: Activate) -> Procedure:
     update(ctx, activation=Activation(hero))
     ctx.emit("activated", f"{ctx.name(hero)} activates", hero=hero, rule="FF-TURN-03", figure=ctx.name(hero))
     if command.in_the_dark:
-        hits = yield from ctx.d6("Voices in the Dark: Horror Hits", hero=hero, rule="FF-MOVE-07")
+        hits = yield from ctx.d6("Voices in the Dark: Horror Hits", hero=hero, rule="FF-MOVE-07", asks=Asks.HOW_MANY,
+                                 said=(("reason", "horror_hits"), ("name", "Voices in the Dark")))  # fmt: skip
         yield from horror_hits(ctx, hero, hits, rule="FF-MOVE-07", why="Voices in the Dark")
         if ctx.state.adventure is None or ctx.hero(hero).knocked_out:
             yield from advance(ctx)
@@ -83,7 +84,8 @@ def activate(ctx: Ctx, command: Activate) -> Procedure:
 
 def _extra_die(ctx: Ctx, hero: str, *, why: str) -> Procedure:
     """Add a D6 to the movement (FF-MOVE-03): not a Move roll, so a 1 on it Recovers nothing (FF-GRIT-06)."""
-    extra = yield from ctx.roll(DieKind.D6, "extra Move die", hero=hero, rule="FF-MOVE-03")
+    extra = yield from ctx.roll(DieKind.D6, "extra Move die", hero=hero, rule="FF-MOVE-03", asks=Asks.MOVE,
+                                said=(("reason", "extra_die"),))  # fmt: skip
     act = adventure(ctx).activation
     assert act is not None and act.move is not None
     move = replace(act.move, faces=(*act.move.faces, extra.value))
@@ -164,7 +166,7 @@ def reroll_with_grit(ctx: Ctx, command: RerollWithGrit) -> Procedure:
     hero = command.hero
     ctx.change(hero, "grit", -1, rule="FF-GRIT-01", why="re-roll the Move")
     again = yield from ctx.roll(DieKind.POOL, "Move (re-roll)", hero=hero, pool=len(command.indices),
-                                rule="FF-GRIT-02")  # fmt: skip
+                                rule="FF-GRIT-02", asks=Asks.MOVE, said=(("reroll", True),))  # fmt: skip
     act = adventure(ctx).activation
     assert act is not None and act.move is not None
     update(ctx, activation=replace(act, move=act.move.with_rerolls(tuple(command.indices), again.faces)))

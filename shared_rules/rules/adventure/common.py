@@ -10,7 +10,8 @@ from typing import Any
 from ...dice import DieKind, Roll
 from ...errors import IllegalCommand, InvalidCommand
 from ...events import Change
-from ...flow import Ctx, RerollRequest, Steps
+from ...flow import Ctx, RerollRequest, Said, Steps
+from ...prompts import Asks
 from ...state import Adventure, Figure, MissionCounter, PartyHero, Session, Side
 
 SAMURAI, ASSASSIN, MONK, SORCERESS = "Samurai Warrior", "Assassin", "Traveling Monk", "Sorceress"
@@ -101,15 +102,16 @@ def change_resource(ctx: Ctx, hero_id: str, field: str, delta: int, *, rule: str
 
 
 # ---- a hero's own rolls ----------------------------------------------------------------------------------------
-def own_roll(ctx: Ctx, hero_id: str, count: int, purpose: str, *, target: int, rule: str,
-             worth: Callable[[Roll], bool] | None = None) -> Steps[Roll]:  # fmt: skip
+def own_roll(ctx: Ctx, hero_id: str, count: int, purpose: str, *, target: int, rule: str, asks: Asks,
+             said: Said = (), worth: Callable[[Roll], bool] | None = None) -> Steps[Roll]:  # fmt: skip
     """A roll made for the hero (not a chart, not Hold Back the Darkness): after it, a hero with Grit is offered a
-    re-roll of any of the dice that missed `target`, 1 Grit, never a die twice (FF-GRIT-01..04).
+    re-roll of any of the dice that missed `target`, 1 Grit, never a die twice (FF-GRIT-01..04). `asks` and `said`
+    say what it is for (the re-roll asks the same, with `reroll`).
 
     The offer is made while it can change the outcome (`worth`, by default: some die missed).
     """
     roll = yield from ctx.roll(DieKind.POOL, purpose, hero=hero_id, pool=count, target=target, rule=rule,
-                               grit=ctx.grit_offered(hero_id))  # fmt: skip
+                               grit=ctx.grit_offered(hero_id), asks=asks, said=said)  # fmt: skip
     while (
         ctx.state.options.offer_grit_rerolls
         and ctx.hero(hero_id).grit >= 1
@@ -121,7 +123,7 @@ def own_roll(ctx: Ctx, hero_id: str, count: int, purpose: str, *, target: int, r
             break
         ctx.change(hero_id, "grit", -1, rule="FF-GRIT-01", why=f"re-roll for {purpose}")
         again = yield from ctx.roll(DieKind.POOL, f"{purpose} (re-roll)", hero=hero_id, pool=len(indices),
-                                    rule="FF-GRIT-02")  # fmt: skip
+                                    rule="FF-GRIT-02", asks=asks, said=(*said, ("reroll", True)))  # fmt: skip
         roll = roll.with_rerolls(indices, again.faces)
     return roll
 

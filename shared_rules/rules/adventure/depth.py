@@ -151,7 +151,8 @@ def lantern_oil(ctx: Ctx, roll: Roll, target: int) -> Steps[Roll]:
         ctx.remove_token(hero, ctx.hero(hero).side_bag.index(LANTERN_OIL), rule="FT-GRIT-03",
                          why="re-roll a Hold Back the Darkness die")  # fmt: skip
         again = yield from ctx.roll(DieKind.D6, "Hold Back the Darkness: the Lantern Oil re-roll", hero=roll.hero,
-                                    chart=True, rule="FT-GRIT-03")  # fmt: skip
+                                    chart=True, rule="FT-GRIT-03", asks=Asks.HOLD_BACK,
+                                    said=(("target", target), ("reroll", True), ("item", LANTERN_OIL)))  # fmt: skip
         roll = roll.with_rerolls((int(index),), again.faces)
 
 

@@ -127,7 +127,8 @@ def scavenge(ctx: Ctx, hero: str) -> Steps[None]:
     shuffled before every draw (FF-SCAV-01..03). Grit may re-roll any die that is not a 6 and was not re-rolled yet,
     6s or not among the others: each 6 is a card, and the limit is per die (FF-GRIT-02)."""
     tile = _scavenge_tile(ctx.state, hero)
-    roll = yield from own_roll(ctx, hero, 3, f"Scavenge {tile.id}: a 6 finds something", target=6, rule="FF-SCAV-01")
+    roll = yield from own_roll(ctx, hero, 3, f"Scavenge {tile.id}: a 6 finds something", target=6, rule="FF-SCAV-01",
+                               asks=Asks.SCAVENGE, said=(("name", tile.name or tile.id), ("target", 6)))  # fmt: skip
     sixes = roll.count(6)
     if not sixes:
         ctx.emit("scavenged", f"{ctx.name(hero)} finds nothing on {tile.id}", hero=hero, rule="FF-SCAV-01", count=0)
@@ -144,7 +145,8 @@ def scavenge(ctx: Ctx, hero: str) -> Steps[None]:
         return
     left = list(range(len(deck)))  # FF-SCAV-03: no discard pile, the whole deck shuffled for each draw
     for _ in range(min(sixes, len(deck))):
-        key = yield from ctx.draw("a Scavenge card", [(str(i), deck[i].text) for i in left], rule="FF-SCAV-03")
+        key = yield from ctx.draw("a Scavenge card", [(str(i), deck[i].text) for i in left], rule="FF-SCAV-03",
+                                  asks=Asks.DECK_CARD, said=(("chart", "scavenge"),))  # fmt: skip
         card = deck[int(key)]
         left.remove(int(key))
         ctx.emit("card", f"{ctx.name(hero)}: {card.text}", hero=hero, rule="FF-SCAV-01", chart="scavenge",
@@ -211,7 +213,8 @@ def _map_card(ctx: Ctx, command: Search) -> Steps[tuple[str | None, str]]:
         candidates = [c for c in adv.map_deck if c not in tried]
         if not candidates:
             return None, ""
-        drawn = yield from ctx.draw("a Map card", [(c, c) for c in candidates], rule="FF-EXPL-01")
+        drawn = yield from ctx.draw("a Map card", [(c, c) for c in candidates], rule="FF-EXPL-01", asks=Asks.DECK_CARD,
+                                    said=(("chart", "map"),))  # fmt: skip
         fits = yield from ctx.choose(
             f"Does the {drawn} tile fit at this Door without overlapping?",
             [Option("fits", "It fits", part=Part.JOIN, says=Says.FITS),
@@ -281,7 +284,7 @@ def reveal_token(ctx: Ctx, command: RevealToken) -> Procedure:
     if token is None:
         stack = adv.tokens
         key = yield from ctx.draw("an Exploration Token", [(str(i), describe(t)) for i, t in enumerate(stack)],
-                                  rule="FF-EXPL-02")  # fmt: skip
+                                  rule="FF-EXPL-02", asks=Asks.DECK_CARD, said=(("chart", "exploration"),))  # fmt: skip
         token = stack[int(key)]
     adv = adventure(ctx)
     if token in adv.tokens:
@@ -302,7 +305,8 @@ def reveal_token(ctx: Ctx, command: RevealToken) -> Procedure:
         exits = token.doors + token.gates
         if exits:
             yield from ctx.roll(DieKind.POOL, f"which {exits} exit(s) of {tile.id} are Doors (read the Map card; "
-                                "roll again for one already open)", pool=exits, chart=True, rule="FF-EXPL-03")  # fmt: skip
+                                "roll again for one already open)", pool=exits, chart=True, rule="FF-EXPL-03",
+                                asks=Asks.DOORS, said=(("count", exits), ("name", tile.name or tile.id)))  # fmt: skip
         if token.attack:
             yield from draw_threat(ctx, adventure(ctx).threat, rule="FF-EXPL-04")
         else:

@@ -19,7 +19,7 @@ from ...content import pack
 from ...dice import DieKind
 from ...errors import IllegalCommand, InvalidCommand
 from ...events import Fact
-from ...flow import Ctx, Procedure, Steps
+from ...flow import Ctx, Procedure, Said, Steps
 from ...prompts import Asks, Option, Says
 from ...state import Activation, Figure, Session, Side, TurnStep
 from .common import (
@@ -126,7 +126,8 @@ def draw_threat(ctx: Ctx, level: str, *, rule: str) -> Steps[None]:
         count = group.count
         if group.peril:
             count = (yield from ctx.roll(DieKind.PERIL, f"how many {group.enemy} (Peril Die)", chart=True,
-                                         rule="FF-DICE-04")).value  # fmt: skip
+                                         rule="FF-DICE-04", asks=Asks.HOW_MANY,
+                                         said=(("reason", "enemies"), ("name", group.enemy)))).value  # fmt: skip
         figures += figures_from(ctx.state, NewEnemy(kind=group.enemy, count=count), "threat")
     yield from add_figures(ctx, _unique(ctx.state, figures), rule=rule)
 
@@ -220,9 +221,11 @@ def land_hits(ctx: Ctx, hero: str, hits: Sequence[tuple[str, int]], *, melee: bo
                                              facts=(Fact("number", i + 1), Fact("figure", t), Fact("value", d)))
                                       for i, (t, d) in enumerate(hits)],
                                      hero=hero, rule="FT-BAG-01", asks=Asks.SPICE)  # fmt: skip
-        extra = yield from ctx.d3("Spice: D3 Damage", hero=hero, rule="FT-BAG-01")
-        put_member(ctx, replace(member(ctx, hero), spice=False))
         target_, damage_ = hits[int(pick)]
+        extra = yield from ctx.d3("Spice: D3 Damage", hero=hero, rule="FT-BAG-01", asks=Asks.DAMAGE,
+                                  said=(("reason", "spice"), ("number", int(pick) + 1),
+                                        ("name", _figure_name(ctx, target_))))  # fmt: skip
+        put_member(ctx, replace(member(ctx, hero), spice=False))
         hits[int(pick)] = (target_, damage_ + extra)
         ctx.emit("hit", f"Spice: Hit {int(pick) + 1} does {extra} more Damage", hero=hero, rule="FT-BAG-01",
                  reason="spice", number=int(pick) + 1, count=extra)  # fmt: skip
@@ -244,7 +247,9 @@ def land_hits(ctx: Ctx, hero: str, hits: Sequence[tuple[str, int]], *, melee: bo
             ki_left = 0
         if house and figure.armor and hero_class(ctx, hero) != ASSASSIN:  # Deadly bypasses Armor (FF-ASN-02)
             save = yield from ctx.roll(DieKind.D6, f"{figure.name}'s Armor {figure.armor}+ save", chart=True,
-                                       rule=HOUSE)  # fmt: skip
+                                       rule=HOUSE, asks=Asks.SAVE,
+                                       said=(("reason", "armor"), ("target", figure.armor),
+                                             ("figure", figure.name)))  # fmt: skip
             if save.value >= figure.armor:
                 ctx.emit("hit", f"{figure.name}'s Armor stops Hit {number_}", hero=hero, rule=HOUSE, reason="armor",
                          figure=figure.name, number=number_)  # fmt: skip
@@ -254,13 +259,25 @@ def land_hits(ctx: Ctx, hero: str, hits: Sequence[tuple[str, int]], *, melee: bo
         yield from wound(ctx, target, wounds, by=hero, combat=melee, rule=rule, why=why)
 
 
-def house_hits(ctx: Ctx, hero: str, target: str, *, dice: int, to_hit: int, bonus: int,
-               purpose: str) -> Steps[list[tuple[str, int]]]:  # fmt: skip
-    """The house procedure's To Hit roll (the hero's own dice: Grit may re-roll misses) and a damage die per Hit."""
-    roll = yield from own_roll(ctx, hero, dice, f"{purpose} To Hit {to_hit}+", target=to_hit, rule=HOUSE)
+def _figure_name(ctx: Ctx, figure_id: str) -> str:
+    """A figure's name for a prompt's facts (its id when it is no longer on the board)."""
+    adv = ctx.state.adventure
+    figure = next((f for f in adv.figures if f.id == figure_id), None) if adv is not None else None
+    return figure.name if figure is not None else figure_id
+
+
+def house_hits(ctx: Ctx, hero: str, target: str, *, dice: int, to_hit: int, bonus: int, purpose: str,
+               ranged: bool, item: str = "") -> Steps[list[tuple[str, int]]]:  # fmt: skip
+    """The house procedure's To Hit roll (the hero's own dice: Grit may re-roll misses) and a damage die per Hit.
+    `ranged` and `item` (a weapon with a name: the Hatchet, the Shuriken) are what the prompts say it is."""
+    name = _figure_name(ctx, target)
+    aimed: Said = (("target", to_hit), ("name", name), ("reason", "ranged" if ranged else "melee"))
+    roll = yield from own_roll(ctx, hero, dice, f"{purpose} To Hit {to_hit}+", target=to_hit, rule=HOUSE,
+                               asks=Asks.TO_HIT, said=(*aimed, ("item", item)) if item else aimed)  # fmt: skip
     hits = []
     for index in range(roll.successes):
-        damage = yield from ctx.d6(f"{purpose}: damage for Hit {index + 1}", hero=hero, rule=HOUSE)
+        damage = yield from ctx.d6(f"{purpose}: damage for Hit {index + 1}", hero=hero, rule=HOUSE,
+                                   asks=Asks.DAMAGE, said=(("number", index + 1), ("name", name)))  # fmt: skip
         hits.append((target, damage + bonus))
     return hits
 
@@ -370,7 +387,8 @@ def _hits(ctx: Ctx, hero: str, target: str, typed: Sequence[HeroHit], *, ranged:
         dice = 1 if shuriken else (sheet.shots or 1)
     to_hit = sheet.ranged_to_hit if ranged else sheet.melee_to_hit
     bonus = 0 if shuriken or blast else sheet.damage_bonus
-    return (yield from house_hits(ctx, hero, target, dice=dice, to_hit=to_hit, bonus=bonus, purpose=what))
+    return (yield from house_hits(ctx, hero, target, dice=dice, to_hit=to_hit, bonus=bonus, purpose=what,
+                                  ranged=ranged, item="Shuriken" if shuriken else ""))  # fmt: skip
 
 
 # ---- the Shuriken (FF-ASN-03) ------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...flow import Ctx, Steps
+from ...prompts import Asks
 from ...state import ExplorationToken, Figure, MapTile, Session
 from .common import adventure, party_ids, put, set_counter
 from .fight import draw_threat
@@ -61,7 +62,8 @@ class LostContact(Mission):
             return
         for hero in party_ids(ctx.state):  # FF-END-05: each Hero rolls their own D3 (A9)
             ctx.change(hero, "xp", 25, rule="FF-END-05", why="Lost Contact completed")
-            shards = yield from ctx.d3("Lost Contact: Dark Stone recovered", hero=hero, rule="FF-END-05")
+            shards = yield from ctx.d3("Lost Contact: Dark Stone recovered", hero=hero, rule="FF-END-05",
+                                       asks=Asks.GAIN, said=(("reason", "dark_stone"), ("count", 1)))  # fmt: skip
             ctx.change(hero, "dark_stone", shards, rule="FF-END-05", why="recovered from the fallen fortress")
 
 

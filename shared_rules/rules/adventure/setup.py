@@ -12,6 +12,7 @@ from ...content.adventure import check_track
 from ...dice import DieKind
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure
+from ...prompts import Asks
 from ...state import Adventure, ClassSheet, DepthTrack, MapTile, PartyHero, Phase, Place, Session, TileKind
 from .common import MONK, SAMURAI, SORCERESS, change_resource, party_ids
 from .depth import growing_dread
@@ -158,7 +159,8 @@ def start_adventure(ctx: Ctx, command: StartAdventure) -> Procedure:
     for hero_id in party_ids(ctx.state):
         if ctx.hero(hero_id).hero_class == SORCERESS:  # FF-SORC-08: D6 Arcane Powder, leftovers discarded
             powder = yield from ctx.roll(DieKind.D6, "the Roku Demon Bag's Arcane Powder", hero=hero_id, chart=True,
-                                         rule="FF-SORC-08")  # fmt: skip
+                                         rule="FF-SORC-08", asks=Asks.GAIN,
+                                         said=(("reason", "arcane_powder"), ("count", 1)))  # fmt: skip
             change_resource(ctx, hero_id, "arcane_powder", powder.value, rule="FF-SORC-08",
                             why="the Roku Demon Bag refilled")  # fmt: skip
     yield from mission.setup(ctx)

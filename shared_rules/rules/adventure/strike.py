@@ -7,6 +7,7 @@ from collections.abc import Callable
 from ...commands import EnemyStrike
 from ...dice import DieKind
 from ...flow import Ctx, Steps
+from ...prompts import Asks
 from ...state import Figure
 from .common import HOUSE, member, own_roll
 from .ko import harmed
@@ -24,7 +25,9 @@ def take_strike(ctx: Ctx, figure: Figure, strike: EnemyStrike, *,
     hits = strike.hits
     if hits is None:  # the enemy's own roll: red dice, no Grit (FF-GRIT-03)
         roll = yield from ctx.roll(DieKind.POOL, f"{figure.name}'s attack on {name}: To Hit {figure.to_hit}+",
-                                   pool=figure.combat, target=figure.to_hit, rule=HOUSE)  # fmt: skip
+                                   pool=figure.combat, target=figure.to_hit, rule=HOUSE, asks=Asks.TO_HIT,
+                                   said=(("figure", figure.name), ("name", name),
+                                         ("target", figure.to_hit)))  # fmt: skip
         hits = roll.successes
     if hits and cover_saves is not None:
         hits = yield from cover_saves(hits)
@@ -35,19 +38,23 @@ def take_strike(ctx: Ctx, figure: Figure, strike: EnemyStrike, *,
     cover = member(ctx, hero).cover
     if cover:  # FF-MONK-02: a D6 per Hit, on 3+ it is ignored (A35: before Defense, one roll)
         roll = yield from own_roll(ctx, hero, hits, f"Cover {cover}+ against {figure.name}", target=cover,
-                                   rule="FF-MONK-02")  # fmt: skip
+                                   rule="FF-MONK-02", asks=Asks.SAVE,
+                                   said=(("reason", "cover"), ("target", cover), ("name", figure.name)))  # fmt: skip
         hits -= roll.successes
     saving = "defense" if strike.kind == "wound" else "willpower"
     if hits and not (strike.kind == "wound" and strike.ignore_defense):
         value = getattr(ctx.hero(hero), saving)
         rule = "FF-HERO-04" if saving == "defense" else "FF-HERO-05"
         roll = yield from own_roll(ctx, hero, hits, f"{saving.capitalize()} {value}+ saves against {figure.name}",
-                                   target=value, rule=rule)  # fmt: skip
+                                   target=value, rule=rule, asks=Asks.SAVE,
+                                   said=(("reason", saving), ("target", value), ("name", figure.name)))  # fmt: skip
         hits -= roll.successes
     armor = member(ctx, hero).armor
     if hits and armor and strike.kind == "wound":  # a Fine Cigar's Armor 3+ after Defense, per Hit (R-ADV-03)
         roll = yield from own_roll(ctx, hero, hits, f"Armor {armor}+ (Fine Cigar) against {figure.name}",
-                                   target=armor, rule="FT-BAG-07")  # fmt: skip
+                                   target=armor, rule="FT-BAG-07", asks=Asks.SAVE,
+                                   said=(("reason", "armor"), ("target", armor), ("name", figure.name),
+                                         ("item", "Fine Cigar")))  # fmt: skip
         hits -= roll.successes
     if not hits:
         ctx.emit("hit", f"{name} saves every Hit from {figure.name}", hero=hero, rule="FF-HERO-04", reason="saved",
@@ -71,7 +78,8 @@ def horror_hits(ctx: Ctx, hero: str, hits: int, *, rule: str, why: str) -> Steps
         return
     willpower = ctx.hero(hero).willpower
     roll = yield from own_roll(ctx, hero, hits, f"{why}: Willpower {willpower}+ saves", target=willpower,
-                               rule="FF-HERO-05")  # fmt: skip
+                               rule="FF-HERO-05", asks=Asks.SAVE,
+                               said=(("reason", "willpower"), ("target", willpower), ("name", why)))  # fmt: skip
     unsaved = hits - roll.successes
     if unsaved:
         ctx.change(hero, "sanity_damage", unsaved * ctx.state.options.horror_hit_sanity, rule=rule,

@@ -126,7 +126,8 @@ def _fight_token(ctx: Ctx, command: UseToken) -> Procedure:
         if ctx.state.options.combat == "house":
             sheet = member(ctx, hero).sheet
             hits = yield from house_hits(ctx, hero, command.target, dice=1, to_hit=sheet.melee_to_hit,
-                                         bonus=HATCHET_BONUS, purpose="Hatchet")  # fmt: skip
+                                         bonus=HATCHET_BONUS, purpose="Hatchet", ranged=True,
+                                         item="Hatchet")  # fmt: skip
         else:
             hits = [(h.target, h.damage + HATCHET_BONUS) for h in command.hits]
             if not hits:

@@ -14,6 +14,7 @@ from enum import Enum
 from typing import Any
 
 from ...flow import ChoiceRequest, DrawRequest, Request, Requests
+from ...prompts import Asks
 from ..board import Board, Model, Pos, Side, Space, drive, has_cover, in_range
 from ..board.rolls import Pick, Rolls
 from .ai import (
@@ -181,7 +182,7 @@ def _shootout(
             hero = yield from ctx.draw(
                 f"{name(bid)}'s Melee target (a Random Hero on its rooftop)",
                 [(h.id, h.label) for h in up_there],
-                rule="FT-BOARD-19",
+                rule="FT-BOARD-19", asks=Asks.TARGET_HERO, said=(("figure", name(bid)), ("reason", "rooftop")),
             )
             note.action, note.target = Action.MELEE, hero
             note.parts.append(f"on the rooftop with {hero_name(hero)}, never retreats: fights hand to hand")
@@ -189,7 +190,8 @@ def _shootout(
         near = adjacent_heroes(sc, bandit)
         if not near:
             continue
-        roll = yield from ctx.d6(f"Retreat roll for {name(bid)} (4+ retreats)", rule="FT-BANDIT-03")
+        roll = yield from ctx.d6(f"Retreat roll for {name(bid)} (4+ retreats)", rule="FT-BANDIT-03",
+                                 asks=Asks.BANDIT_ROLL, said=(("figure", name(bid)), ("reason", "retreat")))  # fmt: skip
         note.rolls.append(Die("retreat", roll))
         who = " and ".join(h.label for h in near)
         path = retreat_path(sc, bandit, move=sheet.move) if roll >= 4 else None
@@ -200,7 +202,8 @@ def _shootout(
             sc = moved(sc, replace(bandit, pos=Pos(path[-1])))
             continue
         hero = yield from ctx.draw(
-            f"{name(bid)}'s Melee target (a Random adjacent Hero)", [(h.id, h.label) for h in near], rule="FT-BANDIT-04"
+            f"{name(bid)}'s Melee target (a Random adjacent Hero)", [(h.id, h.label) for h in near],
+            rule="FT-BANDIT-04", asks=Asks.TARGET_HERO, said=(("figure", name(bid)), ("reason", "melee")),
         )
         note.action, note.target = Action.MELEE, hero
         stuck = " but cannot get away" if roll >= 4 else ", stays"
@@ -224,6 +227,7 @@ def _shootout(
                     f"{name(bid)}'s target (a Random Hero in Range and sight, fewest Shootout markers)",
                     [(h, hero_name(h)) for h in pool],
                     rule="FT-BANDIT-07" if settled is not None else "FT-BANDIT-05",
+                    asks=Asks.TARGET_HERO, said=(("figure", name(bid)), ("reason", "in_sight_fewest")),
                 )
                 line = in_range(board, bandit.pos, sc.by_id[hero].pos, weapon.range, blockers=sc.sight_blockers)
                 assert line is not None
@@ -244,9 +248,10 @@ def _shootout(
         target = yield from ctx.draw(
             f"{name(bid)}'s target (a Random Hero with the fewest Shootout markers)",
             [(h, hero_name(h)) for h in pool],
-            rule="FT-BANDIT-05",
+            rule="FT-BANDIT-05", asks=Asks.TARGET_HERO, said=(("figure", name(bid)), ("reason", "fewest_markers")),
         )
-        roll = yield from ctx.d6(f"Cover roll for {name(bid)} (1-3 takes Cover)", rule="FT-BANDIT-07")
+        roll = yield from ctx.d6(f"Cover roll for {name(bid)} (1-3 takes Cover)", rule="FT-BANDIT-07",
+                                 asks=Asks.BANDIT_ROLL, said=(("figure", name(bid)), ("reason", "cover")))  # fmt: skip
         note.rolls.append(Die("cover", roll))
         plan = aim(sc, bandit, sc.by_id[target], reach=weapon.range, move=sheet.move, seek_cover=roll <= 3)
         note.walk(plan.path)
@@ -273,7 +278,7 @@ def _shootout(
             hero = yield from ctx.draw(
                 f"{name(bid)}'s new target (a Random Hero in Range and sight, fewest Shootout markers)",
                 [(h, hero_name(h)) for h in others],
-                rule="FT-BANDIT-05",
+                rule="FT-BANDIT-05", asks=Asks.TARGET_HERO, said=(("figure", name(bid)), ("reason", "new_target")),
             )
             note.parts.append(f"cannot get {hero_name(target)} in range and sight, targets {hero_name(hero)}")
         markers[hero] += 1
@@ -353,7 +358,7 @@ def ambush(ctx: Rolls, board: Board, models: Iterable[Model], bandits: Iterable[
     if not pool:
         return Ambush("", (), tuple(ids))
     picked = yield from ctx.draw("the Hero the Bandits ambush (a Random Hero)", [(h.id, h.label) for h in pool],
-                                 rule="FT-BANDIT-02")  # fmt: skip
+                                 rule="FT-BANDIT-02", asks=Asks.TARGET_HERO, said=(("reason", "ambush"),))  # fmt: skip
     focus = next(h for h in pool if h.id == picked)
     spaces, _ = ambush_spaces(board, [m for m in models if m.id not in ids], focus, len(ids))
     placed = tuple(Placed(bandit, space) for bandit, space in zip(ids, spaces, strict=False))

@@ -9,6 +9,7 @@ from enum import Enum
 from typing import Any
 
 from ...flow import Request
+from ...prompts import Asks
 from .grid import DOOR, SIDES, STREET, WINDOW, Board, Space, side_towards
 from .model import Pos
 from .moves import adjacent, corner_walls
@@ -137,5 +138,6 @@ def cover_saves(ctx: Rolls, hits: int, *, who: str) -> Generator[Request, Any, i
     (FT-BOARD-07). Returns the Hits left."""
     if hits <= 0:
         return 0
-    faces = yield from ctx.dice(hits, f"Cover Saves for {who}", rule="FT-BOARD-07")
+    faces = yield from ctx.dice(hits, f"Cover Saves for {who}", rule="FT-BOARD-07", asks=Asks.SAVE,
+                                said=(("reason", "cover"), ("target", 4), ("figure", who)))  # fmt: skip
     return sum(1 for face in faces if face <= 3)

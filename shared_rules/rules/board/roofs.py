@@ -13,7 +13,7 @@ from typing import Any
 
 from ...dice import DieKind
 from ...errors import IllegalCommand
-from ...flow import Request
+from ...flow import Request, Said
 from ...prompts import Asks
 from .grid import STREET, Board, Space
 from .model import Model, Pos, Side
@@ -21,9 +21,11 @@ from .rolls import Rolls
 
 
 # ---- random Building and Rooftop (FT-DICE-02) -------------------------------------------------------------
-def random_building(ctx: Rolls, purpose: str) -> Generator[Request, Any, int]:
-    """Roll the D8 and use the Building with that number (FT-DICE-02, FF-DICE-03)."""
-    roll = yield from ctx.roll(DieKind.D8, f"Random Building: {purpose}", chart=True, rule="FT-DICE-02")
+def random_building(ctx: Rolls, purpose: str, said: Said = ()) -> Generator[Request, Any, int]:
+    """Roll the D8 and use the Building with that number (FT-DICE-02, FF-DICE-03); `said` is what for, as the
+    prompt's facts (`Asks.RANDOM_BUILDING`: reason, name, number)."""
+    roll = yield from ctx.roll(DieKind.D8, f"Random Building: {purpose}", chart=True, rule="FT-DICE-02",
+                               asks=Asks.RANDOM_BUILDING, said=said)  # fmt: skip
     return roll.value
 
 
@@ -33,9 +35,9 @@ def rooftop_for(board: Board, building: int) -> str:
     return board.roof_of[building]
 
 
-def random_rooftop(ctx: Rolls, board: Board, purpose: str) -> Generator[Request, Any, str]:
+def random_rooftop(ctx: Rolls, board: Board, purpose: str, said: Said = ()) -> Generator[Request, Any, str]:
     """A Random Building's Rooftop (FT-DICE-02)."""
-    building = yield from random_building(ctx, purpose)
+    building = yield from random_building(ctx, purpose, said)
     return rooftop_for(board, building)
 
 
@@ -93,7 +95,8 @@ class Fall:
 def enemy_killed_on_roof(ctx: Rolls, enemy: Model) -> Generator[Request, Any, bool]:
     """When a Hero kills an Enemy on a rooftop, a D6 of 1-3 means it falls screaming and the Hero may Recover
     1 Grit (FT-BOARD-20). Returns whether it fell (the Grit is the caller's `ctx.change`)."""
-    face = yield from ctx.d6(f"{enemy.label} falls from the rooftop on 1-3", rule="FT-BOARD-20")
+    face = yield from ctx.d6(f"{enemy.label} falls from the rooftop on 1-3", rule="FT-BOARD-20", asks=Asks.ROOF_FALL,
+                             said=(("reason", "falls"), ("name", enemy.label)))  # fmt: skip
     return face <= 3
 
 
@@ -113,7 +116,8 @@ def hero_wounded_on_roof(
     (FT-BOARD-20)."""
     if not hero.pos.roof:
         return None
-    face = yield from ctx.d6(f"{hero.label} falls from the rooftop on 1-3", hero=None, rule="FT-BOARD-20")
+    face = yield from ctx.d6(f"{hero.label} falls from the rooftop on 1-3", hero=None, rule="FT-BOARD-20",
+                             asks=Asks.ROOF_FALL, said=(("reason", "falls"), ("name", hero.label)))  # fmt: skip
     if face > 3:
         return None
     spaces = fall_spaces(board, hero.pos.roof, occupied=[s for m in models for s in m.pos.spaces])
@@ -125,5 +129,6 @@ def hero_wounded_on_roof(
         asks=Asks.LANDING, said=(("name", hero.label),),
     )
     x, y = (int(v) for v in key.split(","))
-    wounds = yield from ctx.d6(f"Wounds for {hero.label}'s fall (ignoring Defense)", rule="FT-BOARD-20")
+    wounds = yield from ctx.d6(f"Wounds for {hero.label}'s fall (ignoring Defense)", rule="FT-BOARD-20",
+                               asks=Asks.ROOF_FALL, said=(("reason", "wounds"), ("name", hero.label)))  # fmt: skip
     return Fall(hero.id, (x, y), wounds)

@@ -17,6 +17,7 @@ from ...commands import RollMission, StayInTown
 from ...errors import IllegalCommand
 from ...flow import Ctx, Procedure
 from ...legal import LegalCommand
+from ...prompts import Asks
 from ...state import Phase, Session
 from ..area import Area, CommandRule
 from ..town.arrival import stay_again
@@ -44,7 +45,8 @@ def roll_mission(ctx: Ctx, command: RollMission) -> Procedure:
     another Mission is rolled for the posse until it is 1-5 (A32). The table then starts them (start_adventure)."""
     from ...events import Change
 
-    face = yield from ctx.d6("the Town Mission", rule="FT-MIS-00")
+    face = yield from ctx.d6("the Town Mission", rule="FT-MIS-00", asks=Asks.MISSION_ROLL,
+                             said=(("reason", "mission_table"),))  # fmt: skip
     key = MISSION_TABLE[face]
     if face == 6:
         hero = yield from ctx.random_hero("the Hero who duels (a Random Hero)", rule="FT-MIS-00")
@@ -55,7 +57,8 @@ def roll_mission(ctx: Ctx, command: RollMission) -> Procedure:
         if len(ctx.heroes()) == 1:
             return
         while face == 6:  # A32
-            face = yield from ctx.d6("another Town Mission for the posse (re-rolled until 1-5)", rule="FT-MIS-00")
+            face = yield from ctx.d6("another Town Mission for the posse (re-rolled until 1-5)", rule="FT-MIS-00",
+                                     asks=Asks.MISSION_ROLL, said=(("reason", "posse_mission"),))  # fmt: skip
         key = MISSION_TABLE[face]
     ctx.emit("mission", f"{face}: {_title(key)}", rule="FT-MIS-00", changes=(Change("mission", "", key),),
              reason="rolled", mission=key, value=face)  # fmt: skip

@@ -35,6 +35,7 @@ from .common import (
     free_squares,
     ground,
     kill_track,
+    mission_said,
     no_town,
     place_heroes,
     shoot,
@@ -70,7 +71,9 @@ class BankRobbery(TownMission):
         for hero in party_ids(ctx.state):  # FT-M3-01: a Random Building, never the Bank (re-roll a 7)
             number = BANK
             while number == BANK:
-                number = yield from random_building(ctx, f"{ctx.name(hero)}'s starting Building (re-roll a 7)")
+                number = yield from random_building(ctx, f"{ctx.name(hero)}'s starting Building (re-roll a 7)",
+                                                    (("reason", "start"), ("name", ctx.name(hero)),
+                                                     ("number", BANK)))  # fmt: skip
             square = free_squares(board, ctx.state, [board.xy(c) for c in board.buildings[number]], 1,
                                   also_taken=used)[0]  # fmt: skip
             used.append(square)
@@ -122,7 +125,8 @@ class BankRobbery(TownMission):
         yield from self._bank_fires(ctx)
         if ctx.state.adventure is None:
             return
-        count = yield from ctx.d3("how many new Bank Robbers come out", rule="FT-M3-06")
+        count = yield from ctx.d3("how many new Bank Robbers come out", rule="FT-M3-06", asks=Asks.MISSION_ROLL,
+                                  said=mission_said(ctx, "robbers"))  # fmt: skip
         new: list[str] = []
         corner = board.spaces["bank_corner_door"][0]
         for n in range(count):  # A29: each placed and moved at once
@@ -135,7 +139,8 @@ class BankRobbery(TownMission):
                     return
                 continue
             exit_ = yield from ctx.draw(f"{models[0]}'s Escape Exit (a Random Exit)", [(e, f"Entry {e}") for e in EXITS],
-                                        rule="FT-M3-06")  # fmt: skip
+                                        rule="FT-M3-06", asks=Asks.MISSION_DRAW,
+                                        said=mission_said(ctx, "escape_exit", ("figure", models[0])))  # fmt: skip
             yield from add_figures(ctx, [self._robber(ctx.state, models[0], ground(board, corner), exit_)],
                                    rule="FT-M3-06")  # fmt: skip
             new.append(models[0])
@@ -172,7 +177,9 @@ class BankRobbery(TownMission):
         """FT-M3-03: [P] spaces along the shortest route to its Exit, then off the board (the Darkness +2)."""
         figure = adventure(ctx).figure(figure_id)
         peril = yield from ctx.roll(DieKind.PERIL, f"{figure.id} runs for Entry {figure.heading} (Peril Die)",
-                                    chart=True, rule="FT-M3-03")  # fmt: skip
+                                    chart=True, rule="FT-M3-03", asks=Asks.MISSION_ROLL,
+                                    said=mission_said(ctx, "robber_runs", ("figure", figure.id),
+                                                      ("where", f"entry:{figure.heading}")))  # fmt: skip
         board = board_of(ctx.state)
         moved, gone = walk(ctx, figure_id, board.entry_areas[figure.heading].spaces, peril.value,
                            blocked=taken(ctx.state, but=[figure_id]), exit_at=figure.heading)  # fmt: skip
@@ -204,7 +211,8 @@ class BankRobbery(TownMission):
             near = [h for h, p in heroes if p is not None and adjacent(board, pos, p)]
             if near:
                 hero = yield from ctx.draw(f"{figure.id}'s Melee target (a Random adjacent Hero)",
-                                           [(h, ctx.name(h)) for h in near], rule="FT-M3-04")  # fmt: skip
+                                           [(h, ctx.name(h)) for h in near], rule="FT-M3-04", asks=Asks.TARGET_HERO,
+                                           said=(("figure", figure.id), ("reason", "melee")))  # fmt: skip
                 yield from shoot(ctx, figure, hero, in_cover=False, melee=True, rule="FT-M3-04")
                 continue
             seen = [h for h, p in heroes if p is not None and in_range(board, pos, p, 6) is not None]
@@ -216,7 +224,8 @@ class BankRobbery(TownMission):
             low = min(marked.get(h, 0) for h in seen)
             pool = [h for h in seen if marked.get(h, 0) == low]
             hero = yield from ctx.draw(f"{figure.id}'s target (a Hero in Range and sight, not yet targeted first)",
-                                       [(h, ctx.name(h)) for h in pool], rule="FT-M3-04")  # fmt: skip
+                                       [(h, ctx.name(h)) for h in pool], rule="FT-M3-04", asks=Asks.TARGET_HERO,
+                                       said=(("figure", figure.id), ("reason", "not_targeted")))  # fmt: skip
             marked[hero] = marked.get(hero, 0) + 1
             target = board_pos(member(ctx, hero).place)
             assert target is not None

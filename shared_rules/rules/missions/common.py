@@ -18,7 +18,8 @@ from ...content.adventure import EnemySheet
 from ...dice import DieKind, Roll
 from ...errors import IllegalCommand
 from ...events import BanditPlan, FireLine
-from ...flow import Ctx, Steps
+from ...flow import Ctx, Said, Steps
+from ...prompts import Asks
 from ...state import Figure, MapTile, Place, Session, Side, TileKind
 from ...state.adventure import MARKER_KINDS
 from ..adventure import Ending, Mission, mission_of
@@ -200,7 +201,8 @@ def reinforce(ctx: Ctx, count: int, entries: dict[int, str], *, rule: str, darkn
     board = board_of(ctx.state)
     placed = 0
     for n in range(count):
-        face = yield from ctx.d6(f"where Bandit {n + 1} of {count} enters", rule=rule)
+        face = yield from ctx.d6(f"where Bandit {n + 1} of {count} enters", rule=rule, asks=Asks.MISSION_ROLL,
+                                 said=mission_said(ctx, "bandit_enters", ("number", n + 1), ("count", count)))  # fmt: skip
         where = entries[face]
         models = free_models(ctx.state)
         if not models:
@@ -212,7 +214,8 @@ def reinforce(ctx: Ctx, count: int, entries: dict[int, str], *, rule: str, darkn
                 return placed
             continue
         if where == "roof":
-            key = yield from random_rooftop(ctx, board, f"the rooftop Bandit {n + 1} climbs")
+            key = yield from random_rooftop(ctx, board, f"the rooftop Bandit {n + 1} climbs",
+                                            (("reason", "rooftop"), ("name", name), ("number", n + 1)))  # fmt: skip
             place = roof(key)
         else:
             square = entry_square(ctx, where, taken(ctx.state))
@@ -251,11 +254,13 @@ def broken(ctx: Ctx, roll: Roll, *, strict: bool, rule: str, what: str) -> bool:
 
 
 # ---- attacks on the heroes (and on figures the Bandits may target) -----------------------------------------------
-def attack_roll(ctx: Ctx, figure: Figure, dice: int, what: str) -> Steps[int]:
-    """The Enemy's To Hit roll (the sheet's To Hit; no Grit on an Enemy's dice, FF-GRIT-03)."""
+def attack_roll(ctx: Ctx, figure: Figure, dice: int, what: str, *, aimed: Said = ()) -> Steps[int]:
+    """The Enemy's To Hit roll (the sheet's To Hit; no Grit on an Enemy's dice, FF-GRIT-03); `aimed` is whom at
+    and with what, as the prompt's facts (name, reason, item)."""
     to_hit = figure.to_hit or 4
     roll = yield from ctx.roll(DieKind.POOL, f"{figure.name} ({figure.id}) {what}: To Hit {to_hit}+", pool=dice,
-                               target=to_hit, rule="FT-BANDIT-06")  # fmt: skip
+                               target=to_hit, rule="FT-BANDIT-06", asks=Asks.TO_HIT,
+                               said=(("figure", figure.name), ("target", to_hit), *aimed))  # fmt: skip
     return roll.successes
 
 
@@ -266,7 +271,11 @@ def shoot(ctx: Ctx, figure: Figure, target: str, *, in_cover: bool, melee: bool 
     dice = figure.combat or 1 if melee else gun.shots or 1
     damage = figure.damage if melee else gun.damage or figure.damage
     what = "Melee Attack" if melee else f"{gun.name} (Range {gun.range})"
-    hits = yield from attack_roll(ctx, figure, dice, what)
+    adv = adventure(ctx)
+    aimed_at = ctx.name(target) if target in {m.id for m in adv.heroes} else \
+        next((f.name for f in adv.figures if f.id == target), target)  # fmt: skip
+    hits = yield from attack_roll(ctx, figure, dice, what, aimed=(("name", aimed_at), ("reason", "melee"))
+                                  if melee else (("name", aimed_at), ("reason", "ranged"), ("item", gun.name)))
     adv = adventure(ctx)
     heroes = {m.id for m in adv.heroes}
     if target not in heroes | {f.id for f in adv.figures}:  # killed by a shot before this one
@@ -348,9 +357,10 @@ def hit_figure(ctx: Ctx, figure_id: str, hits: int, damage: int, *, by: str, rul
         return
     if figure.armor:
         roll = yield from ctx.roll(DieKind.POOL, f"{figure.name}'s Defense {figure.armor}+ saves", pool=hits,
-                                   target=figure.armor, rule=rule)  # fmt: skip
+                                   target=figure.armor, rule=rule, asks=Asks.SAVE,
+                                   said=_defense(figure, by))  # fmt: skip
         if figure.kind == "prisoner":
-            roll = yield from grit_for(ctx, figure, roll)
+            roll = yield from grit_for(ctx, figure, roll, by)
         hits -= roll.successes
     wounds = hits * damage
     if not wounds:
@@ -366,10 +376,15 @@ def hit_figure(ctx: Ctx, figure_id: str, hits: int, damage: int, *, by: str, rul
         yield from kill(ctx, figure, by="")
 
 
-def grit_for(ctx: Ctx, figure: Figure, roll: Roll) -> Steps[Roll]:
+def _defense(figure: Figure, by: str) -> Said:
+    """A figure's Defense saves as a prompt's facts."""
+    return (("reason", "defense"), ("target", figure.armor), ("figure", figure.name), ("name", by))
+
+
+def grit_for(ctx: Ctx, figure: Figure, roll: Roll, by: str) -> Steps[Roll]:
     """Any Hero may spend their own Grit to re-roll the Escaped Prisoner's Defense dice that failed, each die at
     most once (FT-M2-09, FF-GRIT-02)."""
-    from ...prompts import Amount, Asks, Option, Part, Says
+    from ...prompts import Amount, Option, Part, Says
 
     while True:
         failed = [i for i, f in enumerate(roll.faces) if f < roll.target and i not in roll.rerolled]
@@ -390,7 +405,8 @@ def grit_for(ctx: Ctx, figure: Figure, roll: Roll) -> Steps[Roll]:
             return roll
         ctx.change(payer, "grit", -1, rule="FT-M2-09", why=f"re-roll {figure.name}'s Defense")
         again = yield from ctx.roll(DieKind.POOL, f"{figure.name}'s Defense (re-roll)", pool=len(failed),
-                                    rule="FF-GRIT-02")  # fmt: skip
+                                    rule="FF-GRIT-02", asks=Asks.SAVE,
+                                    said=(*_defense(figure, by), ("reroll", True)))  # fmt: skip
         roll = roll.with_rerolls(tuple(failed), again.faces)
 
 
@@ -452,6 +468,12 @@ def obstacles(state: Session) -> frozenset[tuple[int, int]]:
 
 def mission(state: Session) -> Mission:
     return mission_of(state)
+
+
+def mission_said(ctx: Ctx, reason: str, *more: tuple[str, int | str | bool]) -> Said:
+    """A Mission's own roll or draw as a prompt's facts (`Asks.MISSION_ROLL`, `MISSION_DRAW`): the Mission's key,
+    what is rolled (`reason`), and its numbers and names."""
+    return (("mission", mission(ctx.state).key), ("reason", reason), *more)
 
 
 # ---- the base of every Town Mission ------------------------------------------------------------------------------
@@ -585,7 +607,8 @@ def no_town(ctx: Ctx, rule: str) -> None:
 def each_hero_d6_times(ctx: Ctx, field: str, times: int, *, rule: str, why: str, sign: int = 1) -> Steps[None]:
     """Each Hero rolls their own D6 × N (A9) and gains (or loses) it; Gold floors at $0 (A8)."""
     for hero in party_ids(ctx.state):
-        face = yield from ctx.d6(f"{why}: D6 × {times}", hero=hero, rule=rule)
+        face = yield from ctx.d6(f"{why}: D6 × {times}", hero=hero, rule=rule, asks=Asks.GAIN if sign > 0 else
+                                 Asks.LOSS, said=(("reason", field), ("count", times)))  # fmt: skip
         amount = face * times
         if sign < 0:
             amount = min(amount, getattr(ctx.hero(hero), field))

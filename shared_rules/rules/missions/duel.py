@@ -11,11 +11,12 @@ from dataclasses import replace
 
 from ...errors import IllegalCommand
 from ...flow import Ctx, Steps
+from ...prompts import Asks
 from ...state import Session
 from ..adventure import Ending, register
 from ..adventure.common import adventure, party_ids, put, set_counter
 from ..adventure.fight import add_figures
-from .common import TownMission, bandit, bandits_on_board, board_of, ground, place_heroes, shootout
+from .common import TownMission, bandit, bandits_on_board, board_of, ground, mission_said, place_heroes, shootout
 
 OPPONENT = "bandit-1"
 
@@ -60,8 +61,10 @@ class HighNoonDuel(TownMission):
     def start_of_turn(self, ctx: Ctx) -> Steps[None]:
         """FT-M6-03: the Hero and the opponent each add a D6 to their Initiative this turn."""
         hero = party_ids(ctx.state)[0]
-        mine = yield from ctx.d6(f"{ctx.name(hero)}'s Initiative this turn (+D6)", hero=hero, rule="FT-M6-03")
-        theirs = yield from ctx.d6("the opponent's Initiative this turn (+D6)", rule="FT-M6-03")
+        mine = yield from ctx.d6(f"{ctx.name(hero)}'s Initiative this turn (+D6)", hero=hero, rule="FT-M6-03",
+                                 asks=Asks.MISSION_ROLL, said=mission_said(ctx, "initiative"))  # fmt: skip
+        theirs = yield from ctx.d6("the opponent's Initiative this turn (+D6)", rule="FT-M6-03",
+                                   asks=Asks.MISSION_ROLL, said=mission_said(ctx, "opponent_initiative"))  # fmt: skip
         set_counter(ctx, "hero_initiative", mine)
         set_counter(ctx, "opponent_initiative", theirs)
 

@@ -43,6 +43,7 @@ from .common import (
     board_of,
     each_hero_d6_times,
     ground,
+    mission_said,
     no_town,
     place_heroes,
     roof,
@@ -79,7 +80,9 @@ class HangingHigh(TownMission):
                     for n, s in enumerate(board.spaces.get("hanging_high_bandits", ())[:4])]  # fmt: skip
         if len(heroes) >= 3:  # FT-M2-01, A21: 2 more on Random Rooftops, with Rifles
             for n in (5, 6):
-                key = yield from random_rooftop(ctx, board, f"Corrupt Marshal {n}'s rooftop")
+                key = yield from random_rooftop(ctx, board, f"Corrupt Marshal {n}'s rooftop",
+                                                (("reason", "rooftop"), ("name", "Corrupt Marshal"),
+                                                 ("number", n)))  # fmt: skip
                 marshals.append(replace(bandit(ctx.state, f"bandit-{n}", roof(key), name="Corrupt Marshal",
                                                brutal=True, health_times=times), arrived=LATER))  # fmt: skip
         folk = [Figure(f"townsfolk-{n + 1}", "Townsfolk", Side.NEUTRAL, 1, kind="townsfolk", place=ground(board, s))
@@ -172,10 +175,13 @@ class HangingHigh(TownMission):
         sheet = member(ctx, hero).sheet
         if sheet.shots and sheet.ranged_to_hit:
             roll = yield from own_roll(ctx, hero, sheet.shots, "the Shot at the rope", target=sheet.ranged_to_hit,
-                                       rule="FT-M2-08")  # fmt: skip
+                                       rule="FT-M2-08", asks=Asks.MISSION_ROLL,
+                                       said=mission_said(ctx, "rope_shot", ("target", sheet.ranged_to_hit)))  # fmt: skip
             best = 0
             for n in range(roll.successes):
-                face = yield from ctx.d6(f"the rope: damage of Hit {n + 1}", hero=hero, rule="FT-M2-08")
+                face = yield from ctx.d6(f"the rope: damage of Hit {n + 1}", hero=hero, rule="FT-M2-08",
+                                         asks=Asks.MISSION_ROLL,
+                                         said=mission_said(ctx, "rope_damage", ("number", n + 1)))  # fmt: skip
                 best = max(best, face + sheet.damage_bonus)
             cut = best >= 6
         else:
@@ -227,7 +233,8 @@ class HangingHigh(TownMission):
         freed = adv.counter("freed")
         if not freed or freed >= adv.turn or PRISONER not in {f.id for f in adv.figures}:
             return
-        peril = yield from ctx.roll(DieKind.PERIL, "the Prisoner runs (Peril Die)", chart=True, rule="FT-M2-09")
+        peril = yield from ctx.roll(DieKind.PERIL, "the Prisoner runs (Peril Die)", chart=True, rule="FT-M2-09",
+                                    asks=Asks.MISSION_ROLL, said=mission_said(ctx, "prisoner_runs"))  # fmt: skip
         board = board_of(ctx.state)
         moved, gone = walk(ctx, PRISONER, board.entry_areas["C"].spaces, peril.value,
                            blocked=taken(ctx.state, but=[PRISONER]) | set(self.blocked(ctx.state)), exit_at="C")  # fmt: skip
@@ -257,7 +264,8 @@ class HangingHigh(TownMission):
                                                                   abs(there.space[1] - here.space[1])) <= 3)
             if near and sees(board, here, there, blockers=board.cells(self.sight_blockers(ctx.state))):
                 face = yield from ctx.d6(f"{ctx.name(hero_id)} is seen? (1-2 Alerts the Marshals)", hero=hero_id,
-                                         rule="FT-M2-03")  # fmt: skip
+                                         rule="FT-M2-03", asks=Asks.MISSION_ROLL,
+                                         said=mission_said(ctx, "seen"))  # fmt: skip
                 if face <= 2:
                     self._alert(ctx, f"{ctx.name(hero_id)} is spotted", hero_id, key="alerted_spotted")
                 return
@@ -319,7 +327,8 @@ class HangingHigh(TownMission):
             yield from ctx.card(held, "injury", "The captive was KO'd: a single D6 on the Injury chart",
                                 rule="FT-M2-12", die=DieKind.D6)  # fmt: skip
         for hero in party_ids(ctx.state):  # FT-M2-11: D3 Corruption Points, ignoring Willpower
-            points = yield from ctx.d3("Corruption for the hanged man", hero=hero, rule="FT-M2-11")
+            points = yield from ctx.d3("Corruption for the hanged man", hero=hero, rule="FT-M2-11", asks=Asks.GAIN,
+                                       said=(("reason", "corruption"), ("count", 1)))  # fmt: skip
             ctx.change(hero, "corruption", points, rule="FT-M2-11", why="the Prisoner was not saved")
         no_town(ctx, "FT-M2-11")
 

@@ -15,7 +15,7 @@ from ...dice import DieKind
 from ...errors import IllegalCommand
 from ...events import Fact
 from ...flow import Ctx, Steps
-from ...prompts import Option, Says
+from ...prompts import Asks, Option, Says
 from ...state import Figure, Place, Session, Side, TrackSpace
 from ..adventure import Ending, register
 from ..adventure.board_models import board_pos
@@ -32,6 +32,7 @@ from .common import (
     each_hero_d6_times,
     free_squares,
     ground,
+    mission_said,
     no_town,
     place_heroes,
     reinforce,
@@ -76,7 +77,8 @@ class JailBreak(TownMission):
             if ctx.hero(hero).has_keyword("law"):
                 number = SHERIFF
             else:
-                number = yield from random_building(ctx, f"{ctx.name(hero)}'s starting Building")
+                number = yield from random_building(ctx, f"{ctx.name(hero)}'s starting Building",
+                                                    (("reason", "start"), ("name", ctx.name(hero))))  # fmt: skip
             cells = [board.xy(c) for c in board.buildings[number]]
             quiet = [c for c in cells if c not in near_openings and c not in board.spaces["jail_cell"]]
             square = free_squares(board, ctx.state, quiet or cells, 1, also_taken=used)[0]
@@ -143,7 +145,9 @@ class JailBreak(TownMission):
     def end_of_turn(self, ctx: Ctx, key: str) -> Steps[None]:
         if key == "reinforcements":
             none = not bandits_on_board(ctx.state)
-            count = yield from (ctx.d6 if none else ctx.d3)("how many Bandits arrive", rule="FT-M4-02")
+            count = yield from (ctx.d6 if none else ctx.d3)("how many Bandits arrive", rule="FT-M4-02",
+                                                            asks=Asks.MISSION_ROLL,
+                                                            said=mission_said(ctx, "reinforcements"))  # fmt: skip
             yield from reinforce(ctx, count, ENTRIES, rule="FT-M4-02")
         elif key == "fuse":
             left = adventure(ctx).counter("dynamite") - 1
@@ -162,7 +166,9 @@ class JailBreak(TownMission):
         """FT-M4-04/05: [P] spaces through the hole to a Horse (through models); mounted, 2D6 toward Entry B."""
         board = board_of(ctx.state)
         if adventure(ctx).counter("mounted"):
-            roll = yield from ctx.roll(DieKind.TWO_D6, "the Prisoner rides for Entry B", chart=True, rule="FT-M4-04")
+            roll = yield from ctx.roll(DieKind.TWO_D6, "the Prisoner rides for Entry B", chart=True, rule="FT-M4-04",
+                                       asks=Asks.MISSION_ROLL,
+                                       said=mission_said(ctx, "prisoner_rides", ("where", "entry:B")))  # fmt: skip
             moved, gone = walk(ctx, PRISONER, board.entry_areas["B"].spaces, roll.value, exit_at="B")
             if gone:
                 set_counter(ctx, "got_away", 1)
@@ -172,7 +178,8 @@ class JailBreak(TownMission):
                 ctx.emit("mission", f"The Prisoner rides {moved} space(s) toward Entry B", rule="FT-M4-04",
                          reason="prisoner_rides", count=moved, where="entry:B")  # fmt: skip
             return
-        peril = yield from ctx.roll(DieKind.PERIL, "the Escaped Prisoner runs (Peril Die)", chart=True, rule="FT-M4-04")
+        peril = yield from ctx.roll(DieKind.PERIL, "the Escaped Prisoner runs (Peril Die)", chart=True, rule="FT-M4-04",
+                                    asks=Asks.MISSION_ROLL, said=mission_said(ctx, "prisoner_runs"))  # fmt: skip
         prisoner = adventure(ctx).figure(PRISONER)
         steps = peril.value
         cell = board.spaces["jail_cell"][0]

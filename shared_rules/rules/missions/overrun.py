@@ -34,6 +34,7 @@ from .common import (
     ground,
     hit_figure,
     kill_track,
+    mission_said,
     no_town,
     place_heroes,
     set_place,
@@ -79,17 +80,20 @@ class TownOverrun(TownMission):
         heroes = party_ids(ctx.state)
         place_heroes(ctx, {h: ground(board, s) for h, s in zip(heroes, street, strict=False)})  # anywhere (FT-M5-01)
         indoors = (yield from ctx.roll(DieKind.PERIL, "Townsfolk in the Buildings (Peril Die)", chart=True,
-                                       rule="FT-M5-01")).value  # fmt: skip
+                                       rule="FT-M5-01", asks=Asks.MISSION_ROLL,
+                                       said=mission_said(ctx, "townsfolk_indoors"))).value  # fmt: skip
         folk: list[Figure] = []
         used: list[tuple[int, int]] = []
         for n in range(indoors):  # A26: a D8 for each
-            number = yield from random_building(ctx, f"Townsfolk {n + 1}'s Building")
+            number = yield from random_building(ctx, f"Townsfolk {n + 1}'s Building",
+                                                (("reason", "townsfolk"), ("number", n + 1)))  # fmt: skip
             found = free_squares(board, ctx.state, [board.xy(c) for c in board.buildings[number]], 1, also_taken=used)
             if found:
                 used.append(found[0])
                 folk.append(_townsfolk(len(folk) + 1, ground(board, found[0])))
         outdoors = (yield from ctx.roll(DieKind.PERIL, "Townsfolk in the Street (Peril Die)", chart=True,
-                                        rule="FT-M5-01")).value  # fmt: skip
+                                        rule="FT-M5-01", asks=Asks.MISSION_ROLL,
+                                        said=mission_said(ctx, "townsfolk_street"))).value  # fmt: skip
         for square in free_squares(board, ctx.state, street[len(heroes) + 4:], outdoors, also_taken=used):
             folk.append(_townsfolk(len(folk) + 1, ground(board, square)))
         yield from add_figures(ctx, folk, rule="FT-M5-01")
@@ -97,7 +101,10 @@ class TownOverrun(TownMission):
                  rule="FT-M5-01", reason="townsfolk_placed", count=len(folk))  # fmt: skip
         low = 1 if len(heroes) <= 2 else 3
         for letter in EXITS:
-            face = yield from ctx.d6(f"Entry Point {letter}: Enemies at the start? (1-{low})", rule="FT-M5-01")
+            face = yield from ctx.d6(f"Entry Point {letter}: Enemies at the start? (1-{low})", rule="FT-M5-01",
+                                     asks=Asks.MISSION_ROLL,
+                                     said=mission_said(ctx, "enemies_at_start", ("where", f"entry:{letter}"),
+                                                       ("number", low)))  # fmt: skip
             if face <= low:
                 yield from self._threat_at(ctx, letter)
 
@@ -149,7 +156,10 @@ class TownOverrun(TownMission):
                 if place is not None and place.x is not None and place.y is not None:
                     near = near or any(max(abs(place.x - x), abs(place.y - y)) <= 3 for x, y in area)
             need = 1 if near else 2
-            face = yield from ctx.d6(f"Entry Point {letter} (1-{need} succeeds)", rule="FT-M5-05")
+            face = yield from ctx.d6(f"Entry Point {letter} (1-{need} succeeds)", rule="FT-M5-05",
+                                     asks=Asks.MISSION_ROLL,
+                                     said=mission_said(ctx, "entry_point", ("where", f"entry:{letter}"),
+                                                       ("number", need)))  # fmt: skip
             if face > need:
                 continue
             if adventure(ctx).counter(f"approaching_{letter}"):
@@ -196,7 +206,9 @@ class TownOverrun(TownMission):
                                               Option("gold", "D6 x $25", says=Says.GOLD_REWARD)], hero=hero,
                                              rule="FT-M5-11", asks=Asks.TOWNSFOLK_REWARD,
                                              said=(("number", n + 1),))  # fmt: skip
-                face = yield from ctx.d6(f"the reward for Townsfolk {n + 1}", hero=hero, rule="FT-M5-11")
+                face = yield from ctx.d6(f"the reward for Townsfolk {n + 1}", hero=hero, rule="FT-M5-11",
+                                         asks=Asks.GAIN, said=(("reason", pick),
+                                                               ("count", 10 if pick == "xp" else 25)))  # fmt: skip
                 ctx.change(hero, pick, face * (10 if pick == "xp" else 25), rule="FT-M5-11", why="a Townsfolk saved")
         ctx.emit("mission", "Each Hero draws 2 Loot cards (at the table)", rule="FT-M5-11", reason="loot_reward", count=2)
 
@@ -289,7 +301,8 @@ def desperation(ctx: Ctx, command: Desperation) -> Procedure:
         if ctx.hero(hero).grit < ctx.hero(hero).max_grit:
             ctx.change(hero, "grit", 1, rule="FT-M5-07", why="Desperation: Recover a Grit")
     elif command.choice == "catch_breath":
-        heal = yield from ctx.d3("Desperation: Catch Your Breath (Heal D3)", hero=hero, rule="FT-M5-07")
+        heal = yield from ctx.d3("Desperation: Catch Your Breath (Heal D3)", hero=hero, rule="FT-M5-07",
+                                 asks=Asks.GAIN, said=(("reason", "health"), ("count", 1)))  # fmt: skip
         if ctx.hero(hero).wounds:
             ctx.change(hero, "wounds", -min(heal, ctx.hero(hero).wounds), rule="FT-M5-07", why="Catch Your Breath")
     elif command.choice == "scavenge":
@@ -333,7 +346,9 @@ def random_target(ctx: Ctx, command: RandomTarget) -> Procedure:
     folk = [f for f in adventure(ctx).figures if f.kind == "townsfolk"]
     pool = [(h, ctx.name(h)) for h in standing(ctx.state)] + ([("townsfolk", "the Townsfolk")] if folk else [])
     rule = "FT-M5-09" if command.ambush else "FT-M5-03"
-    picked = yield from ctx.draw(f"{enemy.name}'s Random Hero (the Townsfolk count as one)", pool, rule=rule)
+    picked = yield from ctx.draw(f"{enemy.name}'s Random Hero (the Townsfolk count as one)", pool, rule=rule,
+                                 asks=Asks.TARGET_HERO,
+                                 said=(("figure", enemy.name), ("reason", "townsfolk")))  # fmt: skip
     if picked == "townsfolk":
         if command.ambush:
             picked = yield from ctx.choose("The Ambush falls on the Townsfolk: which marker?",

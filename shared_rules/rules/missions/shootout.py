@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ...dice import Roll
 from ...flow import Ctx, Steps
+from ...prompts import Asks
 from ...state import Figure, Session, Side, SpaceMark, TrackSpace
 from ..adventure import Ending, register
 from ..adventure.board_models import board_pos
@@ -26,6 +27,7 @@ from .common import (
     free_squares,
     ground,
     kill_track,
+    mission_said,
     no_town,
     place_heroes,
     reinforce,
@@ -69,7 +71,9 @@ class Shootout(TownMission):
             return
         none = not bandits_on_board(ctx.state)
         count = yield from (ctx.d6 if none else ctx.d3)("how many Bandits reinforce" + (" (none on the board)"
-                                                                                       if none else ""), rule="FT-M1-03")  # fmt: skip
+                                                                                       if none else ""), rule="FT-M1-03",
+                                                        asks=Asks.MISSION_ROLL,
+                                                        said=mission_said(ctx, "reinforcements"))  # fmt: skip
         per = 2 if len(party_ids(ctx.state)) >= 5 else 1  # FT-M1-05
         yield from reinforce(ctx, count, ENTRIES, rule="FT-M1-04", darkness_each=per)
 
@@ -82,7 +86,8 @@ class Shootout(TownMission):
                 for figure in up:
                     yield from _free_shot(ctx, figure)
             else:
-                count = yield from ctx.d3("Blood Spatter: Bandits on Random Rooftops", rule="FT-M1-07")
+                count = yield from ctx.d3("Blood Spatter: Bandits on Random Rooftops", rule="FT-M1-07",
+                                          asks=Asks.MISSION_ROLL, said=mission_said(ctx, "rooftop_bandits"))  # fmt: skip
                 yield from reinforce(ctx, count, {n: "roof" for n in range(1, 7)}, rule="FT-M1-07",
                                      darkness_each=2 if len(party_ids(ctx.state)) >= 5 else 1)  # fmt: skip
         else:
@@ -138,7 +143,8 @@ def _free_shot(ctx: Ctx, figure: Figure) -> Steps[None]:
 
         return
     hero = yield from ctx.draw(f"Blood Spatter: {figure.id}'s target (a Random Hero in Range and sight)", pool,
-                               rule="FT-M1-07")  # fmt: skip
+                               rule="FT-M1-07", asks=Asks.TARGET_HERO,
+                               said=(("figure", figure.id), ("reason", "in_sight")))  # fmt: skip
     hp = board_pos(adventure(ctx).hero(hero).place)
     assert hp is not None
     yield from shoot(ctx, figure, hero, in_cover=has_cover(board, hp, pos), rule="FT-M1-07")

@@ -12,6 +12,7 @@ from ....content import pack
 from ....dice import DieKind
 from ....errors import IllegalCommand, InvalidCommand
 from ....flow import Ctx, Procedure
+from ....prompts import Asks
 from ....state import Session
 from ..common import (
     FIRE_SAKE,
@@ -90,5 +91,6 @@ def use_token(ctx: Ctx, command: UseToken) -> Procedure:
     """Fire Sake: discard it to gain D3 Fury, up to Max Fury (FF-SAM-03)."""
     hero = command.hero
     ctx.remove_token(hero, ctx.hero(hero).side_bag.index(FIRE_SAKE), rule="FF-SAM-03", why="drunk")
-    fury = (yield from ctx.roll(DieKind.D3, "Fire Sake: Fury", hero=hero, chart=True, rule="FF-SAM-03")).value
+    fury = (yield from ctx.roll(DieKind.D3, "Fire Sake: Fury", hero=hero, chart=True, rule="FF-SAM-03",
+                                asks=Asks.GAIN, said=(("reason", "fury"), ("count", 1)))).value  # fmt: skip
     change_resource(ctx, hero, "fury", fury, rule="FF-SAM-03", why="Fire Sake", cap=member(ctx, hero).sheet.max_fury)

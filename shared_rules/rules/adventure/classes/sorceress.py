@@ -96,13 +96,15 @@ def cast_spell(ctx: Ctx, command: CastSpell) -> Procedure:
     focus = FOCUS_BONUS if card.element and card.element == sheet.focus else 0
     purpose = f"Casting Roll for {spell} ({card.casting}+)"
     roll = yield from ctx.roll(DieKind.POOL, purpose, hero=hero, pool=2 + command.extra_mana, rule="FF-SORC-05",
-                               doubles=card.dangerous)  # fmt: skip
+                               doubles=card.dangerous, asks=Asks.CASTING_ROLL,
+                               said=(("name", spell), ("target", card.casting)))  # fmt: skip
     roll, powder = yield from _after_the_roll(ctx, hero, roll, card, focus, purpose, spell)
     total = casting_total(roll, focus, powder)
     if card.dangerous and len(set(roll.faces)) < len(roll.faces):  # any two dice match (A43)
         willpower = ctx.hero(hero).willpower
         save = yield from own_roll(ctx, hero, 1, f"{spell} is Dangerous (doubles): Willpower {willpower}+ against a "
-                                   "Corruption Hit", target=willpower, rule="FF-HERO-05")  # fmt: skip
+                                   "Corruption Hit", target=willpower, rule="FF-HERO-05", asks=Asks.SAVE,
+                                   said=(("reason", "willpower"), ("target", willpower), ("name", spell)))  # fmt: skip
         if not save.successes:
             ctx.change(hero, "corruption", 1, rule="FF-SORC-06", why=f"a Dangerous Spell's doubles ({spell})")
     if total >= card.casting:
@@ -154,7 +156,9 @@ def _after_the_roll(ctx: Ctx, hero: str, roll: Roll, card: SpellCard, focus: int
             break
         if choice == "mana":
             change_resource(ctx, hero, "mana", -1, rule="FF-SORC-05", why="an extra Casting die")
-            die = yield from ctx.roll(DieKind.POOL, f"{purpose}: extra Mana die", hero=hero, pool=1, rule="FF-SORC-05")
+            die = yield from ctx.roll(DieKind.POOL, f"{purpose}: extra Mana die", hero=hero, pool=1, rule="FF-SORC-05",
+                                      asks=Asks.CASTING_ROLL, said=(("name", spell), ("target", card.casting),
+                                                                    ("reason", "extra_die")))  # fmt: skip
             roll = replace(roll, faces=(*roll.faces, *die.faces))
         elif choice == "powder":
             change_resource(ctx, hero, "arcane_powder", -1, rule="FF-SORC-08", why="+1 to the Casting Total")
@@ -166,6 +170,8 @@ def _after_the_roll(ctx: Ctx, hero: str, roll: Roll, card: SpellCard, focus: int
                 continue
             ctx.change(hero, "grit", -1, rule="FF-GRIT-01", why=f"re-roll for {purpose}")
             again = yield from ctx.roll(DieKind.POOL, f"{purpose} (re-roll)", hero=hero, pool=len(indices),
-                                        rule="FF-GRIT-02")  # fmt: skip
+                                        rule="FF-GRIT-02", asks=Asks.CASTING_ROLL,
+                                        said=(("name", spell), ("target", card.casting),
+                                              ("reroll", True)))  # fmt: skip
             roll = roll.with_rerolls(indices, again.faces)
     return roll, powder
