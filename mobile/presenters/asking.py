@@ -12,6 +12,7 @@ from shared_rules import DieKind, Prompt
 from shared_rules.prompts import Amount, Option, SkillCheck
 
 from ..i18n import _, ngettext
+from .board_words import mission_title
 from .words import FIELD_WORDS, plain
 
 
@@ -93,7 +94,114 @@ def _questions() -> dict[str, str]:
         "ambush_marker": _("The Ambush falls on the Townsfolk: which marker?"),
         "take_hits": _("{hits} Hits on {figure}: does an adjacent Hero take them instead?"),
         "landing": _("Where does {name} land?"),
+        # the Adventure, the Town board, the Bandits, the Missions: rolls and draws (a `reason` may word it more
+        # closely: `_kinds`)
+        "to_hit": _("roll {dice} To Hit {target}+: {attack} on {name}"),
+        "damage": _("roll {dice} for the Damage of Hit {number} on {name}"),
+        "save": _("roll {dice} for {save} {target}+ saves{against}"),
+        "casting_roll": _("roll {dice} for the Casting Roll of {name} ({target}+)"),
+        "gain": _("roll {dice}: gain {amount}"),
+        "loss": _("roll {dice}: lose {amount}"),
+        "how_many": _("roll {dice}: how many {name}"),
+        "scavenge": _("roll {dice} to Scavenge {name}: each 6 finds something"),
+        "doors": _("roll {dice}: which of the {count} exits of {name} are Doors (read the Map card; roll again for "
+                   "one already open)"),
+        "deck_card": _("Draw a card"),
+        "target_hero": _("Draw {figure}'s target (a Random Hero)"),
+        "bandit_roll": _("roll {dice}"),
+        "roof_fall": _("roll {dice}: does {name} fall from the rooftop? (1-3 falls)"),
+        "random_building": _("roll {dice} for a Random Building"),
+        "mission_roll": _("{title}: roll {dice}"),
+        "mission_draw": _("{title}: draw at random"),
     }
+
+
+# the roll keys whose `figure` fact is who rolls when no hero does (an Enemy, a Bandit, a figure in Cover)
+_BY_FIGURE = frozenset({"to_hit", "save", "bandit_roll"})
+
+
+def _kinds() -> dict[tuple[str, str], str]:
+    """A key's words for one `reason` (or `chart`) when they are more than the key's own."""
+    return {
+        ("move", "extra_die"): _("roll {dice}: an extra Move die"),
+        ("damage", "spice"): _("roll {dice} for the Spice's extra Damage on Hit {number} ({name})"),
+        ("casting_roll", "extra_die"): _("roll {dice}: an extra Mana die for the Casting Roll of {name}"),
+        ("how_many", "enemies"): _("roll {dice}: how many {name} come"),
+        ("how_many", "horror_hits"): _("roll {dice}: how many Horror Hits ({name})"),
+        ("deck_card", "scavenge"): _("Draw a Scavenge card"),
+        ("deck_card", "map"): _("Draw a Map card"),
+        ("deck_card", "exploration"): _("Draw an Exploration Token"),
+        ("target_hero", "melee"): _("Draw {figure}'s Melee target (a Random adjacent Hero)"),
+        ("target_hero", "rooftop"): _("Draw {figure}'s Melee target (a Random Hero on its rooftop)"),
+        ("target_hero", "in_sight"): _("Draw {figure}'s target (a Random Hero in Range and sight)"),
+        ("target_hero", "in_sight_fewest"): _("Draw {figure}'s target (a Random Hero in Range and sight, fewest "
+                                              "Shootout markers)"),
+        ("target_hero", "fewest_markers"): _("Draw {figure}'s target (a Random Hero with the fewest Shootout "
+                                             "markers)"),
+        ("target_hero", "new_target"): _("Draw {figure}'s new target (a Random Hero in Range and sight, fewest "
+                                         "Shootout markers)"),
+        ("target_hero", "not_targeted"): _("Draw {figure}'s target (a Hero in Range and sight, not yet targeted "
+                                           "first)"),
+        ("target_hero", "townsfolk"): _("Draw {figure}'s target (a Random Hero; the Townsfolk count as one)"),
+        ("target_hero", "ambush"): _("Draw the Hero the Bandits ambush (a Random Hero)"),
+        ("bandit_roll", "retreat"): _("roll {dice} to retreat (4+ retreats)"),
+        ("bandit_roll", "cover"): _("roll {dice} to take Cover (1-3 takes Cover)"),
+        ("roof_fall", "wounds"): _("roll {dice} for the Wounds of {name}'s fall (ignoring Defense)"),
+        ("random_building", "start"): _("roll {dice} for {name}'s starting Building (a Random Building)"),
+        ("random_building", "start_reroll"): _("roll {dice} for {name}'s starting Building (a Random Building; "
+                                               "re-roll a {number})"),
+        ("random_building", "townsfolk"): _("roll {dice} for the Building of Townsfolk {number}"),
+        ("random_building", "rooftop"): _("roll {dice} for the Rooftop of {name} {number} (a Random Building)"),
+        ("mission_roll", "mission_table"): _("roll {dice} on the Town Mission table"),
+        ("mission_roll", "posse_mission"): _("roll {dice} for another Town Mission for the posse (re-rolled until "
+                                             "1-5)"),
+        ("mission_roll", "bandit_enters"): _("{title}: roll {dice} for where Bandit {number} of {count} enters"),
+        ("mission_roll", "reinforcements"): _("{title}: roll {dice} for how many Bandits arrive"),
+        ("mission_roll", "robbers"): _("{title}: roll {dice} for how many new Bank Robbers come out"),
+        ("mission_roll", "rooftop_bandits"): _("{title}: Blood Spatter: roll {dice} for how many Bandits climb "
+                                               "Random Rooftops"),
+        ("mission_roll", "robber_runs"): _("{title}: roll {dice}: {figure} runs for Entry {letter}"),
+        ("mission_roll", "prisoner_runs"): _("{title}: roll {dice}: the Escaped Prisoner runs"),
+        ("mission_roll", "prisoner_rides"): _("{title}: roll {dice}: the Prisoner rides for Entry {letter}"),
+        ("mission_roll", "seen"): _("{title}: roll {dice}: are you seen? (1-2 Alerts the Marshals)"),
+        ("mission_roll", "rope_shot"): _("{title}: roll {dice} for the Shot at the rope: To Hit {target}+"),
+        ("mission_roll", "rope_damage"): _("{title}: roll {dice} for the Damage of Hit {number} on the rope"),
+        ("mission_roll", "initiative"): _("{title}: roll {dice}: +D6 Initiative this turn"),
+        ("mission_roll", "opponent_initiative"): _("{title}: roll {dice}: the opponent's +D6 Initiative this turn"),
+        ("mission_roll", "townsfolk_indoors"): _("{title}: roll {dice} for the Townsfolk in the Buildings"),
+        ("mission_roll", "townsfolk_street"): _("{title}: roll {dice} for the Townsfolk in the Street"),
+        ("mission_roll", "enemies_at_start"): _("{title}: roll {dice} for Entry Point {letter}: Enemies at the "
+                                                "start on 1-{number}"),
+        ("mission_roll", "entry_point"): _("{title}: roll {dice} for Entry Point {letter}: 1-{number} succeeds"),
+        ("mission_draw", "escape_exit"): _("{title}: draw {figure}'s Escape Exit (a Random Exit)"),
+    }  # fmt: skip
+
+
+def _attack(facts: dict[str, object]) -> str:
+    """What a To Hit roll is for: the weapon by its name, else a Melee or a Ranged Attack."""
+    if facts.get("item"):
+        return str(facts["item"])
+    return {"melee": _("a Melee Attack"), "ranged": _("a Ranged Attack")}.get(str(facts.get("reason")),
+                                                                               _("an attack"))  # fmt: skip
+
+
+def _save(facts: dict[str, object]) -> str:
+    """The save rolled: Defense, Willpower, Cover or Armor, and what gives it (a Fine Cigar)."""
+    reason = str(facts.get("reason", ""))
+    word = {"defense": _("Defense"), "willpower": _("Willpower"), "cover": _("Cover"),
+            "armor": _("Armor")}.get(reason, reason)  # fmt: skip
+    return f"{word} ({facts['item']})" if facts.get("item") else word
+
+
+def _rolled_amount(prompt: Prompt, facts: dict[str, object]) -> str:
+    """How much a gain or loss roll gives: "D6 x $50", "D3 Fury", "D3 Health"."""
+    field = str(facts.get("reason", ""))
+    times = facts.get("count")
+    die = prompt.die.value if prompt.die is not None else ""
+    amount = Amount(field, times if isinstance(times, int) and not isinstance(times, bool) else 1, dice=die)
+    if field == "health":  # a Heal: the Wounds it heals
+        return f"{die.upper()} {_('Health')}"
+    return amount_words(amount, {})
 
 
 def _sayings() -> dict[str, str]:
@@ -202,6 +310,18 @@ def _values(prompt: Prompt) -> _Facts:
         values["level"] = {"low": _("Low"), "high": _("High"), "epic": _("Epic")}.get(size, size)
     values["dice"] = _dice(prompt)
     values["purpose"] = prompt.purpose
+    facts = {fact.name: fact.value for fact in prompt.facts}
+    if prompt.asks == "to_hit":
+        values["attack"] = _attack(facts)
+    elif prompt.asks == "save":
+        values["save"] = _save(facts)
+        values["against"] = _(" against {name}").format(name=facts["name"]) if facts.get("name") else ""
+    elif prompt.asks in ("gain", "loss"):
+        values["amount"] = _rolled_amount(prompt, facts)
+    if "mission" in facts:
+        values["title"] = mission_title(facts["mission"]) or str(facts["mission"]).replace("_", " ")
+    if str(facts.get("where", "")).startswith("entry:"):
+        values["letter"] = str(facts["where"])[6:]
     if prompt.roll is not None:
         values["faces"] = ",".join(map(str, prompt.roll.faces))
     return values
@@ -215,9 +335,17 @@ def question_text(prompt: Prompt, names: Callable[[str], str]) -> str:
         return plain(prompt.question)
     if prompt.asks == "grit_reroll" and any(f.name == "skill" for f in prompt.facts):
         template = _("spend 1 Grit to re-roll dice of {name}: {skill} {target}+ test? ({faces})")
-    body = template.format_map(_values(prompt))
-    if prompt.hero:
-        return _("{who}: {question}").format(who=names(prompt.hero), question=body)
+    facts = {fact.name: fact.value for fact in prompt.facts}
+    kind = facts.get("reason", facts.get("chart"))
+    if kind is not None:
+        template = _kinds().get((prompt.asks, str(kind)), template)
+    values = _values(prompt)
+    body = template.format_map(values)
+    if facts.get("reroll") is True:
+        body = _("{question} (re-roll)").format(question=body)
+    who = names(prompt.hero) if prompt.hero else str(facts.get("figure", "")) if prompt.asks in _BY_FIGURE else ""
+    if who:
+        return _("{who}: {question}").format(who=who, question=body)
     return body[:1].upper() + body[1:]
 
 

@@ -72,7 +72,7 @@ class BankRobbery(TownMission):
             number = BANK
             while number == BANK:
                 number = yield from random_building(ctx, f"{ctx.name(hero)}'s starting Building (re-roll a 7)",
-                                                    (("reason", "start"), ("name", ctx.name(hero)),
+                                                    (("reason", "start_reroll"), ("name", ctx.name(hero)),
                                                      ("number", BANK)))  # fmt: skip
             square = free_squares(board, ctx.state, [board.xy(c) for c in board.buildings[number]], 1,
                                   also_taken=used)[0]  # fmt: skip
