@@ -183,3 +183,136 @@ def test_the_english_words_come_from_the_data_too() -> None:
     river = seen["river"]
     view = _shown(replace(river, question="(not read)"), HEROES)
     assert view.question.startswith("Raging River: turn back") and "(not read)" not in view.question
+
+
+# ---- the Adventure's, the Town board's, the Bandits' and the Missions' rolls and draws ------------------------------
+def _walk(t: Any, seen: dict[str, Prompt], *, face: int, steps: int = 40) -> None:
+    """Answer the table's prompts until none is left (each roll with `face` on every die, each draw or choice with its
+    first option, a Grit offer declined), noting the first prompt of each key and reason."""
+    for _step in range(steps):
+        prompt = t.prompt
+        if prompt is None:
+            return
+        reason = next((str(f.value) for f in prompt.facts if f.name == "reason"), "")
+        seen.setdefault(f"{prompt.asks}:{reason}" if reason else str(prompt.asks), prompt)
+        if prompt.kind.value == "roll":
+            t.roll(*([face] * prompt.dice_count))
+        elif prompt.kind.value == "reroll":
+            t.keep()
+        else:
+            t.choose(prompt.options[0].key)
+    raise AssertionError("the rules kept asking")
+
+
+def _fight_prompts() -> tuple[dict[str, Prompt], tuple[Any, ...]]:
+    """An Adventure fight with the house combat and physical dice: the hero's To Hit and Damage, the Oni's Armor
+    save; then the Oni's own To Hit on the hero and the hero's Defense saves."""
+    from shared_rules.commands import Activate, ActivateEnemy, Attack, EnemyStrike
+    from shared_rules.state import ClassSheet
+    from tests.rules.adventure.helpers import enemy, of, place_enemies, start, to_activations, with_member
+
+    seen: dict[str, Prompt] = {}
+    t = start([of("a", defense=4)], combat="house")
+    place_enemies(t, enemy("oni-1", health=30, armor=5, combat=2, to_hit=4, damage=2))
+    to_activations(t)
+    t.do(Activate("a", dice=((2,),)))
+    with_member(t, "a", sheet=ClassSheet(initiative=9, combat=2, melee_to_hit=4, damage_bonus=1))
+    t.do(Attack("a", target="oni-1"))
+    _walk(t, seen, face=4)  # 2 Hits, a damage die each, the Oni's Armor 5+ fails on the 4s
+    t.do(ActivateEnemy("oni-1", strikes=(EnemyStrike("a"),)))
+    _walk(t, seen, face=4)
+    return seen, tuple(t.state.heroes)
+
+
+def _town_board_prompts() -> tuple[dict[str, Prompt], tuple[Any, ...]]:
+    """A Shootout in the Streets: the reinforcements and where each enters; the Bandits' activation (each one's
+    target drawn, its Cover roll, its To Hit, the hero's Defense saves); an Enemy's Hits on a hero on a Rooftop
+    (Cover Saves, Defense, the fall)."""
+    from shared_rules.commands import ActivateBandits, ActivateEnemy, EnemyStrike, HoldBackTheDarkness, PlaceModel
+    from shared_rules.state import Place
+    from tests.rules.adventure.helpers import enemy, place_enemies
+    from tests.rules.missions.helpers import run, town
+    from tests.rules.missions.test_activation import bandits_up
+
+    seen: dict[str, Prompt] = {}
+    t = town("shootout_in_the_streets")
+    t.do(HoldBackTheDarkness(dice=((6, 4),)))
+    _walk(t, seen, face=1)  # one Bandit, entering on a 1
+    t = bandits_up()
+    t.do(ActivateBandits())
+    _walk(t, seen, face=5)
+    roof = town("shootout_in_the_streets", 1)
+    run(roof, PlaceModel("a", Place("roof:3+4")))
+    place_enemies(roof, enemy("oni-1", initiative=12, place=Place("street", 7, 12)))
+    roof.do(HoldBackTheDarkness(dice=((6, 4), (1,), (2,))))
+    roof.do(ActivateEnemy("oni-1", strikes=(EnemyStrike("a", hits=3, damage=3),)))
+    _walk(roof, seen, face=2)  # no save: wounded on the Rooftop, a 2 is a fall
+    return seen, tuple(t.state.heroes)
+
+
+def _mission_prompts() -> tuple[dict[str, Prompt], tuple[Any, ...]]:
+    """The Town Mission table (a 6: the duel for a Random Hero, then another Mission for the posse) and the Bank
+    Robbery's set-up (each hero's starting Building, a 7 re-rolled)."""
+    from shared_rules.commands import RollMission
+    from tests.rules.missions.helpers import posse, town
+    from tests.rules.table import Table
+
+    seen: dict[str, Prompt] = {}
+    t = Table.new(posse(2))
+    t.do(RollMission())
+    assert t.prompt is not None
+    seen["mission_roll:mission_table"] = t.prompt
+    t.roll(6)
+    assert t.prompt is not None
+    seen["random_hero"] = t.prompt
+    t.choose("b")
+    _walk(t, seen, face=2)
+    bank = town("bank_robbery", answers=((7,),))  # the Bank: re-rolled
+    _walk(bank, seen, face=2)
+    return seen, tuple(bank.state.heroes)
+
+
+def test_a_spanish_phone_words_an_adventure_fight_in_spanish(spanish: None) -> None:
+    seen, heroes = _fight_prompts()
+    assert {"to_hit:melee", "damage", "save:armor", "to_hit", "save:defense"} <= set(seen), sorted(seen)
+    views = {key: _check(prompt, heroes) for key, prompt in seen.items()}
+    assert views["to_hit:melee"].question == "A: tira 2 D6 para Impactar 4+: un Ataque Cuerpo a Cuerpo contra Oni"
+    assert views["damage"].question == "A: tira D6 para el Daño del Impacto 1 contra Oni"
+    assert views["save:armor"].question == "Oni: tira D6 para las salvaciones de Armadura 5+"
+    assert views["to_hit"].question == "Oni: tira 2 D6 para Impactar 4+: un ataque contra A"
+    assert views["save:defense"].question == "A: tira 2 D6 para las salvaciones de Defensa 4+ contra Oni"
+
+
+def test_a_spanish_phone_words_a_shootouts_rolls_and_draws_in_spanish(spanish: None) -> None:
+    seen, heroes = _town_board_prompts()
+    assert {"mission_roll:reinforcements", "mission_roll:bandit_enters", "target_hero:fewest_markers",
+            "bandit_roll:cover", "to_hit:ranged", "save:cover", "save:defense", "roof_fall:falls", "landing",
+            "roof_fall:wounds"} <= set(seen), sorted(seen)  # fmt: skip
+    views = {key: _check(prompt, heroes) for key, prompt in seen.items()}
+    assert views["mission_roll:reinforcements"].question == ("Tiroteo en las calles: tira D3 para cuántos Bandidos "
+                                                             "llegan")  # fmt: skip
+    assert views["mission_roll:bandit_enters"].question.endswith("tira D6 para dónde entra el Bandido 1 de 1")
+    assert views["bandit_roll:cover"].question.endswith(": tira D6 para ponerse a Cubierto (con 1-3 se cubre)")
+    assert views["save:cover"].question == "A: tira 3 D6 para las salvaciones de Cobertura 4+"
+    assert "Impactar" in views["to_hit:ranged"].question and views["target_hero:fewest_markers"].draw
+
+
+def test_a_spanish_phone_words_a_town_missions_rolls_in_spanish(spanish: None) -> None:
+    seen, heroes = _mission_prompts()
+    assert {"mission_roll:mission_table", "random_hero", "mission_roll:posse_mission",
+            "random_building:start_reroll"} <= set(seen), sorted(seen)  # fmt: skip
+    views = {key: _check(prompt, heroes) for key, prompt in seen.items()}
+    assert views["mission_roll:mission_table"].question == "Tira D6 en la tabla de Misiones del Pueblo"
+    assert views["random_building:start_reroll"].question == ("Tira D8 para el Edificio inicial de A (un Edificio al "
+                                                              "azar; repite un 7)")  # fmt: skip
+
+
+def test_the_adventure_and_the_missions_rolls_and_draws_are_keyed_data() -> None:
+    """No roll or draw of these prompts falls back to the generic keys (the English `purpose`); each key's facts
+    are named in the contract and the app words every key, in English too."""
+    for seen, heroes in (_fight_prompts(), _town_board_prompts(), _mission_prompts()):
+        for key, prompt in seen.items():
+            assert prompt.asks not in ("roll", "draw") and prompt.asks in known_asks(), key
+            assert {f.name for f in prompt.facts} <= set(FACTS), key
+            question = _shown(replace(prompt, question="(not read)"), heroes).question  # worded from the data
+            assert "(not read)" not in question and "{" not in question and question.strip(), (key, question)
