@@ -6,7 +6,7 @@ key this app does not know (a newer server) falls back to the engine's English w
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from shared_rules import DieKind, Prompt
 from shared_rules.prompts import Amount, Option, SkillCheck
@@ -177,7 +177,7 @@ def _kinds() -> dict[tuple[str, str], str]:
     }  # fmt: skip
 
 
-def _attack(facts: dict[str, object]) -> str:
+def _attack(facts: Mapping[str, object]) -> str:
     """What a To Hit roll is for: the weapon by its name, else a Melee or a Ranged Attack."""
     if facts.get("item"):
         return str(facts["item"])
@@ -185,7 +185,7 @@ def _attack(facts: dict[str, object]) -> str:
                                                                                _("an attack"))  # fmt: skip
 
 
-def _save(facts: dict[str, object]) -> str:
+def _save(facts: Mapping[str, object]) -> str:
     """The save rolled: Defense, Willpower, Cover or Armor, and what gives it (a Fine Cigar)."""
     reason = str(facts.get("reason", ""))
     word = {"defense": _("Defense"), "willpower": _("Willpower"), "cover": _("Cover"),
@@ -193,7 +193,7 @@ def _save(facts: dict[str, object]) -> str:
     return f"{word} ({facts['item']})" if facts.get("item") else word
 
 
-def _rolled_amount(prompt: Prompt, facts: dict[str, object]) -> str:
+def _rolled_amount(prompt: Prompt, facts: Mapping[str, object]) -> str:
     """How much a gain or loss roll gives: "D6 x $50", "D3 Fury", "D3 Health"."""
     field = str(facts.get("reason", ""))
     times = facts.get("count")
@@ -338,7 +338,7 @@ def question_text(prompt: Prompt, names: Callable[[str], str]) -> str:
     facts = {fact.name: fact.value for fact in prompt.facts}
     kind = facts.get("reason", facts.get("chart"))
     if kind is not None:
-        template = _kinds().get((prompt.asks, str(kind)), template)
+        template = _kinds().get((str(prompt.asks), str(kind)), template)
     values = _values(prompt)
     body = template.format_map(values)
     if facts.get("reroll") is True:
