@@ -118,7 +118,7 @@ class Asks(str, Enum):
     TARGET_HERO = "target_hero"  # the Random Hero an Enemy targets: figure, reason (how the Hero is picked)
     BANDIT_ROLL = "bandit_roll"  # a Bandit's own D6: figure, reason (retreat: 4+ retreats; cover: 1-3 takes Cover)
     ROOF_FALL = "roof_fall"  # a rooftop fall: name (who), reason (falls: on 1-3; wounds: D6 Wounds, no Defense)
-    RANDOM_BUILDING = "random_building"  # a Random Building's D8: reason (start, start_reroll, townsfolk, rooftop)
+    BUILDING_ROLL = "building_roll"  # a Random Building's D8: reason (start, start_reroll, townsfolk, rooftop)
     MISSION_ROLL = "mission_roll"  # a Town Mission's own roll: mission (absent: the Mission table), reason, its facts
     MISSION_DRAW = "mission_draw"  # a Town Mission's own draw: mission, reason (escape_exit), figure
 

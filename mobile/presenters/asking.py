@@ -110,7 +110,7 @@ def _questions() -> dict[str, str]:
         "target_hero": _("Draw {figure}'s target (a Random Hero)"),
         "bandit_roll": _("roll {dice}"),
         "roof_fall": _("roll {dice}: does {name} fall from the rooftop? (1-3 falls)"),
-        "random_building": _("roll {dice} for a Random Building"),
+        "building_roll": _("roll {dice} for a Random Building"),
         "mission_roll": _("{title}: roll {dice}"),
         "mission_draw": _("{title}: draw at random"),
     }
@@ -147,11 +147,11 @@ def _kinds() -> dict[tuple[str, str], str]:
         ("bandit_roll", "retreat"): _("roll {dice} to retreat (4+ retreats)"),
         ("bandit_roll", "cover"): _("roll {dice} to take Cover (1-3 takes Cover)"),
         ("roof_fall", "wounds"): _("roll {dice} for the Wounds of {name}'s fall (ignoring Defense)"),
-        ("random_building", "start"): _("roll {dice} for {name}'s starting Building (a Random Building)"),
-        ("random_building", "start_reroll"): _("roll {dice} for {name}'s starting Building (a Random Building; "
+        ("building_roll", "start"): _("roll {dice} for {name}'s starting Building (a Random Building)"),
+        ("building_roll", "start_reroll"): _("roll {dice} for {name}'s starting Building (a Random Building; "
                                                "re-roll a {number})"),
-        ("random_building", "townsfolk"): _("roll {dice} for the Building of Townsfolk {number}"),
-        ("random_building", "rooftop"): _("roll {dice} for the Rooftop of {name} {number} (a Random Building)"),
+        ("building_roll", "townsfolk"): _("roll {dice} for the Building of Townsfolk {number}"),
+        ("building_roll", "rooftop"): _("roll {dice} for the Rooftop of {name} {number} (a Random Building)"),
         ("mission_roll", "mission_table"): _("roll {dice} on the Town Mission table"),
         ("mission_roll", "posse_mission"): _("roll {dice} for another Town Mission for the posse (re-rolled until "
                                              "1-5)"),

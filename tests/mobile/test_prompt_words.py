@@ -300,10 +300,10 @@ def test_a_spanish_phone_words_a_shootouts_rolls_and_draws_in_spanish(spanish: N
 def test_a_spanish_phone_words_a_town_missions_rolls_in_spanish(spanish: None) -> None:
     seen, heroes = _mission_prompts()
     assert {"mission_roll:mission_table", "random_hero", "mission_roll:posse_mission",
-            "random_building:start_reroll"} <= set(seen), sorted(seen)  # fmt: skip
+            "building_roll:start_reroll"} <= set(seen), sorted(seen)  # fmt: skip
     views = {key: _check(prompt, heroes) for key, prompt in seen.items()}
     assert views["mission_roll:mission_table"].question == "Tira D6 en la tabla de Misiones del Pueblo"
-    assert views["random_building:start_reroll"].question == ("Tira D8 para el Edificio inicial de A (un Edificio al "
+    assert views["building_roll:start_reroll"].question == ("Tira D8 para el Edificio inicial de A (un Edificio al "
                                                               "azar; repite un 7)")  # fmt: skip
 
 

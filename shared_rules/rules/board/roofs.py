@@ -23,9 +23,9 @@ from .rolls import Rolls
 # ---- random Building and Rooftop (FT-DICE-02) -------------------------------------------------------------
 def random_building(ctx: Rolls, purpose: str, said: Said = ()) -> Generator[Request, Any, int]:
     """Roll the D8 and use the Building with that number (FT-DICE-02, FF-DICE-03); `said` is what for, as the
-    prompt's facts (`Asks.RANDOM_BUILDING`: reason, name, number)."""
+    prompt's facts (`Asks.BUILDING_ROLL`: reason, name, number)."""
     roll = yield from ctx.roll(DieKind.D8, f"Random Building: {purpose}", chart=True, rule="FT-DICE-02",
-                               asks=Asks.RANDOM_BUILDING, said=said)  # fmt: skip
+                               asks=Asks.BUILDING_ROLL, said=said)  # fmt: skip
     return roll.value
 
 
