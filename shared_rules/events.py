@@ -118,7 +118,7 @@ FACTS = (
     "skill", "target", "passed", "successes", "purpose", "why", "item", "token", "reason", "number", "value",
     "name", "count", "size", "hits", "hit_kind", "chart", "card_text", "location", "price", "to", "turned_back",
     "town_type", "day", "max_days", "where", "turn", "before", "after", "toward", "figure", "ends", "first",
-    "second", "max_before", "max_after", "mission",
+    "second", "max_before", "max_after", "mission", "asks",
 )  # fmt: skip
 
 """The names an event's facts may have; what each means for a kind is in docs/api.md ("Event facts")."""
