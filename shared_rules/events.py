@@ -118,7 +118,7 @@ FACTS = (
     "skill", "target", "passed", "successes", "purpose", "why", "item", "token", "reason", "number", "value",
     "name", "count", "size", "hits", "hit_kind", "chart", "card_text", "location", "price", "to", "turned_back",
     "town_type", "day", "max_days", "where", "turn", "before", "after", "toward", "figure", "ends", "first",
-    "second", "max_before", "max_after", "mission",
+    "second", "max_before", "max_after", "mission", "asks",
     "reroll",  # a roll prompt: the dice re-rolled (for Grit, Lantern Oil) of the roll its key and facts name
 )  # fmt: skip
 

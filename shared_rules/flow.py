@@ -123,7 +123,7 @@ class Requests:
 
     __slots__ = ()
 
-    def _rolled(self, roll: Roll, rule: str) -> None:
+    def _rolled(self, roll: Roll, rule: str, asks: Asks = Asks.ROLL, said: Said = ()) -> None:
         """What the driver does with a roll it answered: nothing here (no session, no events)."""
 
     def _answered(self, request: ChoiceRequest | DrawRequest, key: str, *, how: str = "choice") -> str:
@@ -593,8 +593,9 @@ class Ctx(Requests):
         return answer
 
     # ---- what the driver does with an answer: the events of a roll and of a choice ------------------------------
-    def _rolled(self, roll: Roll, rule: str) -> None:
-        """The `rolled` event: who rolled what, for what."""
+    def _rolled(self, roll: Roll, rule: str, asks: Asks = Asks.ROLL, said: Said = ()) -> None:
+        """The `rolled` event: who rolled what, for what; a keyed roll says what for as its prompt does (`asks` and
+        the facts `said`), so a client words it without the English `purpose`."""
         if self.quiet:
             return
         who = f"{self.name(roll.hero)} rolled" if roll.hero else "Rolled"
@@ -602,7 +603,8 @@ class Ctx(Requests):
         value = f" = {roll.value}" if roll.kind not in (DieKind.POOL, DieKind.D6, DieKind.D3) else ""
         if roll.kind is DieKind.D3:
             value = f" (D3: {roll.value})"  # the D6 face and how it reads as a D3 (FF-DICE-02)
-        self.emit("rolled", f"{who} {shown}{value} for {roll.purpose}", hero=roll.hero, rule=rule, roll=roll)
+        facts = dict(said, asks=asks.value) if asks is not Asks.ROLL else {}
+        self.emit("rolled", f"{who} {shown}{value} for {roll.purpose}", hero=roll.hero, rule=rule, roll=roll, **facts)
 
     def _answered(self, request: ChoiceRequest | DrawRequest, key: str, *, how: str = "choice") -> str:
         """The `answered` event: what was chosen or drawn, in the option's words; an answer given for the posse at
@@ -932,7 +934,7 @@ def _take(ctx: Requests, request: Request, answer: Answer) -> Any:
     """Turn a recorded answer into what the rule receives, emitting the roll or choice as an event."""
     if isinstance(request, RollRequest):
         assert answer.roll is not None
-        ctx._rolled(answer.roll, request.rule)
+        ctx._rolled(answer.roll, request.rule, request.asks, request.said)
         return answer.roll
     if isinstance(request, RerollRequest):
         return answer.indices

@@ -58,6 +58,11 @@ class Asks(str, Enum):
     BUILDING_TOKEN = "building_token"  # the Building token for a slot of the town: number
     DAILY_EVENT_CARD = "daily_event_card"  # the Daily Event card
     THREAT_CARD = "threat_card"  # a Threat card: size (low, high, epic)
+    # the road, the town, the Town Stay
+    ROLL_FOR = "roll_for"  # a roll for what a rule gives or takes: reason (a `RollFor` key), name (whose roll: a
+    # hazard, its printed result or a token; absent when the reason says it all), and the numbers its words need
+    RANDOM_BUILDING = "random_building"  # a Random Building drawn to be Destroyed for the Stay (FT-TOWN-04/05)
+    WHEEL_DIE = "wheel_die"  # where a Devil's Wheel die lies: number (the die), value (its face)
     # choices: the road
     SIDE_BAG_FULL = "side_bag_full"  # the Side Bag is full: which token to leave (token, count, number: capacity)
     DISCARD_TOKEN = "discard_token"  # the torn Side Bag is over capacity: which token to discard
@@ -121,6 +126,61 @@ class Asks(str, Enum):
     BUILDING_ROLL = "building_roll"  # a Random Building's D8: reason (start, start_reroll, townsfolk, rooftop)
     MISSION_ROLL = "mission_roll"  # a Town Mission's own roll: mission (absent: the Mission table), reason, its facts
     MISSION_DRAW = "mission_draw"  # a Town Mission's own draw: mission, reason (escape_exit), figure
+
+
+class RollFor(str, Enum):
+    """What the dice of a `roll_for` prompt decide (its `reason` fact), as a stable key: a client has one phrase
+    per key, filled from the prompt's other facts (`name` before it: whose roll it is). docs/api.md lists them."""
+
+    # the road: what a Travel Hazard gives or takes (name: the hazard, or its printed result)
+    WOUNDS = "wounds"
+    SANITY_DAMAGE = "sanity_damage"
+    HEAL = "heal"  # Wounds and Sanity Damage, in any mix
+    HEAL_SANITY = "heal_sanity"
+    GRIT = "grit"  # Grit recovered
+    XP = "xp"  # D6 x count XP
+    XP_LOST = "xp_lost"  # D6 x count XP lost
+    GOLD = "gold"  # D6 x $count
+    GOLD_LOST = "gold_lost"  # D6 x $count lost
+    PRICE = "price"  # the price asked: D6 x $count
+    DARK_STONE = "dark_stone"
+    DARK_STONE_LOST = "dark_stone_lost"
+    HEALTH_LOST = "health_lost"  # Max Health lost for good
+    CORRUPTION_HITS = "corruption_hits"
+    CORRUPTION_PLUS_ONE = "corruption_plus_one"  # D6+1 Corruption Points
+    CORRUPTION_REMOVED = "corruption_removed"
+    WILLPOWER_SAVES = "willpower_saves"  # a save for each Hit: target
+    UNWANTED_ATTENTION = "unwanted_attention"  # Unwanted Attention markers gained
+    BANDITS_DEFEATED = "bandits_defeated"
+    FOUND = "found"  # what the hero finds (a sub-table of the card)
+    MADNESS_CHECK = "madness_check"  # 1-3: a roll on the Madness chart
+    ELIXIR = "elixir"  # 6: a Tonic token
+    STRANGER = "stranger"  # who the stranger on the road is (a sub-table of the card)
+    PER_DARK_STONE = "per_dark_stone"  # a D6 per Dark Stone carried, shards first, then Items
+    PER_CORRUPTION = "per_corruption"  # a D6 per Corruption Point and Mutation
+    PER_HOURGLASS_ITEM = "per_hourglass_item"  # a D6 per Item with an hourglass icon
+    PER_TOKEN = "per_token"  # a D6 per Side Bag Token
+    PER_CLOTHING = "per_clothing"  # a D6 per Clothing Item
+    # the town and the Town Stay (no name: the key says whose roll it is)
+    LOCATION_EVENT = "location_event"  # a Location's Location Event Chart: location
+    CAMP_SITE_HAZARD = "camp_site_hazard"  # the Camp Site Hazard chart
+    TOWN_EVENT = "town_event"  # the Town Event Chart
+    TOWN_DAILY_EVENT = "town_daily_event"  # a Specialty Town's Daily Event Chart: town_type
+    TOWN_DARKNESS = "town_darkness"  # the Town Darkness check: value (where the marker is)
+    TROUBLE = "trouble"  # Unwanted Attention: attacked on count or less
+    SHOT_IN_THE_BACK = "shot_in_the_back"  # D6 x Hero Level (count) Wounds
+    BOUNTY = "bounty"  # the escaped prisoner's bounty: D6 x $count
+    DEVILS_WHEEL = "devils_wheel"  # the Devil's Wheel dice: roll number of count
+    JACKPOT = "jackpot"  # the Devil's Head jackpot
+    ROOM_JACKPOT = "room_jackpot"  # the room's share of a jackpot: D6 x $count
+
+
+def roll_for(reason: RollFor, name: str = "", **numbers: int | str) -> tuple[tuple[str, int | str | bool], ...]:
+    """The facts of an `Asks.ROLL_FOR` roll: what its dice decide, whose roll it is (`name`, the content's name;
+    none when `reason` says it), and the numbers its words need (`count`, `target`, `location` ...)."""
+    said: tuple[tuple[str, int | str | bool], ...] = (("reason", reason.value), ("name", name)) if name else \
+        (("reason", reason.value),)  # fmt: skip
+    return said + tuple(numbers.items()) if numbers else said
 
 
 class Says(str, Enum):
@@ -197,6 +257,7 @@ class Says(str, Enum):
 
 ASKS = tuple(a.value for a in Asks)
 SAYS = tuple(s.value for s in Says)
+ROLLS_FOR = tuple(r.value for r in RollFor)
 
 
 class Part(str, Enum):

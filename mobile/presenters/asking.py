@@ -13,6 +13,7 @@ from shared_rules.prompts import Amount, Option, SkillCheck
 
 from ..i18n import _, ngettext
 from .board_words import mission_title
+from .roll_words import chart_words, roll_for
 from .words import FIELD_WORDS, plain
 
 
@@ -44,6 +45,10 @@ def _questions() -> dict[str, str]:
         "building_token": _("Draw the Building token for slot {number}"),
         "daily_event_card": _("Draw the Daily Event card"),
         "threat_card": _("Draw a {level} Threat card"),
+        # the road, the town, the Town Stay
+        "roll_for": _("roll {dice} for {what}"),
+        "random_building": _("Draw a Random Building: it is Destroyed for this Town Stay"),
+        "wheel_die": _("Where does die {number} (a {value}) lie?"),
         # the road
         "side_bag_full": _("the Side Bag is full ({count} of {number} tokens): which token do you leave?"),
         "discard_token": _("the torn Side Bag is over capacity: discard which token?"),
@@ -251,12 +256,6 @@ def known_says() -> frozenset[str]:
     return frozenset(_sayings())
 
 
-def _charts() -> dict[str, str]:
-    return {"injury": _("Injury"), "madness": _("Madness"), "gear": _("Gear"), "artifact": _("Artifact"),
-            "world_artifact": _("World Artifact"), "scavenge": _("Scavenge"), "devils_wheel": _("Gambling Hall"),
-            "daily_event": _("Daily Event")}  # fmt: skip
-
-
 def _dice(prompt: Prompt) -> str:
     """The dice a roll prompt asks for: "3 D6", "D36", "2D6", "the Peril Die"."""
     kind = prompt.die
@@ -301,8 +300,7 @@ def _values(prompt: Prompt) -> _Facts:
     if "skill" in values:
         values["skill"] = _skill(values["skill"])
     if "chart" in values:
-        chart = str(values["chart"])
-        values["chart"] = _charts().get(chart, chart.replace("_", " "))
+        values["chart"] = chart_words(str(values["chart"]))
     if "size" in values:
         size = str(values["size"])
         towns = {"small": _("Small Town"), "medium": _("Medium Town"), "large": _("Large Town")}
@@ -322,6 +320,8 @@ def _values(prompt: Prompt) -> _Facts:
         values["title"] = mission_title(facts["mission"]) or str(facts["mission"]).replace("_", " ")
     if str(facts.get("where", "")).startswith("entry:"):
         values["letter"] = str(facts["where"])[6:]
+    if prompt.asks == "roll_for":  # what the dice decide: its `reason`'s words, or the English for a newer reason
+        values["what"] = roll_for(values) or prompt.purpose
     if prompt.roll is not None:
         values["faces"] = ",".join(map(str, prompt.roll.faces))
     return values
@@ -349,11 +349,17 @@ def question_text(prompt: Prompt, names: Callable[[str], str]) -> str:
     return body[:1].upper() + body[1:]
 
 
+def _lies() -> dict[str, str]:
+    """Where a Devil's Wheel die lies (the `wheel_die` draw's option keys, `DieLie`)."""
+    return {"off": _("off the cards"), "card_edge": _("partly on a card"), "head_edge": _("partly on the Head"),
+            "on_cards": _("on the cards"), "on_head": _("on the cards and the Head")}  # fmt: skip
+
+
 def option_text(prompt: Prompt, option: Option) -> str:
-    """One option's words in the app's language: from its key and data; its name when it has no key; the engine's
-    English for a key this app does not know."""
+    """One option's words in the app's language: from its key and data; its name when it has no key (but where a
+    Devil's Wheel die lies, worded from the option's key); the engine's English for a key this app does not know."""
     if not option.says:
-        return option.label
+        return (_lies().get(option.key) if prompt.asks == "wheel_die" else None) or option.label
     template = _sayings().get(option.says)
     if template is None:
         return plain(option.label)

@@ -13,6 +13,7 @@ from shared_rules.state import SKILLS
 
 from ..i18n import _
 from .board_words import board_text, mission_title
+from .roll_words import purpose_words
 
 FIELD_WORDS = {
     "xp": "XP", "gold": "Gold", "wounds": "Wounds", "sanity_damage": "Sanity Damage", "grit": "Grit",
@@ -110,18 +111,21 @@ def _test(who: str, facts: dict[str, object]) -> str:
         f" ({count})"  # fmt: skip
 
 
-def _rolled(event: Event, who: str) -> str | None:
+def _rolled(event: Event, who: str, facts: dict[str, object]) -> str | None:
+    """Who rolled what, for what: worded from the roll's key and facts (`asks`), the English `purpose` for a roll
+    without one."""
     roll = event.roll
     if roll is None:
         return None
+    purpose = purpose_words(facts.get("asks"), facts) or roll.purpose
     shown = ",".join(map(str, roll.faces))
     if roll.kind is DieKind.D3:
         shown += f" (D3: {roll.value})"
     elif roll.kind not in (DieKind.POOL, DieKind.D6):
         shown += f" = {roll.value}"
     if event.hero:
-        return _("{who} rolled {faces} for {purpose}").format(who=who, faces=shown, purpose=roll.purpose)
-    return _("Rolled {faces} for {purpose}").format(faces=shown, purpose=roll.purpose)
+        return _("{who} rolled {faces} for {purpose}").format(who=who, faces=shown, purpose=purpose)
+    return _("Rolled {faces} for {purpose}").format(faces=shown, purpose=purpose)
 
 
 def _token(event: Event, who: str, facts: dict[str, object]) -> str:
@@ -174,7 +178,7 @@ def _worded(event: Event, who: str, facts: dict[str, object]) -> str | None:
     """An event of a converted kind worded from its facts in the app's language; None for any other."""
     kind = event.type
     if kind == "rolled":
-        return _rolled(event, who)
+        return _rolled(event, who, facts)
     if not facts and kind not in ("knocked_out", "changed"):
         return None  # an older server, or a kind not converted yet: its English text
     f = facts

@@ -14,10 +14,11 @@ import pytest
 from mobile import i18n
 from mobile.presenters.asking import known_asks, known_says, option_text, question_text
 from mobile.presenters.dice import PromptPresenter, PromptView
+from mobile.presenters.roll_words import known_rolls
 from shared_rules import RuleOptions, apply, new_session
 from shared_rules.commands import Arrive, Choose, ChooseTownSize, RollDice, RollHazard
 from shared_rules.events import FACTS
-from shared_rules.prompts import ASKS, SAYS, Asks, Prompt, Says
+from shared_rules.prompts import ASKS, ROLLS_FOR, SAYS, Asks, Prompt, RollFor, Says
 from shared_rules.state import Session
 from tests.mobile.helpers import hero, table_waiting_on
 
@@ -38,6 +39,7 @@ def test_every_key_the_engine_can_produce_is_worded_by_the_app() -> None:
     assert set(ASKS) <= known_asks(), sorted(set(ASKS) - known_asks())
     assert set(SAYS) <= known_says(), sorted(set(SAYS) - known_says())
     assert not known_asks() - set(ASKS) and not known_says() - set(SAYS)  # no words for keys that are gone
+    assert set(ROLLS_FOR) == {r.value for r in RollFor} == known_rolls()  # what a `roll_for` roll is for
 
 
 def test_a_key_the_app_does_not_know_falls_back_to_the_engines_english() -> None:
@@ -140,6 +142,8 @@ def _check(prompt: Prompt, heroes: tuple[Any, ...]) -> PromptView:
         if option.says:
             leaked = _english_words(option.label, names) & set(ENGLISH.findall(labels[option.key]))
             assert not leaked, (option.says, labels[option.key], leaked)
+        elif prompt.asks == "wheel_die":  # where a Devil's Wheel die lies: worded from the option's key
+            assert labels[option.key] != option.label, labels
         else:
             assert labels[option.key] == option.label  # a name is shown as it is
     return view
@@ -316,3 +320,110 @@ def test_the_adventure_and_the_missions_rolls_and_draws_are_keyed_data() -> None
             assert {f.name for f in prompt.facts} <= set(FACTS), key
             question = _shown(replace(prompt, question="(not read)"), heroes).question  # worded from the data
             assert "(not read)" not in question and "{" not in question and question.strip(), (key, question)
+
+
+# ---- the rolls of the road and the Town Stay: what each roll is for, never the engine's English purpose ----------
+ROAD_HEROES = (hero("ann", "Ann", dark_stone=1, corruption=1, strength=1, spirit=1),)
+
+
+def _roll_prompts(monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple[Prompt, tuple[Any, ...]]], list[Any]]:
+    """Real roll and draw prompts with physical dice, each with the heroes it was asked of, and the events of the
+    runs: hazards' rolls (Bandits!, Burning Farmstead's Wounds, Dark Dreams' Sanity Damage, HellBats' D6 per Dark
+    Stone, the Indian Curse's Willpower saves, the stranger on the road and the Missionary's Corruption), and the
+    Town Stay's (a Location Event Chart, Unwanted Attention's trouble check and the shot in the back, Tequila, the
+    Devil's Wheel and where its dice lie, the Camp Site Hazard chart, the Town Darkness check)."""
+    from shared_rules.commands import EndDay, EnterCard, PlayDevilsWheel, StartDay, UseToken, VisitLocation
+    from tests.rules.stay.packs import frontier
+    from tests.rules.stay.town import TownTable, two_d6
+    from tests.rules.table import Table
+
+    seen: list[tuple[Prompt, tuple[Any, ...]]] = []
+    events: list[Any] = []
+
+    def note(table: Table) -> None:
+        if table.prompt is not None and table.prompt.asks in ("roll_for", "wheel_die"):
+            seen.append((table.prompt, tuple(table.state.heroes)))
+
+    def run(table: Table, *steps: Any) -> Table:
+        """Each step a command (`do`) or the faces of a roll (a tuple) or an option (a str); note every prompt."""
+        for step in steps:
+            table.do(step) if not isinstance(step, (tuple, str)) else \
+                table.roll(*step) if isinstance(step, tuple) else table.choose(step)  # fmt: skip
+            note(table)
+        events.extend(table.events)
+        return table
+
+    road = Table.travelling(list(ROAD_HEROES), hazards=6)
+    run(road, RollHazard(dice=((5, 2),)), (6,),  # 52 Bandits!: a D6 of Bandits defeated, all 5 of them
+        RollHazard(dice=((3, 4),)), "enter", (1,), (2,),  # 34 Burning Farmstead: Strength 5+ failed, D6 Wounds
+        RollHazard(dice=((1, 3),)), (1,), (3,),  # 13 Dark Dreams: Spirit 6+ failed, D6 Sanity Damage
+        RollHazard(dice=((3, 3),)), (6,),  # 33 Harried by HellBats: a D6 per Dark Stone carried
+        RollHazard(dice=((6, 1),)), (6, 6, 6, 6, 6, 6),  # 61 Indian Curse: Willpower saves, one per Hit
+        RollHazard(dice=((6, 6),)), (4,), (1,))  # 66 Traveler on the Road: the Missionary removes D3 Corruption
+    town = TownTable.in_town([hero("ann", "Ann", gold=100, unwanted_attention=2, side_bag=("Tequila",)),
+                              hero("bo", "Bo", gold=100)], pack=frontier(monkeypatch), day=True)  # fmt: skip
+    run(town, VisitLocation("ann", "Saloon"), (3, 4),  # a 7 with Unwanted Attention: the trouble check
+        (1,), (1, 1), (1,),  # attacked; Luck 5+ failed: shot in the back
+        UseToken("ann", "Tequila"), (2, 3),
+        VisitLocation("bo", "Gambling Hall", dice=(two_d6(5),)), PlayDevilsWheel("bo"), (1, 2, 3))
+    camp = TownTable.in_town([hero("ann", "Ann", gold=0)], pack=frontier(monkeypatch), town_events="darkness")
+    run(camp, StartDay(), "just_another_day", (3, 4),  # Ann cannot pay the Hotel: the Camp Site Hazard chart
+        EnterCard("A quiet night"), EndDay())  # its card read at the table; the Town Darkness check
+    return seen, events
+
+
+def test_a_spanish_phone_says_what_the_roads_and_the_towns_rolls_are_for(spanish: None,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every roll of the road and the Town Stay reads in Spanish: the question says what the dice are for from the
+    prompt's key and facts, and none of the engine's English purpose shows."""
+    seen, _events = _roll_prompts(monkeypatch)
+    reasons = {dict((f.name, f.value) for f in p.facts).get("reason", p.asks) for p, _h in seen}
+    assert {"bandits_defeated", "wounds", "sanity_damage", "per_dark_stone", "willpower_saves", "stranger",
+            "corruption_removed", "location_event", "trouble", "shot_in_the_back", "heal_sanity", "devils_wheel",
+            "wheel_die", "camp_site_hazard", "town_darkness"} <= reasons, sorted(map(str, reasons))  # fmt: skip
+    for prompt, heroes in seen:
+        view = _check(prompt, heroes)
+        names = {h.name for h in heroes} | {str(f.value) for f in prompt.facts if isinstance(f.value, str)}
+        leaked = _english_words(prompt.purpose, names) & set(ENGLISH.findall(view.question))
+        assert not leaked, (prompt.purpose, view.question, leaked)
+    worded = {str(dict((f.name, f.value) for f in p.facts).get("reason", p.asks)): _shown(p, h).question
+              for p, h in seen}  # fmt: skip
+    assert worded["wounds"] == "Ann: tira D6 para Burning Farmstead: Heridas"
+    assert worded["location_event"] == "Ann: tira 2D6 para la tabla de Eventos de Lugar de Saloon"
+    assert worded["trouble"] == "Ann: tira D6 para Atención no deseada: ¿te atacan con 2 o menos?"
+    assert worded["devils_wheel"] == "Bo: tira 3 D6 para la Rueda del Diablo, tirada 1 de 3"
+    assert worded["camp_site_hazard"] == "Ann: tira 2D6 para la tabla de Peligros del Campamento"
+    lies = next(_shown(p, h) for p, h in seen if p.asks == "wheel_die")
+    assert lies.question == "¿Dónde ha quedado el dado 1 (un 1)?" and ("off", "fuera de las cartas") in lies.options
+
+
+def test_a_spanish_log_says_what_each_roll_was_for(spanish: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A keyed roll's `rolled` event carries its key and facts (`asks` ...), so the log words what it was for: no
+    English purpose in the Spanish line; a roll without a key keeps its purpose."""
+    from mobile.presenters.words import event_text
+
+    _seen, events = _roll_prompts(monkeypatch)
+    rolled = [e for e in events if e.type == "rolled"]
+    keyed = [e for e in rolled if any(f.name == "asks" for f in e.facts)]
+    assert len(keyed) == len(rolled) > 15  # every roll of these runs is keyed
+    names = {"ann": "Ann", "bo": "Bo", "a": "A"}
+    for event in keyed:
+        facts = {f.name: f.value for f in event.facts}
+        assert facts["asks"] != "roll" and set(facts) <= set(FACTS)
+        text = event_text(event, names)
+        said = set(names.values()) | {str(v) for v in facts.values() if isinstance(v, str)}
+        leaked = _english_words(event.roll.purpose, said) & set(ENGLISH.findall(text))
+        assert not leaked and (" sacó " in text or text.startswith("Tirada")), (event.roll.purpose, text, leaked)
+    farm = next(e for e in keyed if e.roll.purpose == "Burning Farmstead: Wounds")
+    assert event_text(farm, names) == "Ann sacó 2 para Burning Farmstead: Heridas"
+    i18n.set_language("en")
+    assert event_text(farm, names) == "Ann rolled 2 for Burning Farmstead: Wounds" == farm.text
+
+
+def test_the_keyed_roll_words_read_like_the_engines_own_in_english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In English the app's words for a keyed roll are the engine's own line, but where the key words it a little
+    differently (the hazard's printed name, "Heal Sanity" for Tequila, the draw's question)."""
+    seen, _events = _roll_prompts(monkeypatch)
+    apart = {str(dict((f.name, f.value) for f in p.facts).get("reason", p.asks)): (p.question, _shown(p, h).question)
+             for p, h in seen if _shown(p, h).question != p.question}  # fmt: skip
+    assert set(apart) <= {"per_dark_stone", "shot_in_the_back", "heal_sanity", "wheel_die"}, apart

@@ -14,6 +14,7 @@ from dataclasses import replace
 from ...commands import BountyTarget, SetBounty
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure
+from ...prompts import Asks
 from ...state import Bounty, Session
 from .common import OUTPOST, SHERIFF, content
 from .shop import at_location
@@ -59,7 +60,7 @@ def set_bounty(ctx: Ctx, command: SetBounty) -> Procedure:
     if not targets:
         cards = content(ctx.state).low_threats
         name = yield from ctx.draw("a Low Threat card for the Bounty", [(c.name, c.name) for c in cards],
-                                   rule="FT-BOUNTY-01")  # fmt: skip
+                                   rule="FT-BOUNTY-01", asks=Asks.THREAT_CARD, said=(("size", "low"),))  # fmt: skip
         targets = next(c for c in cards if c.name == name).enemies
         ctx.emit("bounty_posted", f"Low Threat card drawn: {name}", hero=command.hero, rule="FT-BOUNTY-01",
                  reason="drawn", name=name)  # fmt: skip

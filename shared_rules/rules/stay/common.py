@@ -12,8 +12,8 @@ from ...content import pack
 from ...content.stay import CAMP_SITE, StayContent, TownChart, TownEntry
 from ...dice import DieKind, Roll
 from ...errors import IllegalCommand, InvalidCommand
-from ...flow import CardRequest, Ctx, Steps, apply_effect
-from ...prompts import Answer
+from ...flow import CardRequest, Ctx, Said, Steps, apply_effect
+from ...prompts import Answer, Asks
 from ...state import Session, Slot, Stay, StayStage, Visit
 
 SALOON = "Saloon"
@@ -207,19 +207,20 @@ def destroy(ctx: Ctx, location: str, *, rule: str, why: str) -> None:
 # ---- town charts ---------------------------------------------------------------------------------------------
 def read_chart(
     ctx: Ctx, chart: TownChart | None, name: str, question: str, *, hero: str, rule: str, die: DieKind | None = None,
-    modifier: int = 0, purpose: str = "", rolled: Roll | None = None, title: str = "",
+    modifier: int = 0, purpose: str = "", rolled: Roll | None = None, title: str = "", said: Said = (),
 ) -> Steps[tuple[int, TownEntry]]:
     """Roll a town chart and read its entry: the pack's chart, or the card the table reads (with the roll shown).
 
     `die` is the roll the rules name when the pack has no chart (2D6 for Location Events); None when the physical
-    card's own die is rolled at the table; `rolled` a roll already made. Returns the modified total (0 when the
-    table rolled) and the entry.
+    card's own die is rolled at the table; `rolled` a roll already made; `said` what the roll is for, as the facts
+    of an `Asks.ROLL_FOR` roll. Returns the modified total (0 when the table rolled) and the entry.
     """
     die = chart.die if chart is not None else die
     total, roll = (rolled.value + modifier, rolled) if rolled is not None else (0, None)
     if die is not None and rolled is None:
         roll = yield from ctx.roll(die, purpose or name, hero=hero, chart=True, rule=rule,
-                                   card=name if chart is None else "")  # fmt: skip
+                                   card=name if chart is None else "", asks=Asks.ROLL_FOR if said else Asks.ROLL,
+                                   said=said)  # fmt: skip
         total = roll.value + modifier
         if modifier:
             ctx.emit("town_chart", f"{purpose or name}: {roll.value} {'+' if modifier > 0 else '-'} {abs(modifier)} = "
@@ -255,7 +256,8 @@ def resolve_entry(ctx: Ctx, heroes: list[str], entry: TownEntry, *, rule: str, l
         if not standing_slots:
             break
         number = yield from ctx.draw("a Random Building to close", [(str(s.number), f"{s.number} {s.location}")
-                                                                    for s in standing_slots], rule="FT-TOWN-04")  # fmt: skip
+                                                                    for s in standing_slots], rule="FT-TOWN-04",
+                                     asks=Asks.RANDOM_BUILDING)  # fmt: skip
         town = ctx.state.town
         assert town is not None
         ctx.update(town=replace(town, slots=tuple(replace(s, destroyed=True) if str(s.number) == number else s

@@ -9,7 +9,7 @@ from ...commands import EndDay, EndTownStay, StartDay
 from ...dice import DieKind
 from ...errors import IllegalCommand
 from ...flow import Ctx, Procedure, Steps
-from ...prompts import Amount, Asks, Option, Says
+from ...prompts import Amount, Asks, Option, RollFor, Says, roll_for
 from ...state import Carry, DailyEvent, Lodger, Lodging, Phase, Session, Stay, StayStage
 from .common import (
     STANDARD,
@@ -38,7 +38,8 @@ def begin_stay(ctx: Ctx) -> Steps[None]:
         if markers:
             ctx.change(hero, "unwanted_attention", markers, rule="FT-UA-01", why="Mutations over 3")
         if ctx.state.carry.dying_marshal:  # FT-TRAVEL-D62: D3 markers each on arrival
-            extra = yield from ctx.d3("Dying Marshal: Unwanted Attention", hero=hero, rule="FT-TRAVEL-D62")
+            extra = yield from ctx.d3("Dying Marshal: Unwanted Attention", hero=hero, rule="FT-TRAVEL-D62",
+                                      asks=Asks.ROLL_FOR, said=roll_for(RollFor.UNWANTED_ATTENTION, "Dying Marshal"))
             ctx.change(hero, "unwanted_attention", extra, rule="FT-TRAVEL-D62", why="the escaped prisoner watches")
 
 
@@ -126,7 +127,8 @@ def just_another_day(ctx: Ctx) -> Steps[None]:
     _, entry = yield from read_chart(
         ctx, chart, f"{town_type} Daily Event", f"There are no normal Days in a {town_type}: roll the Daily Event "
         "Chart on its card and enter the result (it applies to every Hero)", hero=first_hero(ctx), rule="FT-DAY-02",
-        purpose=f"the {town_type}'s Daily Event Chart")  # fmt: skip
+        purpose=f"the {town_type}'s Daily Event Chart", said=roll_for(RollFor.TOWN_DAILY_EVENT,
+                                                                      town_type=town_type))  # fmt: skip
     yield from resolve_entry(ctx, ctx.heroes(), entry, rule="FT-DAY-02")
 
 
@@ -185,7 +187,8 @@ def lodge(ctx: Ctx, hero: str, chosen: str | None = None) -> Steps[None]:
     _, entry = yield from read_chart(
         ctx, content(ctx.state).camp_site_hazards, "Camp Site Hazard", "Roll the Camp Site Hazard chart: what "
         "happens?", hero=hero, rule="FT-TRAVEL-D54" if ctx.state.carry.army_convoy else "FT-TOWN-06",
-        die=DieKind.TWO_D6, modifier=modifier, purpose="the Camp Site Hazard chart")  # fmt: skip
+        die=DieKind.TWO_D6, modifier=modifier, purpose="the Camp Site Hazard chart",
+        said=roll_for(RollFor.CAMP_SITE_HAZARD))  # fmt: skip
     yield from resolve_entry(ctx, [hero], entry, rule="FT-TOWN-06")
 
 
@@ -230,7 +233,8 @@ def town_event(ctx: Ctx) -> Steps[None]:
         return
     stay = stay_of(ctx.state)
     if mode == "darkness":
-        roll = yield from ctx.d6(f"the Town Darkness check (marker on {stay.darkness})", rule="FT-TRAVEL-D54")
+        roll = yield from ctx.d6(f"the Town Darkness check (marker on {stay.darkness})", rule="FT-TRAVEL-D54",
+                                 asks=Asks.ROLL_FOR, said=roll_for(RollFor.TOWN_DARKNESS, value=stay.darkness))
         if roll > stay.darkness:
             put_stay(ctx, darkness=min(DARKNESS_TOP, stay.darkness + 1))
             ctx.emit("town_event", f"No Town Event tonight; the Town Darkness marker moves to "
@@ -242,7 +246,7 @@ def town_event(ctx: Ctx) -> Steps[None]:
     _, entry = yield from read_chart(
         ctx, content(ctx.state).town_events, "Town Event", "Roll the Town Event Chart: what happens (to every Hero)?",
         hero=first_hero(ctx), rule="FT-TRAVEL-D54", die=DieKind.TWO_D6, modifier=1 if convoy else 0,
-        purpose="the Town Event Chart")  # fmt: skip
+        purpose="the Town Event Chart", said=roll_for(RollFor.TOWN_EVENT))  # fmt: skip
     ctx.emit("town_event", f"Town Event: {entry.text or 'entered'}", rule="FT-TRAVEL-D54", card_text=entry.text)
     yield from resolve_entry(ctx, ctx.heroes(), entry, rule="FT-TRAVEL-D54")
 

@@ -10,6 +10,7 @@ from ...commands import UseToken
 from ...effects import check_effects
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure
+from ...prompts import Asks, RollFor, roll_for
 from ...state import Session
 from .common import active_hero, apply_effects, content
 
@@ -79,10 +80,12 @@ def use_token(ctx: Ctx, command: UseToken) -> Procedure:
     ctx.emit("token_used", f"{ctx.name(hero)} uses a {token} token", hero=hero, token=token,
              rule=PRINTED[token].rule if token in PRINTED else "FF-BAG-02")  # fmt: skip
     if token == "Exotic Herbs":
-        removed = yield from ctx.d3("Exotic Herbs: Corruption Points removed", hero=hero, rule="FT-BAG-05")
+        removed = yield from ctx.d3("Exotic Herbs: Corruption Points removed", hero=hero, rule="FT-BAG-05",
+                                    asks=Asks.ROLL_FOR, said=roll_for(RollFor.CORRUPTION_REMOVED, "Exotic Herbs"))
         ctx.change(hero, "corruption", -removed, rule="FT-BAG-05", why="Exotic Herbs")
     elif token == "Tequila":
-        healed = yield from ctx.two_d6("Tequila: Sanity Damage healed", hero=hero, rule="FT-BAG-06")
+        healed = yield from ctx.two_d6("Tequila: Sanity Damage healed", hero=hero, rule="FT-BAG-06",
+                                       asks=Asks.ROLL_FOR, said=roll_for(RollFor.HEAL_SANITY, "Tequila"))
         ctx.change(hero, "sanity_damage", -healed, rule="FT-BAG-06", why="Tequila")
     else:
         card = content(ctx.state).tokens.get(token)

@@ -8,7 +8,7 @@ from ...commands import EndVisit, PayOffWarrants, VisitLocation
 from ...dice import DieKind
 from ...errors import IllegalCommand
 from ...flow import Ctx, Procedure, Steps
-from ...prompts import Amount, Asks, Option, Part, Says
+from ...prompts import Amount, Asks, Option, Part, RollFor, Says, roll_for
 from ...state import Session, Visit
 from .common import (
     SHERIFF,
@@ -69,7 +69,8 @@ def location_event(ctx: Ctx, hero: str, location: str) -> Steps[None]:
     marshal = ctx.state.carry.dying_marshal and not stay_of(ctx.state).marshal_fought  # a double calls him out
     chart = content(ctx.state).location(location).events  # None: the table reads the card with these dice
     roll = yield from ctx.roll(DieKind.TWO_D6, f"the {location} Location Event Chart", hero=hero, chart=True,
-                               rule="FT-TOWN-07", doubles=marshal, card="" if chart else f"location:{location}")  # fmt: skip
+                               rule="FT-TOWN-07", doubles=marshal, card="" if chart else f"location:{location}",
+                               asks=Asks.ROLL_FOR, said=roll_for(RollFor.LOCATION_EVENT, location=location))  # fmt: skip
     put_visit(ctx, hero, roll=roll.value)
     double = roll.faces[0] == roll.faces[1]
     if double and marshal:
@@ -102,7 +103,8 @@ def trouble_check(ctx: Ctx, hero: str) -> Steps[None]:
         ctx.emit("trouble", f"{ctx.name(hero)} has {markers} Unwanted Attention markers: trouble comes a-callin'",
                  hero=hero, rule="FT-UA-04", reason="automatic", count=markers)  # fmt: skip
     else:
-        check = yield from ctx.d6(f"Unwanted Attention: attacked on {markers} or less?", hero=hero, rule="FT-UA-04")
+        check = yield from ctx.d6(f"Unwanted Attention: attacked on {markers} or less?", hero=hero, rule="FT-UA-04",
+                                  asks=Asks.ROLL_FOR, said=roll_for(RollFor.TROUBLE, count=markers))
         if check > markers:
             ctx.emit("trouble", f"{ctx.name(hero)} rolls {check} against {markers} Unwanted Attention: nobody strikes",
                      hero=hero, rule="FT-UA-04", reason="nobody", count=markers, value=check)  # fmt: skip
@@ -115,7 +117,8 @@ def trouble_check(ctx: Ctx, hero: str) -> Steps[None]:
                  reason="dodged")  # fmt: skip
         return
     shot = yield from ctx.d6(f"Shot in the back: D6 x Hero Level {ctx.hero(hero).level}", hero=hero,
-                             rule="FT-UA-05")  # fmt: skip
+                             rule="FT-UA-05", asks=Asks.ROLL_FOR,
+                             said=roll_for(RollFor.SHOT_IN_THE_BACK, count=ctx.hero(hero).level))  # fmt: skip
     change(ctx, hero, "wounds", shot * ctx.hero(hero).level, rule="FT-UA-05",
            why="shot in the back, ignoring Defense and Armor")  # fmt: skip
     if ctx.hero(hero).knocked_out:
@@ -145,7 +148,8 @@ def call_out(ctx: Ctx, hero: str, faces: tuple[int, ...]) -> Steps[bool]:
          Option("lost", "Lost: he fights dirty", costs=(Amount("injury", 1),), says=Says.DUEL_LOST)], hero=hero,
         rule="FT-TRAVEL-D62", asks=Asks.DUEL_RESULT)  # fmt: skip
     if result == "won":
-        bounty = yield from ctx.d6("the prisoner's bounty: D6 x $200", hero=hero, rule="FT-TRAVEL-D62")
+        bounty = yield from ctx.d6("the prisoner's bounty: D6 x $200", hero=hero, rule="FT-TRAVEL-D62",
+                                   asks=Asks.ROLL_FOR, said=roll_for(RollFor.BOUNTY, count=200))
         change(ctx, hero, "gold", 200 * bounty, rule="FT-TRAVEL-D62", why="the escaped prisoner's bounty")
     else:
         yield from ctx.card(hero, "injury", "Lost the Duel: roll your Injury on a single D6 and enter it",

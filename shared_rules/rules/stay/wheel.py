@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from ...commands import Effect, PlayDevilsWheel, WheelRoll, WheelStop
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import CardRequest, Ctx, Procedure, Steps
-from ...prompts import Amount, Asks, Option, Part, Says
+from ...prompts import Amount, Asks, Option, Part, RollFor, Says, roll_for
 from ...state import DieLie, Session, Wheel, WheelDie
 from .common import (
     GAMBLING_HALL,
@@ -127,14 +127,15 @@ def roll_wheel(ctx: Ctx, hero: str, pick_up: tuple[int, ...], lies: Sequence[Die
     assert wheel is not None
     number = wheel.rolls + 1
     faces = yield from ctx.dice(len(pick_up), f"the Devil's Wheel, roll {number} of {ROLLS}", hero=hero,
-                                rule="FT-WHEEL-02")  # fmt: skip
+                                rule="FT-WHEEL-02", asks=Asks.ROLL_FOR,
+                                said=roll_for(RollFor.DEVILS_WHEEL, number=number, count=ROLLS))  # fmt: skip
     now = list(wheel.dice) or [WheelDie(1, DieLie.OFF)] * DICE
     for index, face in zip(pick_up, faces, strict=True):
         now[index] = WheelDie(face, now[index].lies)
     for index in range(DICE):
         where = lies[index] if lies else DieLie((yield from ctx.draw(
             f"where die {index + 1} (a {now[index].face}) lies", [(lie.value, _WORDS[lie]) for lie in DieLie],
-            rule="FT-WHEEL-03")))  # fmt: skip
+            rule="FT-WHEEL-03", asks=Asks.WHEEL_DIE, said=(("number", index + 1), ("value", now[index].face)))))  # fmt: skip
         now[index] = WheelDie(now[index].face, where)
     wheel = Wheel(hero, number, tuple(now))
     put_stay(ctx, wheel=wheel)
@@ -191,7 +192,8 @@ def jackpot(ctx: Ctx, hero: str, index: int) -> Steps[None]:
         asks=Asks.JACKPOT, said=(("number", index + 1),))  # fmt: skip
     if choice != "try":
         return
-    roll = yield from ctx.d6("the Devil's Head jackpot", hero=hero, rule="FT-WHEEL-05")
+    roll = yield from ctx.d6("the Devil's Head jackpot", hero=hero, rule="FT-WHEEL-05", asks=Asks.ROLL_FOR,
+                             said=roll_for(RollFor.JACKPOT))
     if roll <= 3:
         ctx.emit("jackpot", f"{ctx.name(hero)} is bitten by the Devil", hero=hero, rule="FT-WHEEL-05", reason="bitten")
         ctx.change(hero, "corruption", roll, rule="FT-WHEEL-05", why="bitten by the Devil, ignoring Willpower")
@@ -206,5 +208,6 @@ def jackpot(ctx: Ctx, hero: str, index: int) -> Steps[None]:
         other = visit.hero
         if other == hero or ctx.hero(other).removed:
             continue
-        share = yield from ctx.d6("the room's jackpot: D6 x $25", hero=other, rule="FT-WHEEL-05")
+        share = yield from ctx.d6("the room's jackpot: D6 x $25", hero=other, rule="FT-WHEEL-05",
+                                  asks=Asks.ROLL_FOR, said=roll_for(RollFor.ROOM_JACKPOT, count=25))
         change(ctx, other, "gold", 25 * share, rule="FT-WHEEL-05", why="a jackpot for the whole room")

@@ -102,6 +102,7 @@ def destroy_random_buildings(ctx: Ctx, slots: tuple[Slot, ...], count: int) -> S
             "a Random Building Slot to destroy",
             [(str(s.number), f"{s.number} {s.location}") for s in standing],
             rule="FT-TOWN-05",
+            asks=Asks.RANDOM_BUILDING,
         )
         slots = tuple(replace(s, destroyed=True) if str(s.number) == number else s for s in slots)
         ctx.emit("building_destroyed", f"Building slot {number} is Destroyed for this Town Stay", rule="FT-TOWN-04",

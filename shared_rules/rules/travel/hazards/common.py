@@ -7,7 +7,7 @@ from collections.abc import Callable
 from ....dice import DieKind, Roll
 from ....events import Fact
 from ....flow import Ctx, Procedure, Steps
-from ....prompts import Asks, Option, Says, SkillCheck
+from ....prompts import Asks, Option, RollFor, Says, SkillCheck, roll_for
 from ....state import Item, ItemTag
 
 Hazard = Callable[[Ctx, str], Procedure]
@@ -24,20 +24,25 @@ def hazard(roll: int) -> Callable[[Hazard], Hazard]:
     return register
 
 
+_TAKEN = {"wounds": RollFor.WOUNDS, "sanity_damage": RollFor.SANITY_DAMAGE}  # what the D3 without Grit is
+
+
 def lose_grit_or_take(ctx: Ctx, hero: str, field: str, *, purpose: str, rule: str) -> Procedure:
     """Lose 1 Grit; a hero with none takes D3 of `field` instead (22 Blighted Desert, 35 Ruined Fort)."""
     if ctx.hero(hero).grit >= 1:
         ctx.change(hero, "grit", -1, rule=rule, why=purpose)
     else:
-        amount = yield from ctx.d3(f"{purpose}: no Grit to lose", hero=hero, rule=rule)
+        amount = yield from ctx.d3(f"{purpose}: no Grit to lose", hero=hero, rule=rule, asks=Asks.ROLL_FOR,
+                                   said=roll_for(_TAKEN[field], purpose))  # fmt: skip
         ctx.change(hero, field, amount, rule=rule, why=f"{purpose}, carries over to the next Adventure")
 
 
-def willpower_saves(ctx: Ctx, hero: str, hits: int, *, purpose: str, rule: str) -> Procedure:
-    """Roll a Willpower save for each Hit (FF-HERO-05); returns how many were not saved."""
+def willpower_saves(ctx: Ctx, hero: str, hits: int, *, purpose: str, name: str, rule: str) -> Procedure:
+    """Roll a Willpower save for each Hit (FF-HERO-05); returns how many were not saved. `name` is the hazard's."""
     willpower = ctx.hero(hero).willpower
     roll = yield from ctx.roll(DieKind.POOL, f"{purpose}: Willpower {willpower}+ saves", hero=hero, pool=hits,
-                               target=willpower, chart=True, rule="FF-HERO-05")  # fmt: skip
+                               target=willpower, chart=True, rule="FF-HERO-05", asks=Asks.ROLL_FOR,
+                               said=roll_for(RollFor.WILLPOWER_SAVES, name, target=willpower))  # fmt: skip
     return hits - roll.successes
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ....flow import Ctx, Procedure
-from ....prompts import Reads
+from ....prompts import Asks, Reads, RollFor, roll_for
 from .common import fit_side_bag, hazard
 
 
@@ -12,7 +12,8 @@ def possession(ctx: Ctx, roller: str) -> Procedure:
     """The Hero that rolled loses 1 Sanity permanently; a D6 of 1-3 adds a Madness chart roll (FT-TRAVEL-D11)."""
     ctx.change(roller, "sanity_mod", -1, rule="FT-TRAVEL-D11", why="Possession")
     roll = yield from ctx.d6("Possession: 1-3 means a roll on the Madness chart", hero=roller,
-                             rule="FT-TRAVEL-D11")
+                             rule="FT-TRAVEL-D11", asks=Asks.ROLL_FOR,
+                             said=roll_for(RollFor.MADNESS_CHECK, "Possession"))  # fmt: skip
     if roll <= 3:
         yield from ctx.card(roller, "madness", "Roll once on the Madness chart and enter what it says",
                             rule="FT-TRAVEL-D11")
@@ -39,7 +40,8 @@ def dark_dreams(ctx: Ctx, roller: str) -> Procedure:
             ctx.change(hero, "xp", 10, rule="FT-TRAVEL-D13", why="Dark Dreams")
             ctx.change(hero, "grit", 1, rule="FT-TRAVEL-D13", why="Dark Dreams: Recover 1 Grit")
         else:
-            damage = yield from ctx.d6("Dark Dreams: Sanity Damage", hero=hero, rule="FT-TRAVEL-D13")
+            damage = yield from ctx.d6("Dark Dreams: Sanity Damage", hero=hero, rule="FT-TRAVEL-D13",
+                                       asks=Asks.ROLL_FOR, said=roll_for(RollFor.SANITY_DAMAGE, "Dark Dreams"))
             ctx.change(hero, "sanity_damage", damage, rule="FT-TRAVEL-D13",
                        why="Dark Dreams, ignoring Willpower; carries over to the next Adventure")
 
@@ -52,7 +54,8 @@ def shooting_star(ctx: Ctx, roller: str) -> Procedure:
     """
     test = yield from ctx.skill_test(roller, "lore", 6, "Shooting Star", rule="FT-TRAVEL-D14")
     if test.passed:
-        grit = yield from ctx.d3("Shooting Star: Grit recovered", hero=roller, rule="FT-TRAVEL-D14")
+        grit = yield from ctx.d3("Shooting Star: Grit recovered", hero=roller, rule="FT-TRAVEL-D14",
+                                 asks=Asks.ROLL_FOR, said=roll_for(RollFor.GRIT, "Shooting Star"))
         ctx.change(roller, "grit", grit, rule="FT-TRAVEL-D14", why=f"Shooting Star: Recover {grit} Grit")
 
 
@@ -62,7 +65,8 @@ def devils_fork(ctx: Ctx, roller: str) -> Procedure:
     for hero in ctx.heroes():
         held = ctx.hero(hero).corruption + len(ctx.hero(hero).mutations)
         faces = yield from ctx.dice(held, "Devil's Fork: a D6 per Corruption Point and Mutation", hero=hero,
-                                    rule="FT-TRAVEL-D15")
+                                    rule="FT-TRAVEL-D15", asks=Asks.ROLL_FOR,
+                                    said=roll_for(RollFor.PER_CORRUPTION, "Devil's Fork"))  # fmt: skip
         gained = sum(1 for face in faces if face <= 2)
         if gained:
             ctx.change(hero, "corruption", gained, rule="FT-TRAVEL-D15", why="Devil's Fork, ignoring Willpower")

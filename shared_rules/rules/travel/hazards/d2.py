@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ....flow import Ctx, Procedure
+from ....prompts import Asks, RollFor, roll_for
 from ....state import Session
 from .common import discard_transport, hazard, lose_grit_or_take
 
@@ -25,10 +26,12 @@ def mimic_beast(ctx: Ctx, roller: str) -> Procedure:
 
             return
         missing = first
-    wounds = yield from ctx.d6("Mimic Beast: Wounds", hero=missing, rule=rule)
+    wounds = yield from ctx.d6("Mimic Beast: Wounds", hero=missing, rule=rule, asks=Asks.ROLL_FOR,
+                               said=roll_for(RollFor.WOUNDS, "Mimic Beast"))
     ctx.change(missing, "wounds", wounds, rule=rule,
                why="Mimic Beast, ignoring Defense; carries over to the next Adventure")
-    xp = yield from ctx.d6("Mimic Beast: XP lost (x25)", hero=missing, rule=rule)
+    xp = yield from ctx.d6("Mimic Beast: XP lost (x25)", hero=missing, rule=rule, asks=Asks.ROLL_FOR,
+                           said=roll_for(RollFor.XP_LOST, "Mimic Beast", count=25))
     ctx.change(missing, "xp", -25 * xp, rule=rule, why="Mimic Beast")
 
 

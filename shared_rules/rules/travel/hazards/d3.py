@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ....flow import Ctx, Procedure
-from ....prompts import Amount, Asks, Option, Part, Says, SkillCheck
+from ....prompts import Amount, Asks, Option, Part, RollFor, Says, SkillCheck, roll_for
 from .common import choose_item, hazard, lose_grit_or_take, plus_one, willpower_saves
 
 
@@ -55,9 +55,10 @@ def plague_church(ctx: Ctx, roller: str) -> Procedure:
         if cost == "grit":
             ctx.change(hero, "grit", -1, rule=rule, why="Plague Church: braving the plague")
         else:
-            hits = yield from ctx.d6("Plague Church: Corruption Hits", hero=hero, rule=rule)
+            hits = yield from ctx.d6("Plague Church: Corruption Hits", hero=hero, rule=rule, asks=Asks.ROLL_FOR,
+                                     said=roll_for(RollFor.CORRUPTION_HITS, "Plague Church"))
             unsaved = yield from willpower_saves(ctx, hero, hits, purpose="Plague Church Corruption Hits",
-                                                 rule=rule)
+                                                 name="Plague Church", rule=rule)
             if unsaved:
                 ctx.change(hero, "corruption", unsaved, rule=rule, why="Plague Church: unsaved Corruption Hits")
         test = yield from ctx.skill_test(hero, "spirit", 5, "Plague Church", rule=rule,
@@ -90,7 +91,8 @@ def harried_by_hellbats(ctx: Ctx, roller: str) -> Procedure:
         shards = ctx.hero(hero).dark_stone
         items = [item for item in ctx.hero(hero).items if item.carries_dark_stone]
         faces = yield from ctx.dice(shards + len(items), "HellBats: a D6 per Dark Stone carried (shards first, "
-                                    "then Items)", hero=hero, rule=rule)
+                                    "then Items)", hero=hero, rule=rule, asks=Asks.ROLL_FOR,
+                                    said=roll_for(RollFor.PER_DARK_STONE, "Harried by HellBats"))  # fmt: skip
         snatched = sum(1 for face in faces[:shards] if face == 1)
         if snatched:
             ctx.change(hero, "dark_stone", -snatched, rule=rule, why="snatched by HellBats")
@@ -118,20 +120,24 @@ def burning_farmstead(ctx: Ctx, roller: str) -> Procedure:
             continue
         test = yield from ctx.skill_test(hero, "strength", 5, "Burning Farmstead", rule=rule)
         if not test.passed:
-            wounds = yield from ctx.d6("Burning Farmstead: Wounds", hero=hero, rule=rule)
+            wounds = yield from ctx.d6("Burning Farmstead: Wounds", hero=hero, rule=rule, asks=Asks.ROLL_FOR,
+                                       said=roll_for(RollFor.WOUNDS, "Burning Farmstead"))
             ctx.change(hero, "wounds", wounds, rule=rule,
                        why="singed by the fire, ignoring Defense; carries over to the next Adventure")
             continue
         ctx.change(hero, "xp", 25, rule=rule, why="Burning Farmstead")
-        found = yield from ctx.d6("Burning Farmstead: what you find in the fire", hero=hero, rule=rule)
+        found = yield from ctx.d6("Burning Farmstead: what you find in the fire", hero=hero, rule=rule,
+                                  asks=Asks.ROLL_FOR, said=roll_for(RollFor.FOUND, "Burning Farmstead"))
         if found == 1:  # Trick
             yield from ctx.card(hero, "injury", "Trick! Roll once on the Injury chart and enter what it says",
                                 rule=rule)
         elif found <= 5:  # Survivor
-            xp = yield from ctx.d6("Burning Farmstead, Survivor: XP (x10)", hero=hero, rule=rule)
+            xp = yield from ctx.d6("Burning Farmstead, Survivor: XP (x10)", hero=hero, rule=rule,
+                                   asks=Asks.ROLL_FOR, said=roll_for(RollFor.XP, "Survivor", count=10))
             ctx.change(hero, "xp", 10 * xp, rule=rule, why="Survivor")
         else:  # Hero of the Day
-            xp = yield from ctx.d6("Burning Farmstead, Hero of the Day: XP (x25)", hero=hero, rule=rule)
+            xp = yield from ctx.d6("Burning Farmstead, Hero of the Day: XP (x25)", hero=hero, rule=rule,
+                                   asks=Asks.ROLL_FOR, said=roll_for(RollFor.XP, "Hero of the Day", count=25))
             ctx.change(hero, "xp", 25 * xp, rule=rule, why="Hero of the Day")
             plus_one(ctx, hero, "health", rule=rule, why="Hero of the Day")
             plus_one(ctx, hero, "sanity", rule=rule, why="Hero of the Day")
@@ -142,6 +148,9 @@ def ruined_fort(ctx: Ctx, roller: str) -> Procedure:
     """Each Hero loses 1 Grit; one with none takes D3 Sanity Damage ignoring Willpower, carried over (FT-TRAVEL-D35)."""
     for hero in ctx.heroes():
         yield from lose_grit_or_take(ctx, hero, "sanity_damage", purpose="Ruined Fort", rule="FT-TRAVEL-D35")
+
+
+WARLORD_PRICE = roll_for(RollFor.PRICE, "Mutant Warlord", count=50)
 
 
 @hazard(36)
@@ -156,7 +165,8 @@ def mutant_warlord(ctx: Ctx, roller: str) -> Procedure:
         price: int | None = None
         options = [Option("pay", "Pay D6 x $50", costs=(Amount("gold", 50, dice="d6"),), says=Says.PAY)]
         if ctx.state.options.warlord_price_first:
-            price = 50 * (yield from ctx.d6("Mutant Warlord: the price (x $50)", hero=hero, rule=rule))
+            price = 50 * (yield from ctx.d6("Mutant Warlord: the price (x $50)", hero=hero, rule=rule,
+                                            asks=Asks.ROLL_FOR, said=WARLORD_PRICE))
             options = [Option("pay", f"Pay ${price}", costs=(Amount("gold", price),), says=Says.PAY)
                        ] if ctx.hero(hero).gold >= price else []
             if not options:
@@ -169,13 +179,16 @@ def mutant_warlord(ctx: Ctx, roller: str) -> Procedure:
                                        rule=rule, alike="pay_or_test", each=True, asks=Asks.PAY_OR_TEST)
         if choice == "pay":
             if price is None:
-                price = 50 * (yield from ctx.d6("Mutant Warlord: the price (x $50)", hero=hero, rule=rule))
+                price = 50 * (yield from ctx.d6("Mutant Warlord: the price (x $50)", hero=hero, rule=rule,
+                                                asks=Asks.ROLL_FOR, said=WARLORD_PRICE))
             ctx.change(hero, "gold", -price, rule=rule, why="paid off the Mutant Warlord (Gold floors at $0, A8)")
             continue
         test = yield from ctx.skill_test(hero, "lore", 6, "Mutant Warlord", rule=rule)
         if test.passed:
-            stones = yield from ctx.d6("Mutant Warlord: Dark Stone from the Tomb Chest", hero=hero, rule=rule)
+            stones = yield from ctx.d6("Mutant Warlord: Dark Stone from the Tomb Chest", hero=hero, rule=rule,
+                                       asks=Asks.ROLL_FOR, said=roll_for(RollFor.DARK_STONE, "Mutant Warlord"))
             ctx.change(hero, "dark_stone", stones, rule=rule, why="stolen from the Warlord's Tomb Chest")
         else:
-            health = yield from ctx.d3("Mutant Warlord: Health lost permanently", hero=hero, rule=rule)
+            health = yield from ctx.d3("Mutant Warlord: Health lost permanently", hero=hero, rule=rule,
+                                       asks=Asks.ROLL_FOR, said=roll_for(RollFor.HEALTH_LOST, "Mutant Warlord"))
             ctx.change(hero, "health_mod", -health, rule=rule, why="rolled over a cliff by the Mutant Warlord")

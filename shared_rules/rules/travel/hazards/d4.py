@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from ....dice import DieKind
 from ....flow import Ctx, Procedure
-from ....prompts import Amount, Asks, Option, Part, Says, SkillCheck
+from ....prompts import Amount, Asks, Option, Part, RollFor, Says, SkillCheck, roll_for
 from .common import hazard, takes_part
 
 
@@ -45,7 +45,8 @@ def raging_river(ctx: Ctx, roller: str) -> Procedure:
             continue
         at_risk = [item for item in ctx.hero(hero).items if item.hourglass >= 1]
         faces = yield from ctx.dice(len(at_risk), "Raging River: a D6 per Item with an hourglass icon",
-                                    hero=hero, rule="FT-TRAVEL-D42")
+                                    hero=hero, rule="FT-TRAVEL-D42", asks=Asks.ROLL_FOR,
+                                    said=roll_for(RollFor.PER_HOURGLASS_ITEM, "Raging River"))  # fmt: skip
         for item, face in zip(at_risk, faces, strict=True):
             if face == 1:
                 ctx.remove_item(hero, item.id, rule="FT-TRAVEL-D42", why="swept away by the river")
@@ -60,7 +61,8 @@ def flash_flood(ctx: Ctx, roller: str) -> Procedure:
             continue
         bag = ctx.hero(hero).side_bag
         faces = yield from ctx.dice(len(bag), "Flash Flood: a D6 per Side Bag Token", hero=hero,
-                                    rule="FT-TRAVEL-D43")
+                                    rule="FT-TRAVEL-D43", asks=Asks.ROLL_FOR,
+                                    said=roll_for(RollFor.PER_TOKEN, "Flash Flood"))  # fmt: skip
         swept = [index for index, face in enumerate(faces) if face <= 3]
         for index in reversed(swept):  # from the back, so the earlier indices still point at their tokens
             ctx.remove_token(hero, index, rule="FT-TRAVEL-D43", why="swept away by the flood")
@@ -71,7 +73,8 @@ def rail_line_construction(ctx: Ctx, roller: str) -> Procedure:
     """Each Hero Heals 2D6 Wounds/Sanity Damage in any mix and Recovers 1 Grit per Mutation (FT-TRAVEL-D44)."""
     for hero in ctx.heroes():
         heal = yield from ctx.two_d6("Rail Line Construction: Heal Wounds/Sanity", hero=hero,
-                                     rule="FT-TRAVEL-D44")
+                                     rule="FT-TRAVEL-D44", asks=Asks.ROLL_FOR,
+                                     said=roll_for(RollFor.HEAL, "Rail Line Construction"))  # fmt: skip
         wounds, sanity = ctx.hero(hero).wounds, ctx.hero(hero).sanity_damage
         to_wounds = wounds
         if heal < wounds + sanity:
@@ -116,12 +119,14 @@ def wrecked_train(ctx: Ctx, roller: str) -> Procedure:
         if not test.passed:
             ctx.change(hero, "grit", -ctx.hero(hero).grit, rule="FT-TRAVEL-D46", why="exhausted: discard all Grit")
             continue
-        find = yield from ctx.d6("Wrecked Train: what is inside", hero=hero, rule="FT-TRAVEL-D46")
+        find = yield from ctx.d6("Wrecked Train: what is inside", hero=hero, rule="FT-TRAVEL-D46",
+                                 asks=Asks.ROLL_FOR, said=roll_for(RollFor.FOUND, "Wrecked Train"))
         if find == 1:  # No Accident
             yield from ctx.card(hero, "madness", "No Accident: roll once on the Madness Table and enter what "
                                 "it says", rule="FT-TRAVEL-D46")
         elif find <= 5:  # Something Shiny
-            gold = yield from ctx.d6("Something Shiny: D6 x $50", hero=hero, rule="FT-TRAVEL-D46")
+            gold = yield from ctx.d6("Something Shiny: D6 x $50", hero=hero, rule="FT-TRAVEL-D46",
+                                     asks=Asks.ROLL_FOR, said=roll_for(RollFor.GOLD, "Something Shiny", count=50))
             ctx.change(hero, "gold", gold * 50, rule="FT-TRAVEL-D46", why="Something Shiny")
         else:  # Precious Find
             yield from ctx.card(hero, "world_artifact", "Draw a World card, then an Artifact from that World's "

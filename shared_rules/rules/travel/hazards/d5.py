@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ....events import Fact
 from ....flow import Ctx, Procedure
-from ....prompts import Amount, Asks, Option, Part, Says, SkillCheck
+from ....prompts import Amount, Asks, Option, Part, RollFor, Says, SkillCheck, roll_for
 from ....state import ItemTag
 from .common import either_test, hazard, plus_one, takes_part
 
@@ -35,7 +35,8 @@ def bandits(ctx: Ctx, roller: str) -> Procedure:
     """Each Hero faces 5 Bandits and defeats a D6 of them (+10 XP each); each one left takes $25, 1 Dark Stone,
     or 1 Gear/Artifact, the hero's pick among what they have (FT-TRAVEL-D52, A8: Gold floors at $0)."""
     for hero in ctx.heroes():
-        roll = yield from ctx.d6("Bandits!: Bandits defeated", hero=hero, rule="FT-TRAVEL-D52")
+        roll = yield from ctx.d6("Bandits!: Bandits defeated", hero=hero, rule="FT-TRAVEL-D52", asks=Asks.ROLL_FOR,
+                                 said=roll_for(RollFor.BANDITS_DEFEATED, "Bandits!"))
         defeated = min(roll, BANDITS_PER_HERO)
         ctx.change(hero, "xp", 10 * defeated, rule="FT-TRAVEL-D52", why=f"{defeated} Bandits defeated")
         left = BANDITS_PER_HERO - defeated
@@ -74,10 +75,12 @@ def circling_vultures(ctx: Ctx, roller: str) -> Procedure:
         test = yield from ctx.skill_test(hero, "spirit", 5, "Circling Vultures", rule="FT-TRAVEL-D53", each=True)
         if test.passed:
             ctx.change(hero, "xp", 10, rule="FT-TRAVEL-D53", why="Circling Vultures")
-            heal = yield from ctx.d3("Circling Vultures: Heal Sanity", hero=hero, rule="FT-TRAVEL-D53")
+            heal = yield from ctx.d3("Circling Vultures: Heal Sanity", hero=hero, rule="FT-TRAVEL-D53",
+                                     asks=Asks.ROLL_FOR, said=roll_for(RollFor.HEAL_SANITY, "Circling Vultures"))
             ctx.change(hero, "sanity_damage", -heal, rule="FT-TRAVEL-D53", why="Circling Vultures")
         else:
-            damage = yield from ctx.d3("Circling Vultures: Sanity Damage", hero=hero, rule="FT-TRAVEL-D53")
+            damage = yield from ctx.d3("Circling Vultures: Sanity Damage", hero=hero, rule="FT-TRAVEL-D53",
+                                       asks=Asks.ROLL_FOR, said=roll_for(RollFor.SANITY_DAMAGE, "Circling Vultures"))
             ctx.change(hero, "sanity_damage", damage, rule="FT-TRAVEL-D53",
                        why="ignoring Willpower, carries over to the next Adventure")
 
@@ -107,7 +110,8 @@ def massacred_wagon_train(ctx: Ctx, roller: str) -> Procedure:
         if not test.passed:
             ctx.change(hero, "sanity_mod", -1, rule="FT-TRAVEL-D55", why="scarred by the horror: permanently")
             continue
-        find = yield from ctx.d6("Massacred Wagon Train: what you find", hero=hero, rule="FT-TRAVEL-D55")
+        find = yield from ctx.d6("Massacred Wagon Train: what you find", hero=hero, rule="FT-TRAVEL-D55",
+                                 asks=Asks.ROLL_FOR, said=roll_for(RollFor.FOUND, "Massacred Wagon Train"))
         if find <= 4:  # Gear
             yield from ctx.card(hero, "gear", "Draw a Gear card and enter it", rule="FT-TRAVEL-D55")
         elif find == 5:  # Artifact
@@ -130,7 +134,8 @@ def void_hound_attack(ctx: Ctx, roller: str) -> Procedure:
         clothing = [item for item in ctx.hero(hero).items
                     if ItemTag.CLOTHING in item.tags and ItemTag.PERSONAL not in item.tags]
         faces = yield from ctx.dice(len(clothing), "Void Hound Attack: a D6 per Clothing Item", hero=hero,
-                                    rule="FT-TRAVEL-D56")
+                                    rule="FT-TRAVEL-D56", asks=Asks.ROLL_FOR,
+                                    said=roll_for(RollFor.PER_CLOTHING, "Void Hound Attack"))  # fmt: skip
         for item, face in zip(clothing, faces, strict=True):
             if face <= 2:
                 ctx.remove_item(hero, item.id, rule="FT-TRAVEL-D56", why="torn apart by the Void Hounds")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ....events import Fact
 from ....flow import Ctx, Procedure
-from ....prompts import Amount, Asks, Option, Part, Says, SkillCheck
+from ....prompts import Amount, Asks, Option, Part, RollFor, Says, SkillCheck, roll_for
 from ....state import ItemTag
 from .common import either_test, hazard, takes_part, willpower_saves
 
@@ -20,7 +20,8 @@ def indian_curse(ctx: Ctx, roller: str) -> Procedure:
             continue
         ctx.emit("hits", f"{sheet.name} takes {hits} Horror Hits from the vengeful spirits", hero=hero,
                  rule="FT-TRAVEL-D61", hits=hits, hit_kind="horror")
-        unsaved = yield from willpower_saves(ctx, hero, hits, purpose="Indian Curse", rule="FT-TRAVEL-D61")
+        unsaved = yield from willpower_saves(ctx, hero, hits, purpose="Indian Curse", name="Indian Curse",
+                                             rule="FT-TRAVEL-D61")
         if unsaved:
             ctx.change(hero, "sanity_damage", unsaved * ctx.state.options.horror_hit_sanity,
                        rule="FT-TRAVEL-D61", why=f"{unsaved} unsaved Horror Hits")
@@ -45,10 +46,12 @@ def snake_oil_salesman(ctx: Ctx, roller: str) -> Procedure:
         test = yield from ctx.skill_test(hero, "cunning", 5, "Snake Oil Salesman", rule="FT-TRAVEL-D63", each=True)
         if test.passed:
             continue
-        price = yield from ctx.d6("Snake Oil Salesman: D6 x $25", hero=hero, rule="FT-TRAVEL-D63")
+        price = yield from ctx.d6("Snake Oil Salesman: D6 x $25", hero=hero, rule="FT-TRAVEL-D63",
+                                  asks=Asks.ROLL_FOR, said=roll_for(RollFor.GOLD_LOST, "Snake Oil Salesman", count=25))
         ctx.change(hero, "gold", -25 * price, rule="FT-TRAVEL-D63", why="flavored water and pungent herbs")
         elixir = yield from ctx.d6("Snake Oil Salesman: is one elixir worthwhile?", hero=hero,
-                                   rule="FT-TRAVEL-D63")
+                                   rule="FT-TRAVEL-D63", asks=Asks.ROLL_FOR,
+                                   said=roll_for(RollFor.ELIXIR, "Snake Oil Salesman"))  # fmt: skip
         if elixir == 6:
             yield from ctx.gain_token(hero, "Tonic", rule="FT-TRAVEL-D63")
 
@@ -81,7 +84,8 @@ def search_party(ctx: Ctx, roller: str) -> Procedure:
         if not found:
             ctx.change(hero, "sanity_mod", -1, rule="FT-TRAVEL-D64", why="the child is lost: permanently")
             continue
-        reward = yield from ctx.d6("Search Party: D6 x $100 reward", hero=hero, rule="FT-TRAVEL-D64")
+        reward = yield from ctx.d6("Search Party: D6 x $100 reward", hero=hero, rule="FT-TRAVEL-D64",
+                                   asks=Asks.ROLL_FOR, said=roll_for(RollFor.GOLD, "Search Party", count=100))
         ctx.change(hero, "gold", 100 * reward, rule="FT-TRAVEL-D64", why="reward for the rescue")
         yield from remove_d3_corruption(ctx, hero, "Search Party", rule="FT-TRAVEL-D64")
 
@@ -108,7 +112,8 @@ def gulch_ambush(ctx: Ctx, roller: str) -> Procedure:
                                          "Dark Stone icon: which?", options, hero=hero, rule="FT-TRAVEL-D65",
                                          alike="loss", asks=Asks.BLACK_FANG_LOSS)  # fmt: skip
             if loss == "shards":
-                shards = yield from ctx.d3("Gulch Ambush: Dark Stone lost", hero=hero, rule="FT-TRAVEL-D65")
+                shards = yield from ctx.d3("Gulch Ambush: Dark Stone lost", hero=hero, rule="FT-TRAVEL-D65",
+                                           asks=Asks.ROLL_FOR, said=roll_for(RollFor.DARK_STONE_LOST, "Gulch Ambush"))
                 ctx.change(hero, "dark_stone", -shards, rule="FT-TRAVEL-D65", why="scavenged by the Black Fang")
             else:
                 ctx.remove_item(hero, loss, rule="FT-TRAVEL-D65", why="scavenged by the Black Fang")
@@ -121,7 +126,8 @@ def gulch_ambush(ctx: Ctx, roller: str) -> Procedure:
 @hazard(66)
 def traveler_on_the_road(ctx: Ctx, roller: str) -> Procedure:
     """The rolling Hero meets a stranger: a D6 on the sub-table, never re-rolled or canceled (FT-TRAVEL-D66)."""
-    stranger = yield from ctx.d6("Traveler on the Road: who is the stranger?", hero=roller, rule="FT-TRAVEL-D66")
+    stranger = yield from ctx.d6("Traveler on the Road: who is the stranger?", hero=roller, rule="FT-TRAVEL-D66",
+                                 asks=Asks.ROLL_FOR, said=roll_for(RollFor.STRANGER, "Traveler on the Road"))
     if stranger <= 2:
         yield from scarlet_shadow(ctx)
     elif stranger <= 5:
@@ -137,7 +143,8 @@ def scarlet_shadow(ctx: Ctx) -> Procedure:
                if ctx.hero(hero).has_keyword("Outlaw") or ctx.hero(hero).corruption >= 4]
     lost = 0
     for hero in targets:
-        robbed = yield from ctx.d6("The Scarlet Shadow: D6 x $50", hero=hero, rule="FT-TRAVEL-D66")
+        robbed = yield from ctx.d6("The Scarlet Shadow: D6 x $50", hero=hero, rule="FT-TRAVEL-D66",
+                                   asks=Asks.ROLL_FOR, said=roll_for(RollFor.GOLD_LOST, "The Scarlet Shadow", count=50))
         lost -= ctx.change(hero, "gold", -50 * robbed, rule="FT-TRAVEL-D66", why="robbed by The Scarlet Shadow")
     nobody_robbed = lost == 0 if ctx.state.options.scarlet_shadow_literal else not targets
     if not nobody_robbed:
@@ -173,9 +180,11 @@ def shadowy_traveler(ctx: Ctx, roller: str) -> Procedure:
          Option("refuse", "Refuse the deal", Part.DECLINE, says=Says.REFUSE_DEAL)], hero=roller, rule="FT-TRAVEL-D66",
         asks=Asks.SCRATCH_DEAL)  # fmt: skip
     if deal == "accept":
-        xp = yield from ctx.d6("Mr. Scratch's deal: D6 x 100 XP", hero=roller, rule="FT-TRAVEL-D66")
+        xp = yield from ctx.d6("Mr. Scratch's deal: D6 x 100 XP", hero=roller, rule="FT-TRAVEL-D66",
+                               asks=Asks.ROLL_FOR, said=roll_for(RollFor.XP, "Mr. Scratch", count=100))
         ctx.change(roller, "xp", 100 * xp, rule="FT-TRAVEL-D66", why="Mr. Scratch's deal")
-        gold = yield from ctx.d6("Mr. Scratch's deal: D6 x $100", hero=roller, rule="FT-TRAVEL-D66")
+        gold = yield from ctx.d6("Mr. Scratch's deal: D6 x $100", hero=roller, rule="FT-TRAVEL-D66",
+                                 asks=Asks.ROLL_FOR, said=roll_for(RollFor.GOLD, "Mr. Scratch", count=100))
         ctx.change(roller, "gold", 100 * gold, rule="FT-TRAVEL-D66", why="Mr. Scratch's deal")
         ctx.set_value(roller, "scratch_deal", True, rule="FT-TRAVEL-D66", why="Mr. Scratch will return")
         return
@@ -184,7 +193,8 @@ def shadowy_traveler(ctx: Ctx, roller: str) -> Procedure:
     if test.passed:
         ctx.change(roller, "xp", 50, rule="FT-TRAVEL-D66", why="found a way out of the deal")
     else:
-        corruption = yield from ctx.d6("Mr. Scratch: D6+1 Corruption Points", hero=roller, rule="FT-TRAVEL-D66")
+        corruption = yield from ctx.d6("Mr. Scratch: D6+1 Corruption Points", hero=roller, rule="FT-TRAVEL-D66",
+                                       asks=Asks.ROLL_FOR, said=roll_for(RollFor.CORRUPTION_PLUS_ONE, "Mr. Scratch"))
         ctx.change(roller, "corruption", corruption + 1, rule="FT-TRAVEL-D66", why="ignoring Willpower")
 
 
@@ -192,5 +202,6 @@ def remove_d3_corruption(ctx: Ctx, hero: str, purpose: str, *, rule: str) -> Pro
     """Remove D3 Corruption Points (64, 66); a hero with none has nothing to roll for."""
     if not ctx.hero(hero).corruption:
         return
-    amount = yield from ctx.d3(f"{purpose}: Corruption Points removed", hero=hero, rule=rule)
+    amount = yield from ctx.d3(f"{purpose}: Corruption Points removed", hero=hero, rule=rule, asks=Asks.ROLL_FOR,
+                               said=roll_for(RollFor.CORRUPTION_REMOVED, purpose))
     ctx.change(hero, "corruption", -amount, rule=rule, why=purpose)
