@@ -265,8 +265,7 @@ class PossePresenter:
             return True
         sign = "+" if int(digits) > shown else "-"
         amount = f"${abs(int(digits) - shown)}" if key == "gold" else str(abs(int(digits) - shown))
-        self.table.submit(Adjust(hero_id, (Effect("change", field, delta),),
-                                 reason=f"{label} {sign}{amount} at the table"),
+        self.table.submit(Adjust(hero_id, (Effect("change", field, delta),)),  # the log words it from its facts
                           label=f"{hero.name}: {label} {sign}{amount}")
         return True
 
@@ -280,8 +279,7 @@ class PossePresenter:
         delta = direction * step * (-1 if inverse else 1)
         sign = "+" if direction > 0 else "-"
         amount = f"${step}" if key == "gold" else str(step)
-        self.table.submit(Adjust(hero_id, (Effect("change", field, delta),),
-                                 reason=f"{label} {sign}{amount} at the table"),
+        self.table.submit(Adjust(hero_id, (Effect("change", field, delta),)),  # the log words it from its facts
                           label=f"{hero.name}: {label} {sign}{amount}")
 
     # ---- tokens and mutations -------------------------------------------------------------------------------
