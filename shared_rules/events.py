@@ -148,6 +148,28 @@ class FireLine:
 
 
 @dataclass(frozen=True, slots=True)
+class BanditStep:
+    """One clause of a Bandit's proposal, as data a client words in its own language (the engine's `text` is the
+    English): `what` is rooftop_melee, retreats, stuck_melee, stays_melee, rooftop_no_target, rooftop_targets,
+    stays_in_cover_targets, no_target, takes_cover, stays_in_cover, moves, no_cover_moves, targets, no_attack or
+    new_target; `roll` the D6 it rolled for it, `count` the spaces it moves, `heroes` the Heroes it is next to (or
+    the target it cannot reach), `target` the Hero it targets or fights, `cover` and `building` its Cover (door,
+    window, doorway, corner, diagonal door, rooftop) and where, `roof` a rooftop, `entry` the Entry Area it comes on
+    at, `weapon` its weapon's name."""
+
+    what: str
+    roll: int = 0
+    count: int = 0
+    heroes: tuple[str, ...] = ()
+    target: str = ""
+    cover: str = ""
+    building: int = 0
+    roof: str = ""
+    entry: str = ""
+    weapon: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class BanditPlan:
     """What one Bandit does in its group's activation, as data for the table and the board on screen: where it
     starts, the squares it steps through, where it ends, why (`reason`: retreat, melee, cover, advance, stay,
@@ -163,6 +185,7 @@ class BanditPlan:
     cover: str = ""
     dice: tuple[int, ...] = ()
     shots: tuple[FireLine, ...] = ()
+    steps: tuple[BanditStep, ...] = ()  # what it does, clause by clause, for a client to word
 
 
 @quick

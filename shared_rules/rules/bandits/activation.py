@@ -13,9 +13,11 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
+from ...events import BanditStep
 from ...flow import ChoiceRequest, DrawRequest, Request, Requests
 from ...prompts import Asks
 from ..board import Board, Model, Pos, Side, Space, drive, has_cover, in_range
+from ..board.cover import Cover
 from ..board.rolls import Pick, Rolls
 from .ai import (
     Scene,
@@ -70,6 +72,7 @@ class Proposal:
     rolls: tuple[Die, ...]  # each die it rolled: Die("retreat", 5), Die("cover", 2)
     reason: str  # "Bandit 3: rolled 2, takes cover behind the door of building 4, targets Hanzo"
     retreated: bool = False
+    steps: tuple[BanditStep, ...] = ()  # the reason clause by clause, as data for a client to word
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +117,7 @@ class _Note:
     path: list[Space] = field(default_factory=list)
     rolls: list[Die] = field(default_factory=list)
     parts: list[str] = field(default_factory=list)
+    steps: list[BanditStep] = field(default_factory=list)
     action: Action = Action.NONE
     target: str | None = None
     retreated: bool = False
@@ -126,6 +130,14 @@ class _Note:
 
 
 Steps = Generator[Request, Any, Any]
+
+
+def _cover(board: Board, cover: Cover | None) -> dict[str, Any]:
+    """A Cover as a step's fields: its kind and Building (and rooftop)."""
+    if cover is None:
+        return {}
+    roof = board.roof_of[cover.building] if cover.kind == "rooftop" else ""
+    return {"cover": cover.kind, "building": cover.building, "roof": roof}
 
 
 def _spaces(n: int) -> str:
@@ -186,6 +198,7 @@ def _shootout(
             )
             note.action, note.target = Action.MELEE, hero
             note.parts.append(f"on the rooftop with {hero_name(hero)}, never retreats: fights hand to hand")
+            note.steps.append(BanditStep("rooftop_melee", target=hero))
             continue
         near = adjacent_heroes(sc, bandit)
         if not near:
@@ -199,6 +212,7 @@ def _shootout(
             note.walk(path)
             note.retreated = True
             note.parts.append(f"next to {who}, rolled {roll}, retreats {_spaces(len(path) - 1)}")
+            note.steps.append(BanditStep("retreats", roll, len(path) - 1, tuple(h.id for h in near)))
             sc = moved(sc, replace(bandit, pos=Pos(path[-1])))
             continue
         hero = yield from ctx.draw(
@@ -208,6 +222,8 @@ def _shootout(
         note.action, note.target = Action.MELEE, hero
         stuck = " but cannot get away" if roll >= 4 else ", stays"
         note.parts.append(f"next to {who}, rolled {roll}{stuck}: fights {hero_name(hero)} hand to hand")
+        note.steps.append(BanditStep("stuck_melee" if roll >= 4 else "stays_melee", roll,
+                                     heroes=tuple(h.id for h in near), target=hero))  # fmt: skip
 
     # Targeting, one Bandit at a time (FT-BANDIT-05/07)
     for bid in ids:
@@ -221,6 +237,7 @@ def _shootout(
             pool = fewest_marked(sc, markers, in_sight(sc, bandit.pos, weapon.range))
             if on_roof and not pool:
                 note.parts.append(f"{weapon.name} from {bandit.pos.describe()}: no Hero in range and sight, no attack")
+                note.steps.append(BanditStep("rooftop_no_target", roof=bandit.pos.roof, weapon=weapon.name))
                 continue
             if pool:
                 hero = yield from ctx.draw(
@@ -236,14 +253,18 @@ def _shootout(
                 note.action, note.target = Action.RANGED, hero
                 if on_roof:
                     note.parts.append(f"{weapon.name} from the rooftop, targets {hero_name(hero)}")
+                    note.steps.append(BanditStep("rooftop_targets", target=hero, roof=bandit.pos.roof,
+                                                 weapon=weapon.name))  # fmt: skip
                 else:
                     assert settled is not None
                     note.cover = settled.describe(board)
                     note.parts.append(f"stays in cover {note.cover}, targets {hero_name(hero)}")
+                    note.steps.append(BanditStep("stays_in_cover_targets", target=hero, **_cover(board, settled)))
                 continue
         pool = fewest_marked(sc, markers)
         if not pool:
             note.parts.append("no Hero to target")
+            note.steps.append(BanditStep("no_target"))
             continue
         target = yield from ctx.draw(
             f"{name(bid)}'s target (a Random Hero with the fewest Shootout markers)",
@@ -258,22 +279,28 @@ def _shootout(
         where = plan.cover.describe(board) if plan.cover is not None else ""
         if plan.took_cover:
             note.parts.append(f"rolled {roll}, " + (f"takes cover {where}" if plan.path else f"stays in cover {where}"))
+            note.steps.append(BanditStep("takes_cover" if plan.path else "stays_in_cover", roll,
+                                         **_cover(board, plan.cover)))  # fmt: skip
         else:
             moving = f"moves {_spaces(plan.cost)}" if plan.cost else "stays"
             if plan.path and bandit.pos.entry:
                 moving = f"comes on at Entry Area {bandit.pos.entry} and " + moving
             seeking = "finds no cover in reach, " if roll <= 3 else ""
             note.parts.append(f"rolled {roll}, {seeking}{moving}")
+            note.steps.append(BanditStep("no_cover_moves" if roll <= 3 else "moves", roll, plan.cost,
+                                         entry=bandit.pos.entry if plan.path else ""))  # fmt: skip
         sc = moved(sc, replace(bandit, pos=plan.end))
         bandit = sc.by_id[bid]
         if plan.line is not None:
             hero = target
             note.cover = where
             note.parts.append(f"targets {hero_name(hero)}")
+            note.steps.append(BanditStep("targets", target=hero))
         else:
             others = fewest_marked(sc, markers, [h for h in in_sight(sc, bandit.pos, weapon.range) if h != target])
             if not others:
                 note.parts.append(f"cannot get {hero_name(target)} in range and sight: no attack")
+                note.steps.append(BanditStep("no_attack", heroes=(target,)))
                 continue
             hero = yield from ctx.draw(
                 f"{name(bid)}'s new target (a Random Hero in Range and sight, fewest Shootout markers)",
@@ -281,6 +308,7 @@ def _shootout(
                 rule="FT-BANDIT-05", asks=Asks.TARGET_HERO, said=(("figure", name(bid)), ("reason", "new_target")),
             )
             note.parts.append(f"cannot get {hero_name(target)} in range and sight, targets {hero_name(hero)}")
+            note.steps.append(BanditStep("new_target", heroes=(target,), target=hero))
         markers[hero] += 1
         marks.append((bid, hero))
         note.action, note.target = Action.RANGED, hero
@@ -307,7 +335,7 @@ def _shootout(
         reason = f"{name(bid)}: " + ", ".join(note.parts) if note.parts else f"{name(bid)}: nothing to do"
         proposals.append(
             Proposal(bid, note.start, bandit.pos, tuple(note.path), note.action, note.target, line_of_fire,
-                     note.cover, tuple(note.rolls), reason, note.retreated)  # fmt: skip
+                     note.cover, tuple(note.rolls), reason, note.retreated, tuple(note.steps))  # fmt: skip
         )
     snapshot = tuple(Marks(hero, count) for hero, count in sorted(markers.items()))
     return Shootout(on_roof, tuple(proposals), tuple(shots), snapshot), sc

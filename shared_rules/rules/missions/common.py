@@ -679,7 +679,7 @@ def shootout(ctx: Ctx, ids: list[str], fixes: dict[str, str], *, still: bool = F
         elif p.action is Action.MELEE and target:
             attacks.append((p.bandit, target, False, True))
         plan = BanditPlan(p.bandit, place_of(board, p.start), p.path, place_of(board, p.end), reason_key(p),
-                          action, target, p.cover, tuple(d.face for d in p.rolls), shots)  # fmt: skip
+                          action, target, p.cover, tuple(d.face for d in p.rolls), shots, p.steps)  # fmt: skip
         text = p.reason if p.bandit not in fixes else f"{p.reason}; the table says: targets {fixes[p.bandit]}"
         ctx.emit("bandit", text, rule="FT-BANDIT-05", bandit=plan, reason=plan.reason, figure=_model(ctx, p.bandit),
                  name=_model(ctx, target) if target else "", count=max(0, len(p.path) - 1),
