@@ -21,7 +21,7 @@ from typing import Any
 
 from shared_rules.codec import encode
 from shared_rules.errors import RulesError
-from shared_rules.events import BanditPlan
+from shared_rules.events import BanditPlan, BanditStep
 from shared_rules.rules.adventure.board_models import board_pos
 from shared_rules.rules.adventure.missions import MISSIONS, TOWN
 from shared_rules.rules.bandits import Activation
@@ -30,6 +30,7 @@ from shared_rules.rules.board.grid import DIAGONALS, DOOR, OPEN, STREET, WALL, W
 from shared_rules.rules.missions.common import ground
 
 from ..i18n import _
+from .board_words import proposal_words
 
 Point = tuple[float, float]
 Space = tuple[int, int]
@@ -237,12 +238,23 @@ class BoardInput:
     mission: str = ""
 
 
-def moves_from_activation(activation: Activation) -> tuple[Move, ...]:
+def moves_from_activation(activation: Activation, names: Mapping[str, str] | None = None) -> tuple[Move, ...]:
+    """The AI's proposals as the moves the screen draws, each worded from its steps in the language in use."""
+    names = {**{m.id: m.label for m in activation.models}, **(names or {})}
     shots: dict[str, int] = {}
     for shot in activation.shots:
         shots[shot.bandit] = shots.get(shot.bandit, 0) + 1
-    return tuple(Move(p.bandit, p.start, p.path, p.end, p.target, p.action.value, p.reason,
+    return tuple(Move(p.bandit, p.start, p.path, p.end, p.target, p.action.value, _proposal(p.bandit, p.steps,
+                                                                                              names, p.reason),
                       shots.get(p.bandit, 0), p.retreated) for p in activation.proposals)  # fmt: skip
+
+
+def _proposal(bandit: str, steps: tuple[BanditStep, ...], names: Mapping[str, str], english: str,
+              target: str = "") -> str:
+    """A proposal in words from its steps; the engine's English when it carries none (an older server)."""
+    if not steps:
+        return english
+    return proposal_words(names.get(bandit, bandit), steps, names, target)
 
 
 def _pos(raw: Any) -> Pos:
@@ -291,9 +303,13 @@ def moves_from_plans(plans: Iterable[BanditPlan], names: Mapping[str, str] | Non
     out = []
     for plan in plans:
         start, end = board_pos(plan.start) or Pos(), board_pos(plan.end) or Pos()
-        words = REASON_WORDS.get(plan.reason, plan.reason.replace("_", " "))
-        who, target = names.get(plan.bandit, plan.bandit), plan.target or None
-        reason = f"{who}: {words}" + (f", targets {names.get(plan.target, plan.target)}" if target else "")
+        target = plan.target or None
+        if plan.steps:
+            reason = proposal_words(names.get(plan.bandit, plan.bandit), plan.steps, names, plan.target)
+        else:
+            words = REASON_WORDS.get(plan.reason, plan.reason.replace("_", " "))
+            who = names.get(plan.bandit, plan.bandit)
+            reason = f"{who}: {words}" + (f", targets {names.get(plan.target, plan.target)}" if target else "")
         out.append(Move(plan.bandit, start, plan.path, end if end.spaces or end.roof else start, target, plan.action,
                         reason, len(plan.shots), plan.reason == "retreat"))  # fmt: skip
     return tuple(out)

@@ -7,9 +7,10 @@ names; a key this app does not know (a newer server, a third-party Mission) read
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 
 from shared_rules import Event
+from shared_rules.events import BanditStep
 
 from ..i18n import _
 
@@ -202,6 +203,67 @@ def _bandit(f: Facts) -> str:
         if target:
             text += ", " + _("targets {target}").format(target=target)
     return text + (" " + _("(the table's target)") if f.get("why") else "")
+
+
+def cover_words(kind: str, building: int, roof: str = "") -> str:
+    """A Bandit's Cover in words: "behind the window of building 2"."""
+    if kind == "rooftop":
+        return _("on the rooftop {roof}").format(roof=roof or building)
+    return {
+        "door": _("behind the door of building {n}"), "window": _("behind the window of building {n}"),
+        "doorway": _("leaning in the doorway of building {n}"), "corner": _("leaning around the corner of building {n}"),
+        "diagonal door": _("in the corner door of building {n}"),
+    }.get(kind, "{n}").format(n=building)  # fmt: skip
+
+
+def _step(step: BanditStep, names: Mapping[str, str]) -> str:
+    def name(hero: str) -> str:
+        return names.get(hero, hero)
+
+    near = _(" and ").join(name(h) for h in step.heroes)
+    target, roll, n = name(step.target), step.roll, step.count
+    where = cover_words(step.cover, step.building, step.roof)
+    moves = (_("moves 1 space") if n == 1 else _("moves {n} spaces").format(n=n)) if n else _("stays")
+    if n and step.entry:
+        moves = _("comes on at Entry Area {letter} and {moves}").format(letter=step.entry, moves=moves)
+    words: dict[str, Callable[[], str]] = {
+        "rooftop_melee": lambda: _("on the rooftop with {hero}, never retreats: fights hand to hand").format(
+            hero=target),
+        "retreats": lambda: (_("next to {heroes}, rolled {roll}, retreats 1 space") if n == 1 else
+                             _("next to {heroes}, rolled {roll}, retreats {n} spaces")).format(
+            heroes=near, roll=roll, n=n),
+        "stuck_melee": lambda: _("next to {heroes}, rolled {roll} but cannot get away: fights {hero} hand to "
+                                 "hand").format(heroes=near, roll=roll, hero=target),
+        "stays_melee": lambda: _("next to {heroes}, rolled {roll}, stays: fights {hero} hand to hand").format(
+            heroes=near, roll=roll, hero=target),
+        "rooftop_no_target": lambda: _("{weapon} from rooftop {roof}: no Hero in range and sight, no attack").format(
+            weapon=_(step.weapon), roof=step.roof),
+        "rooftop_targets": lambda: _("{weapon} from the rooftop, targets {hero}").format(
+            weapon=_(step.weapon), hero=target),
+        "stays_in_cover_targets": lambda: _("stays in cover {where}, targets {hero}").format(where=where, hero=target),
+        "no_target": lambda: _("no Hero to target"),
+        "takes_cover": lambda: _("rolled {roll}, takes cover {where}").format(roll=roll, where=where),
+        "stays_in_cover": lambda: _("rolled {roll}, stays in cover {where}").format(roll=roll, where=where),
+        "moves": lambda: _("rolled {roll}, {moves}").format(roll=roll, moves=moves),
+        "no_cover_moves": lambda: _("rolled {roll}, finds no cover in reach, {moves}").format(roll=roll, moves=moves),
+        "targets": lambda: _("targets {hero}").format(hero=target),
+        "no_attack": lambda: _("cannot get {hero} in range and sight: no attack").format(hero=near),
+        "new_target": lambda: _("cannot get {hero} in range and sight, targets {other}").format(
+            hero=near, other=target),
+    }  # fmt: skip
+    said = words.get(step.what)
+    return said() if said is not None else step.what.replace("_", " ")
+
+
+def proposal_words(bandit: str, steps: Iterable[BanditStep], names: Mapping[str, str], target: str = "") -> str:
+    """A Bandit's proposal clause by clause, in the language in use: "Bandit 3: rolled 2, takes cover behind the
+    window of building 2, targets Kiri" (with the table's own target when it gave another)."""
+    steps = tuple(steps)
+    parts = [_step(step, names) for step in steps] or [_("nothing to do")]
+    aimed = next((s.target for s in reversed(steps) if s.target), "")
+    if target and target != aimed:
+        parts.append(_("the table says: targets {hero}").format(hero=names.get(target, target)))
+    return _("{bandit}: {words}").format(bandit=bandit, words=", ".join(parts))
 
 
 def _shot(f: Facts) -> str:

@@ -20,8 +20,10 @@ from shared_rules.effects import check_effects
 from shared_rules.prompts import Reads
 from shared_rules.state import HERO_FIELDS, SKILLS
 
+from ..i18n import _
 from .asking import option_text, question_text
 from .reading import test_target
+from .roll_words import chart_words
 from .table import Cancel, Notice, TableSession
 from .words import plain
 
@@ -31,17 +33,32 @@ ONES_COLOUR = "white"
 PERIL_COLOUR = "amber"
 D8_COLOUR = "blue"
 
-FIELD_LABELS = {
-    "xp": "XP", "gold": "Gold", "wounds": "Wounds", "sanity_damage": "Sanity Damage", "grit": "Grit",
-    "max_grit": "Max Grit", "corruption": "Corruption", "dark_stone": "Dark Stone", "health_mod": "Max Health",
-    "sanity_mod": "Max Sanity", "unwanted_attention": "Unwanted Attention", "wanted": "Wanted", "level": "Level",
-    "defense": "Defense", "willpower": "Willpower", "health_base": "Base Health", "sanity_base": "Base Sanity",
-} | {skill: skill.capitalize() for skill in SKILLS}  # fmt: skip
+
+
+def field_labels() -> dict[str, str]:
+    """A Hero's values by name, in the language in use (built at each call: a language switch applies)."""
+    return {
+        "xp": _("XP"), "gold": _("Gold"), "wounds": _("Wounds"), "sanity_damage": _("Sanity Damage"),
+        "grit": _("Grit"), "max_grit": _("Max Grit"), "corruption": _("Corruption"), "dark_stone": _("Dark Stone"),
+        "health_mod": _("Max Health"), "sanity_mod": _("Max Sanity"), "unwanted_attention": _("Unwanted Attention"),
+        "wanted": _("Wanted"), "level": _("Level"), "defense": _("Defense"), "willpower": _("Willpower"),
+        "health_base": _("Base Health"), "sanity_base": _("Base Sanity"), "agility": _("Agility"),
+        "cunning": _("Cunning"), "spirit": _("Spirit"), "strength": _("Strength"), "lore": _("Lore"),
+        "luck": _("Luck"),
+    }  # fmt: skip
+
+
+def card_named_ops() -> dict[str, str]:
+    """What a card gives or takes by name, in the language in use."""
+    return {"add_item": _("gains item"), "remove_item": _("loses item"), "add_token": _("gains token"),
+            "add_mutation": _("gains Mutation"), "add_keyword": _("gains keyword")}  # fmt: skip
+
+
 CARD_FIELDS = ("wounds", "sanity_damage", "gold", "xp", "grit", "corruption", "dark_stone", "health_mod",
                "sanity_mod", "max_grit", "unwanted_attention", "wanted", *SKILLS)  # fmt: skip
-CARD_NAMED_OPS = {"add_item": "gains item", "remove_item": "loses item", "add_token": "gains token",
-                  "add_mutation": "gains Mutation", "add_keyword": "gains keyword"}  # fmt: skip
-assert set(CARD_FIELDS) <= set(HERO_FIELDS) | set(SKILLS)
+CARD_NAMED_OPS = ("add_item", "remove_item", "add_token", "add_mutation", "add_keyword")
+assert set(CARD_FIELDS) <= set(HERO_FIELDS) | set(SKILLS) and set(CARD_FIELDS) <= set(field_labels())
+assert set(CARD_NAMED_OPS) == set(card_named_ops())
 SEND_WINDOW = 1.2  # seconds between the last die tapped and the faces sent: time to see a mis-tap and hold it
 
 
@@ -162,6 +179,7 @@ class CardEntry:
     field: str
     amount: int
     named_ops: tuple[tuple[str, str], ...]
+    hint: str = ""  # what to do, the chart named in the language in use
 
 
 @dataclass(frozen=True, slots=True)
@@ -639,9 +657,12 @@ class PromptPresenter:
 
     # ---- cards: what the physical card says ------------------------------------------------------------------
     def _card_entry(self, prompt: Prompt) -> CardEntry:
+        labels = field_labels()
+        hint = _("Draw a card from the {chart} deck or chart, and enter what it says.").format(
+            chart=chart_words(prompt.chart))
         return CardEntry(prompt.chart, self.card_text, tuple(describe_effect(e) for e in self.card_effects),
-                         tuple((f, FIELD_LABELS[f]) for f in CARD_FIELDS), self.card_field, self.card_amount,
-                         tuple(CARD_NAMED_OPS.items()))
+                         tuple((f, labels[f]) for f in CARD_FIELDS), self.card_field, self.card_amount,
+                         tuple(card_named_ops().items()), hint)  # fmt: skip
 
     def set_card_text(self, text: str) -> None:
         self.sync()
@@ -713,9 +734,9 @@ class PromptPresenter:
 
 def describe_effect(effect: Effect) -> str:
     if effect.op == "change":
-        label = FIELD_LABELS.get(effect.field, effect.field)
+        label = field_labels().get(effect.field, effect.field)
         amount = f"${abs(effect.amount)}" if effect.field == "gold" else str(abs(effect.amount))
         return f"{'+' if effect.amount > 0 else '-'}{amount} {label}"
     if effect.op == "set":
-        return f"{FIELD_LABELS.get(effect.field, effect.field)} = {effect.amount}"
-    return f"{CARD_NAMED_OPS.get(effect.op, effect.op.replace('_', ' '))} {effect.name}".strip()
+        return f"{field_labels().get(effect.field, effect.field)} = {effect.amount}"
+    return f"{card_named_ops().get(effect.op, effect.op.replace('_', ' '))} {effect.name}".strip()

@@ -228,8 +228,7 @@ class DiceScreen(Screen):
     def _card(self, body: Any, actions: Any, vm: PromptView) -> None:
         p, entry = self.presenter, vm.card
         assert p is not None and entry is not None
-        body.add_widget(Factory.Muted(text=_("Draw a card from the {chart} deck or chart, and enter what it "
-                                             "says.").format(chart=_(entry.chart.replace("_", " ")))))
+        body.add_widget(Factory.Muted(text=entry.hint))
         text = text_input(entry.text, _("What the card says"), "WrapInput")
         text.bind(text=lambda _w, value: p.set_card_text(value))
         body.add_widget(text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from mobile import theme
 from mobile.presenters import board_demo
@@ -299,3 +300,69 @@ def test_spaces_already_48_dp_wide_are_picked_by_the_first_tap() -> None:
     board = presenter()
     across = board.view().viewport[2]  # a tablet: the whole close-up fits at 48 dp a space
     assert board.touch(13.5, 11.5, across=across) == "selected" and not board.view().zoomed
+
+
+ENGLISH_PROPOSAL_WORDS = ("rolled", "retreats", "takes cover", "targets", "Next to", "next to", "building", "stays",
+                          "moves", "space")  # fmt: skip
+
+
+def test_a_spanish_phone_reads_the_bandits_proposals_and_the_selected_bandit_s_sentence_in_spanish() -> None:
+    """The AI's proposals (the real rules, from typed-in dice) are worded from their steps, not the engine's English
+    sentence; the English from the steps is the engine's sentence word for word."""
+    from mobile import i18n
+
+    activation = board_demo.activation()
+    names = {m.id: m.label for m in activation.models}
+    assert [m.reason for m in moves_from_activation(activation)] == [p.reason for p in activation.proposals]
+    assert any(p.retreated for p in activation.proposals) and any(p.cover for p in activation.proposals)
+    i18n.set_language("es")
+    try:
+        p = BoardPresenter(replace(board_demo.shootout(), moves=moves_from_activation(activation, names)))
+        rows = [line.text for line in p.view().turn]
+        assert p.tap(*centre((13, 11))) == "selected"  # Bandit 1
+        sentence = p.view().sentence
+    finally:
+        i18n.set_language("en")
+    assert len(rows) == 6
+    for text in (*rows, sentence):
+        assert not [w for w in ENGLISH_PROPOSAL_WORDS if w in text], text
+    assert sentence == ("Bandit 1: junto a Hanzo, saca 5, se retira 1 casilla, saca 2, se pone a cubierto tras la "
+                        "ventana del edificio 2, apunta a Kiri.")  # fmt: skip
+    assert any("sigue a cubierto tras la puerta del edificio 3" in row.lower() for row in rows), rows
+
+
+def test_a_real_town_shootout_s_bandit_events_carry_their_steps_and_read_in_spanish() -> None:
+    """A Shootout on a real Town Mission: the `bandit` events' plans carry each clause as data (the board's list
+    was the engine's key plus English words before), and a Spanish phone reads them in Spanish."""
+    from types import SimpleNamespace as Step
+
+    from mobile import i18n
+    from shared_rules.commands import ActivateBandits
+    from tests.rules.missions.test_activation import bandits_up
+
+    t: Any = bandits_up()
+    t.do(ActivateBandits())
+    for _step in range(40):
+        if t.prompt is None:
+            break
+        if t.prompt.kind.value == "roll":
+            t.roll(*([2] * t.prompt.dice_count))
+        elif t.prompt.kind.value == "reroll":
+            t.keep()
+        else:
+            t.choose(t.prompt.options[0].key)
+    plans = [e.bandit for e in t.events if e.bandit is not None]
+    assert plans and all(plan.steps for plan in plans)
+    assert any(s.what == "takes_cover" and s.roll == 2 and s.cover for plan in plans for s in plan.steps)
+    names = {h.id: h.name for h in t.state.heroes} | {f.id: f.name for f in t.state.adventure.figures}
+    turn = Step(command="activate_bandits", events=tuple(e for e in t.events if e.bandit is not None))
+    english = [m.reason for m in moves_from_log([turn], names)]
+    assert any("rolled 2, takes cover" in text for text in english), english
+    i18n.set_language("es")
+    try:
+        spanish = [m.reason for m in moves_from_log([turn], names)]
+    finally:
+        i18n.set_language("en")
+    assert any("saca 2, se pone a cubierto" in text for text in spanish), spanish
+    for text in spanish:
+        assert not [w for w in ENGLISH_PROPOSAL_WORDS if w in text], text

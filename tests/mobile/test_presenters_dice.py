@@ -397,3 +397,29 @@ def test_each_hero_s_answer_to_a_choice_they_all_make_is_set_on_one_screen_and_s
     assert pending is not None and (pending.hero, pending.kind) == ("bo", "roll")  # Bo's own Cunning test
     answered = [e.hero for e in dice.table.snapshot.log[-1].events if e.type == "answered"]
     assert answered == ["ann", "bo"]  # Cy's answer is logged when the rule reaches Cy, after Bo's test
+
+
+def test_a_spanish_phone_s_card_editor_names_the_values_what_a_card_gives_and_the_chart_in_spanish(
+        tmp_path: Path) -> None:
+    from mobile import i18n
+
+    dice, _ = on_the_road(tmp_path, hero("ann", "Ann"))
+    tap(dice, 1, 1)  # 11 Possession, then a Madness roll: the card editor
+    tap(dice, 2)
+    i18n.set_language("es")
+    try:
+        card = dice.view().card
+        assert card is not None
+        labels, ops = dict(card.fields), dict(card.named_ops)
+        assert labels["corruption"] == "Corrupción" and labels["grit"] == "Temple" and labels["agility"] != "Agility"
+        assert labels["dark_stone"] == "Piedra Oscura" and labels["wounds"] != "Wounds"
+        assert ops["add_item"] == "gana objeto" and ops["add_mutation"] == "gana Mutación"
+        assert card.hint == "Roba una carta del mazo o tabla Locura y escribe lo que dice."
+        english = {"XP", "Gold", "Wounds", "Sanity Damage", "Grit", "Corruption", "Dark Stone", "Max Health",
+                   "Agility", "Strength", "gains item", "loses item", "gains token", "gains keyword"}  # fmt: skip
+        assert not english & (set(labels.values()) | set(ops.values())), english & set(labels.values())
+        dice.add_named("add_mutation", "Third Eye")
+        assert dice.view().card.effects == ("gana Mutación Third Eye",)
+    finally:
+        i18n.set_language("en")
+    assert dict(dice.view().card.fields)["corruption"] == "Corruption"  # the language switch applies at once
