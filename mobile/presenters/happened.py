@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from shared_rules import Event
 
-from .words import FIELD_WORDS
+from .amounts import FIELD_WORDS
 
 # hero values kept with markers or tokens on the table: (one, many) names of the marker
 MARKERS = {
