@@ -234,15 +234,16 @@ def purpose_words(asks: object, facts: Mapping[str, object], *, die: str = "") -
     phrase for (a newer server: the engine's English then)."""
     key = str(asks)
     if key == "roll_for":
-        return roll_for(facts)
-    kind = facts.get("reason", facts.get("chart"))
-    phrase = _kinds().get((key, str(kind))) if kind is not None else None
-    if phrase is None and key not in ("mission_roll", "mission_draw"):
-        phrase = (_by_figure() if key in _BY_FIGURE and facts.get("figure") else _purposes()).get(key)
-    if phrase is None:
-        return None
-    words = phrase.format_map(_values(key, facts, die))
-    return _("{what} (re-roll)").format(what=words) if facts.get("reroll") is True else words
+        words = roll_for(facts)
+    else:
+        kind = facts.get("reason", facts.get("chart"))
+        phrase = _kinds().get((key, str(kind))) if kind is not None else None
+        if phrase is None and key not in ("mission_roll", "mission_draw"):
+            phrase = (_by_figure() if key in _BY_FIGURE and facts.get("figure") else _purposes()).get(key)
+        words = phrase.format_map(_values(key, facts, die)) if phrase is not None else None
+    if words is not None and facts.get("reroll") is True:
+        return _("{what} (re-roll)").format(what=words)
+    return words
 
 
 def _values(key: str, facts: Mapping[str, object], die: str) -> _Facts:
