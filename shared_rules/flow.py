@@ -659,6 +659,11 @@ _WORDS = {
 }  # fmt: skip
 
 
+def value_words(field: str) -> str:
+    """A hero value's name in the engine's English lines ("Gold", "Sanity Damage")."""
+    return _WORDS.get(field, field.replace("_", " "))
+
+
 def _shown_max(hero: Hero, field: str, delta: int) -> tuple[int, int] | None:
     """A permanent change to Max Health or Max Sanity, as the max it moved (10 -> 9), not the modifier."""
     if field not in ("health_mod", "sanity_mod"):

@@ -5,17 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..client import LogStep, history
+from ..i18n import _
 from .table import TableSession
 from .words import event_text, plain
 
 PAGE = 30  # steps shown at first; "show older" adds as many again
 
-COMMAND_WORDS = {
-    "create": "The table is set", "choose_town_size": "Town size chosen", "roll_hazard": "Travel Hazard rolled",
-    "arrive": "Arrived in town", "end_town_stay": "Town Stay ended", "adjust": "Changed at the table",
-    "roll": "Dice entered", "choose": "Choice made", "reroll": "Grit re-roll", "enter_card": "Card entered",
-    "undo": "Taken back", "create_session": "The table is set",
-}  # fmt: skip
+def command_words(command: str) -> str | None:
+    """A step's heading by the command that made it, in the app's language (None: a command named no better)."""
+    return {
+        "create": _("The table is set"), "create_session": _("The table is set"),
+        "choose_town_size": _("Town size chosen"), "roll_hazard": _("Travel Hazard rolled"),
+        "arrive": _("Arrived in town"), "end_town_stay": _("Town Stay ended"), "adjust": _("Changed at the table"),
+        "roll": _("Dice entered"), "choose": _("Choice made"), "reroll": _("Grit re-roll"),
+        "enter_card": _("Card entered"), "undo": _("Taken back"),
+    }.get(command)  # fmt: skip
 
 
 # The event that names a step best, by the command that made it
@@ -34,9 +38,7 @@ def step_label(step: LogStep, names: dict[str, str]) -> str:
         said = [event_text(e, names) for e in step.events if e.type == "activated"]
         if said:
             return "; ".join(said)
-    if step.command == "reroll":
-        return "Grit re-roll"
-    return COMMAND_WORDS.get(step.command, plain(step.command.replace("_", " ")))
+    return command_words(step.command) or plain(step.command.replace("_", " "))
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +108,8 @@ class LogPresenter:
         newest = snapshot.log[::-1][: self.shown_steps]
         for step in newest:
             undone = step.command != "undo" and step.version not in effective
-            title = COMMAND_WORDS.get(step.command, step.command) + (" (taken back)" if undone else "")
+            heading = command_words(step.command) or plain(step.command.replace("_", " "))
+            title = _("{step} (taken back)").format(step=heading) if undone else heading
             rows.append(LogRow("step", title, undone, "", "", step.version))
             names = self.table.read.names
             if step.command == "undo" and step.undo_to is not None:
@@ -124,8 +127,8 @@ class LogPresenter:
         n = max(2, min(self.undo_steps, len(steps)))
         self.undo_steps = n
         last = steps[0] if steps else ""
-        return LogView(tuple(rows), len(steps), n, f"Undo: {last}" if steps else "Nothing to undo",
-                       f"Undo {n} steps...", self.confirm, len(snapshot.log) - len(newest), tuple(blocks), self.why,
+        return LogView(tuple(rows), len(steps), n, _("Undo: {step}").format(step=last) if steps else
+                       _("Nothing to undo"), _("Undo {n} steps...").format(n=n), self.confirm, len(snapshot.log) - len(newest), tuple(blocks), self.why,
                        self.redo_label())
 
     def redoable(self) -> list[LogStep]:
@@ -150,8 +153,8 @@ class LogPresenter:
             return ""
         names = self.table.read.names
         if len(steps) == 1:
-            return f"Redo: {step_label(steps[0], names)}"
-        return f"Redo {len(steps)} steps: {step_label(steps[0], names)}..."
+            return _("Redo: {step}").format(step=step_label(steps[0], names))
+        return _("Redo {n} steps: {step}...").format(n=len(steps), step=step_label(steps[0], names))
 
     def redo(self) -> None:
         """Apply again what the last undo took back, step by step in their order (each sent after the one before)."""
@@ -170,8 +173,8 @@ class LogPresenter:
         kept = set(history(log, step.undo_to))
         by_version = {s.version: s for s in log}
         names = self.table.read.names
-        return ["Taken back: " + step_label(by_version[v], names) for v in reversed(before)
-                if v not in kept and v in by_version] or ["A step was taken back"]
+        return [_("Taken back: {step}").format(step=step_label(by_version[v], names)) for v in reversed(before)
+                if v not in kept and v in by_version] or [_("A step was taken back")]
 
     def toggle_why(self) -> None:
         """Show or hide the rule behind each line (the rulebook id, for settling an argument)."""
@@ -209,8 +212,8 @@ class LogPresenter:
             self.confirm = None
             return None
         words = "; ".join(available[:steps])
-        self.confirm = Confirm(steps, f"Take back the last {steps} steps ({words})? Every phone at the table goes "
-                                      "back.")
+        self.confirm = Confirm(steps, _("Take back the last {n} steps ({steps})? Every phone at the table goes "
+                                        "back.").format(n=steps, steps=words))
         self.table.changed()
         return self.confirm
 

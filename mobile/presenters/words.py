@@ -467,7 +467,14 @@ def _table(event: Event, who: str, f: dict[str, object]) -> str | None:
         return _("A step was taken back") if n == 1 else _("{n} steps were taken back").format(n=n)
     if kind == "adjusted":
         why = _said(f.get("why"))
-        return f"{who}: {why}" if why else _("{who}: adjusted at the table").format(who=who)
+        if why:  # what a player typed, as typed
+            return f"{who}: {why}"
+        if isinstance(f.get("count"), int) and f.get("name"):  # one value moved, named by the engine's facts
+            field, count = str(f["name"]), int(f["count"])  # type: ignore[call-overload]
+            amount = f"{'+' if count > 0 else '-'}{'$' if field == 'gold' else ''}{abs(count)}"
+            what = _(FIELD_WORDS.get(field, field.replace("_", " ")))
+            return _("{who}: {what} {amount} at the table").format(who=who, what=what, amount=amount)
+        return _("{who}: adjusted at the table").format(who=who)
     if kind == "bell":
         return _("{who} rings the Sacred Bell: Cover {n}+ until the end of the turn").format(who=who,
                                                                                             n=f.get("target", ""))

@@ -123,3 +123,30 @@ def test_an_undo_says_what_it_took_back_and_rules_hide_behind_why(tmp_path: Path
     assert all(not row.rule and not row.who for step in view.steps for row in step.events)
     log.toggle_why()
     assert any(row.rule == "MANUAL" for step in log.view().steps for row in step.events) and log.view().why
+
+
+def test_a_spanish_phone_reads_the_log_its_headings_and_undo_in_spanish(tmp_path: Path) -> None:
+    """The log's headings, what undo and redo take back and the confirmation are the app's words, and a value
+    moved by hand is worded from the engine's facts (which value, by how much), not from an English reason."""
+    from mobile import i18n
+
+    log, _ = played(tmp_path)
+    i18n.set_language("es")
+    try:
+        view = log.view()
+        assert view.undo_last_label == "Deshacer: Ann: Oro +$25 en la mesa"
+        assert view.undo_more_label == "Deshacer 2 pasos..."
+        assert [s.title for s in view.steps][:3] == ["Cambiado en la mesa"] * 3
+        log.undo_last()
+        view = log.view()
+        assert view.steps[0].title == "Deshecho" and view.steps[0].events[0].text == "Deshecho: Ann: Oro +$25 en la mesa"
+        assert view.steps[1].title == "Cambiado en la mesa (deshecho)"
+        assert view.redo_label == "Rehacer: Ann: Oro +$25 en la mesa"
+        confirm = log.ask_undo(2)
+        assert confirm is not None and confirm.question.startswith("¿Deshacer los últimos 2 pasos (Ann: PX +10 en la mesa")
+        english = ("Undo", "Redo", "Taken back", "at the table", "Changed", "steps")
+        shown = [view.undo_last_label, view.undo_more_label, view.redo_label, confirm.question,
+                 *(s.title for s in view.steps), *(e.text for s in view.steps for e in s.events)]
+        assert not [text for text in shown if any(word in text for word in english)]
+    finally:
+        i18n.set_language("en")
