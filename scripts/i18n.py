@@ -42,9 +42,9 @@ def data_strings() -> list[str]:
     found += list(STEP_WORDS.values()) + [word for *_k, word in RESOURCES] + [w for _k, w in CLASS_NUMBERS.values()]
     found += list(BEDS.values()) + list(BOUNTY_WORDS.values()) + [w for w in STATE_WORDS.values() if w] + [w for _k, w in HERO_RISKS]
     found += [WORDS[m] for m in HEADLINE] + [m.title for m in MISSIONS.values()] + [w for _k, w in TOKEN_FLAGS]
+    from mobile.presenters.amounts import FIELD_WORDS
     from mobile.presenters.board import COUNTER_WORDS
     from mobile.presenters.start import TAG_WORDS
-    from mobile.presenters.words import FIELD_WORDS
 
     found += list(COUNTER_WORDS.values())  # the board's status strip names a mission's counters
     found += list(FIELD_WORDS.values()) + list(TAG_WORDS.values())  # hero values in the log, item tags at the start

@@ -608,12 +608,15 @@ class Ctx(Requests):
 
     def _answered(self, request: ChoiceRequest | DrawRequest, key: str, *, how: str = "choice") -> str:
         """The `answered` event: what was chosen or drawn, in the option's words; an answer given for the posse at
-        once (the same for everyone, or each hero's given ahead) says so on each hero's own event."""
+        once (the same for everyone, or each hero's given ahead) says so on each hero's own event. A keyed draw says
+        what it was for as its prompt does (`asks` and the facts `said`; the draw's own `reason` in place of
+        `drawn`), so a client words it without the English `purpose`."""
         if not self.quiet:
             if isinstance(request, DrawRequest):
                 label = next((label for option, label in request.picks if option == key), key)
-                self.emit("answered", f"{request.purpose}: {label} (drawn)", rule=request.rule, reason="drawn",
-                          purpose=request.purpose, name=label)  # fmt: skip
+                keyed = dict(request.said, asks=request.asks.value) if request.asks is not Asks.DRAW else {}
+                self.emit("answered", f"{request.purpose}: {label} (drawn)", rule=request.rule,
+                          reason=keyed.pop("reason", "drawn"), purpose=request.purpose, name=label, **keyed)  # fmt: skip
             else:
                 label = next((o.label for o in request.options if o.key == key), key)
                 said = {"everyone": "the same for everyone", "ahead": "chosen for the posse at once"}.get(how, "chosen")

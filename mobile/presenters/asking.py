@@ -6,15 +6,16 @@ key this app does not know (a newer server) falls back to the engine's English w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from shared_rules import DieKind, Prompt
-from shared_rules.prompts import Amount, Option, SkillCheck
+from shared_rules.prompts import Option, SkillCheck
 
 from ..i18n import _, ngettext
+from .amounts import amount_words, rolled_amount
 from .board_words import mission_title
-from .roll_words import chart_words, roll_for
-from .words import FIELD_WORDS, plain
+from .roll_words import attack_words, chart_words, roll_for, save_words
+from .words import plain
 
 
 class _Facts(dict[str, object]):
@@ -182,33 +183,6 @@ def _kinds() -> dict[tuple[str, str], str]:
     }  # fmt: skip
 
 
-def _attack(facts: Mapping[str, object]) -> str:
-    """What a To Hit roll is for: the weapon by its name, else a Melee or a Ranged Attack."""
-    if facts.get("item"):
-        return str(facts["item"])
-    return {"melee": _("a Melee Attack"), "ranged": _("a Ranged Attack")}.get(str(facts.get("reason")),
-                                                                               _("an attack"))  # fmt: skip
-
-
-def _save(facts: Mapping[str, object]) -> str:
-    """The save rolled: Defense, Willpower, Cover or Armor, and what gives it (a Fine Cigar)."""
-    reason = str(facts.get("reason", ""))
-    word = {"defense": _("Defense"), "willpower": _("Willpower"), "cover": _("Cover"),
-            "armor": _("Armor")}.get(reason, reason)  # fmt: skip
-    return f"{word} ({facts['item']})" if facts.get("item") else word
-
-
-def _rolled_amount(prompt: Prompt, facts: Mapping[str, object]) -> str:
-    """How much a gain or loss roll gives: "D6 x $50", "D3 Fury", "D3 Health"."""
-    field = str(facts.get("reason", ""))
-    times = facts.get("count")
-    die = prompt.die.value if prompt.die is not None else ""
-    amount = Amount(field, times if isinstance(times, int) and not isinstance(times, bool) else 1, dice=die)
-    if field == "health":  # a Heal: the Wounds it heals
-        return f"{die.upper()} {_('Health')}"
-    return amount_words(amount, {})
-
-
 def _sayings() -> dict[str, str]:
     """Every option key's words, in the language in use."""
     return {
@@ -276,25 +250,6 @@ def _test(test: SkillCheck | None) -> str:
     return f"{_skill(test.skill)} {test.target}+" if test is not None else ""
 
 
-def _field(field: str) -> str:
-    words = {"mana": _("Mana"), "arcane_powder": _("Arcane Powder"), "fury": _("Fury"), "ki": _("Ki"),
-             "move": _("Move"), "revive_token": _("Revive Token"), "injury": _("Injury"),
-             "health_mod": _("Health"), "sanity_mod": _("Sanity"), "sanity_damage": _("Sanity")}  # fmt: skip
-    return words.get(field) or _(FIELD_WORDS.get(field, field.replace("_", " ")))
-
-
-def amount_words(amount: Amount, names: dict[str, object]) -> str:
-    """One cost or gain in words: "$50", "D6 x $50", "1 Grit", "D3 Dark Stone", an Item by its name."""
-    if amount.field in ("item", "token"):
-        return str(names.get(amount.field) or amount.name)
-    n = abs(amount.amount)
-    count = f"${n}" if amount.field == "gold" else str(n)
-    if amount.dice:
-        die = amount.dice.upper()
-        count = die if n == 1 and amount.field != "gold" else f"{die} x {count}"
-    return count if amount.field == "gold" else f"{count} {_field(amount.field)}"
-
-
 def _values(prompt: Prompt) -> _Facts:
     values = _Facts({fact.name: fact.value for fact in prompt.facts})
     if "skill" in values:
@@ -310,12 +265,13 @@ def _values(prompt: Prompt) -> _Facts:
     values["purpose"] = prompt.purpose
     facts = {fact.name: fact.value for fact in prompt.facts}
     if prompt.asks == "to_hit":
-        values["attack"] = _attack(facts)
+        values["attack"] = attack_words(facts)
     elif prompt.asks == "save":
-        values["save"] = _save(facts)
+        values["save"] = save_words(facts)
         values["against"] = _(" against {name}").format(name=facts["name"]) if facts.get("name") else ""
     elif prompt.asks in ("gain", "loss"):
-        values["amount"] = _rolled_amount(prompt, facts)
+        die = prompt.die.value if prompt.die is not None else ""
+        values["amount"] = rolled_amount(str(facts.get("reason", "")), facts.get("count"), die)
     if "mission" in facts:
         values["title"] = mission_title(facts["mission"]) or str(facts["mission"]).replace("_", " ")
     if str(facts.get("where", "")).startswith("entry:"):

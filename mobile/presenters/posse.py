@@ -178,15 +178,15 @@ def badges(hero: Hero) -> tuple[Badge, ...]:
 
 
 def row(hero: Hero, expanded: bool, mine: bool) -> HeroRow:
-    subtitle = " · ".join(p for p in (hero.hero_class, f"Level {hero.level}") if p)
+    subtitle = " · ".join(p for p in (hero.hero_class, _("Level {n}").format(n=hero.level)) if p)
     return HeroRow(hero.id, hero.name, subtitle, f"{hero.health_left}/{hero.max_health}",
                    f"{hero.sanity_left}/{hero.max_sanity}", f"{hero.grit}/{hero.max_grit}",
-                   f"${hero.gold} · {hero.xp} XP", badges(hero), _tone(hero.health_left, hero.max_health),
+                   _("${gold} · {xp} XP").format(gold=hero.gold, xp=hero.xp), badges(hero), _tone(hero.health_left, hero.max_health),
                    _tone(hero.sanity_left, hero.max_sanity), expanded, mine)
 
 
 def card(hero: Hero) -> HeroCard:
-    subtitle = " · ".join(part for part in (hero.hero_class, f"Level {hero.level}",
+    subtitle = " · ".join(part for part in (hero.hero_class, _("Level {n}").format(n=hero.level),
                                             f"Def {hero.defense}+ Will {hero.willpower}+") if part)
     badges = []
     if hero.removed:

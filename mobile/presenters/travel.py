@@ -13,6 +13,7 @@ from shared_rules.content import TOWN_SIZES, TRAVEL_HAZARDS
 from shared_rules.state import TownSize
 
 from ..client import LogStep
+from ..i18n import _
 from .asking import question_text
 from .happened import table_todo
 from .table import Cancel, TableSession
@@ -27,12 +28,22 @@ ANSWER_COMMANDS = frozenset({"roll", "choose", "reroll", "enter_card"})
 CHANGE_EVENTS = frozenset({"changed", "item_lost", "item_gained", "token_gained", "token_lost", "knocked_out",
                            "grit_lost", "carry", "test", "card", "town_type", "town_built", "building_destroyed",
                            "hazard_count", "phase", "town_short", "undone", "nothing_lost"})  # fmt: skip
-PHASE_WORDS = {
-    Phase.BETWEEN_ADVENTURES: "After the Adventure: choose the town to travel to",
-    Phase.TRAVEL: "On the road",
-    Phase.ARRIVAL: "The road is behind you: arrive in town",
-    Phase.TOWN: "In town",
-}
+
+
+def phase_words(phase: Phase) -> str:
+    """Where the posse is, as the Road screen's heading says it in the app's language."""
+    return {
+        Phase.BETWEEN_ADVENTURES: _("After the Adventure: choose the town to travel to"),
+        Phase.TRAVEL: _("On the road"),
+        Phase.ARRIVAL: _("The road is behind you: arrive in town"),
+        Phase.TOWN: _("In town"),
+    }.get(phase, phase.value.replace("_", " "))
+
+
+def town_words(size: TownSize | str) -> str:
+    """A town size as the game says it: Small Town, Medium Town, Large Town."""
+    value = size.value if isinstance(size, TownSize) else size
+    return {"small": _("Small Town"), "medium": _("Medium Town"), "large": _("Large Town")}.get(value, value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,11 +94,12 @@ def size_note(size: TownSize) -> str:
     entry = TOWN_SIZES[size]
     parts = []
     if entry.auto_hazards_per_hero:
-        parts.append(f"{entry.auto_hazards_per_hero} hazard per hero")
+        parts.append((_("{n} hazard per hero") if entry.auto_hazards_per_hero == 1 else _("{n} hazards per hero")).format(
+            n=entry.auto_hazards_per_hero))
     if entry.roll_adds_hazard_on:
         low, high = min(entry.roll_adds_hazard_on), max(entry.roll_adds_hazard_on)
-        parts.append(f"{'+ ' if parts else ''}a D6 each: {low}-{high} adds one")
-    return f"{entry.locations} buildings · " + " ".join(parts)
+        parts.append(("+ " if parts else "") + _("a D6 each: {low}-{high} adds one").format(low=low, high=high))
+    return _("{n} buildings").format(n=entry.locations) + " · " + " ".join(parts)
 
 
 def last_round(log: tuple[LogStep, ...]) -> tuple[LogStep, ...]:
@@ -115,7 +127,7 @@ def group_changes(events: list[Event], name_of: dict[str, str]) -> tuple[WhoChan
             lines[key] = []
         lines[key].append(event_text(event, name_of))
     order.sort(key=lambda k: k is None)
-    return tuple(WhoChanged(name_of.get(k, k) if k else "Posse", tuple(lines[k])) for k in order)
+    return tuple(WhoChanged(name_of.get(k, k) if k else _("Posse"), tuple(lines[k])) for k in order)
 
 
 class TravelPresenter:
@@ -135,7 +147,7 @@ class TravelPresenter:
         travel = state.travel
         prompt = state.prompt
         waiting = question_text(prompt, self.table.hero_name) if prompt is not None else ""
-        sizes = tuple(SizeOption(size.value, f"{size.value.capitalize()} Town", size_note(size),
+        sizes = tuple(SizeOption(size.value, town_words(size), size_note(size),
                                  phase is Phase.BETWEEN_ADVENTURES and prompt is None) for size in TownSize)
         rows: list[HazardRow] = []
         total = done = 0
@@ -149,53 +161,62 @@ class TravelPresenter:
                 if i < len(travel.hazards):
                     result = travel.hazards[i]
                     resolving = met and i == len(travel.hazards) - 1  # rolled, still waiting on an answer
-                    rows.append(HazardRow(i + 1, name, f"{result} {TRAVEL_HAZARDS[result].name}"
-                                          + (": in progress" if resolving else ""), "next" if resolving else "done"))
+                    met_name = f"{result} {TRAVEL_HAZARDS[result].name}"
+                    rows.append(HazardRow(i + 1, name, _("{hazard}: in progress").format(hazard=met_name)
+                                          if resolving else met_name, "next" if resolving else "done"))
                 elif travel.turned_back:
-                    rows.append(HazardRow(i + 1, name, "skipped: turned back", "skipped"))
+                    rows.append(HazardRow(i + 1, name, _("skipped: turned back"), "skipped"))
                 elif i == len(travel.hazards) and not met:
-                    rows.append(HazardRow(i + 1, name, "rolling" if prompt else "next", "next"))
+                    rows.append(HazardRow(i + 1, name, _("rolling") if prompt else _("next"), "next"))
                 else:
-                    rows.append(HazardRow(i + 1, name, "to roll", "waiting"))
+                    rows.append(HazardRow(i + 1, name, _("to roll"), "waiting"))
         action, label = "", ""
         hazard_dice: tuple[int | None, int | None] | None = None
         if prompt is None:
             legal = {c.type: c for c in state.legal}
             if "roll_hazard" in legal and travel is not None:
                 roller = self.table.hero_name(legal["roll_hazard"].hero)
-                action, label = "roll_hazard", f"Roll hazard {done + 1} of {total} ({roller} rolls the D36)"
+                action, label = "roll_hazard", _("Roll hazard {n} of {total} ({roller} rolls the D36)").format(
+                    n=done + 1, total=total, roller=roller)
                 if state.options.dice == "table":
                     hazard_dice = (self.tens, self.ones)
-                    label = f"Hazard {done + 1} of {total}: {roller} rolls the D36, tap the red die then the white"
+                    label = _("Hazard {n} of {total}: {roller} rolls the D36, tap the red die then the white").format(
+                        n=done + 1, total=total, roller=roller)
             elif "arrive" in legal:
-                action, label = "arrive", "Arrive: roll the town type and build the town"
+                action, label = "arrive", _("Arrive: roll the town type and build the town")
             elif "end_town_stay" in legal:
-                action, label = "end_town_stay", "End the Town Stay"
-        headline = PHASE_WORDS[phase]
+                action, label = "end_town_stay", _("End the Town Stay")
+        headline = phase_words(phase)
         if phase is Phase.TRAVEL and travel is not None:
-            headline = f"On the road to a {travel.size.value.capitalize()} Town: hazard {min(done + 1, total)} of {total}"
+            headline = _("On the road to a {town}: hazard {n} of {total}").format(
+                town=town_words(travel.size), n=min(done + 1, total), total=total)
         elif phase is Phase.ARRIVAL and travel is not None:
-            size = "Small" if travel.turned_back else travel.size.value.capitalize()
-            headline = f"Arriving at a {size} Town after {len(travel.hazards)} hazard{'s' if len(travel.hazards) != 1 else ''}"
+            town, met_count = town_words(TownSize.SMALL if travel.turned_back else travel.size), len(travel.hazards)
+            arriving = _("Arriving at a {town} after {n} hazard") if met_count == 1 else \
+                _("Arriving at a {town} after {n} hazards")  # fmt: skip
+            headline = arriving.format(town=town, n=met_count)
         elif phase is Phase.TOWN and state.town is not None:
-            headline = f"In a {state.town.size.value.capitalize()} {state.town.town_type}"
+            headline = _("In a {town}: {town_type}").format(town=town_words(state.town.size),
+                                                             town_type=state.town.town_type)
         round_ = last_round(state.log)
         events = [event for step in round_ for event in step.events]
         names = state.names
         from .log import step_label
 
-        title = f"What changed: {step_label(round_[0], names)}" if round_ else "Nothing has happened yet"
+        title = _("What changed: {step}").format(step=step_label(round_[0], names)) if round_ else \
+            _("Nothing has happened yet")  # fmt: skip
         if round_ and round_[0].command == "create":
-            title, events = "The posse is ready", []
+            title, events = _("The posse is ready"), []
         outcome = effect = ""
         hazard = next((e for e in events if e.type == "hazard"), None)
         if hazard is not None:
-            number = next((n for n in TRAVEL_HAZARDS if f": {n} {TRAVEL_HAZARDS[n].name}" in hazard.text), None)
+            met_value = next((f.value for f in hazard.facts if f.name == "value"), None)  # the D36 result
+            number = met_value if isinstance(met_value, int) and met_value in TRAVEL_HAZARDS else None
             if number is not None:
                 outcome, effect = f"{number} {TRAVEL_HAZARDS[number].name}", TRAVEL_HAZARDS[number].text
-                title = "What changed"
+                title = _("What changed")
         if round_ and round_[0].command == "undo":
-            title = "Taken back"
+            title = _("Taken back")
         return TravelView(phase.value, headline, sizes, total, done, tuple(rows), action, label,
                           self.destroyed_slots, waiting, title, group_changes(events, names), outcome, effect,
                           table_todo(events, names), hazard_dice, self.sending)

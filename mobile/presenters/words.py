@@ -9,18 +9,11 @@ from __future__ import annotations
 import re
 
 from shared_rules import DieKind, Event
-from shared_rules.state import SKILLS
 
 from ..i18n import _
+from .amounts import FIELD_WORDS
 from .board_words import board_text, mission_title
 from .roll_words import purpose_words
-
-FIELD_WORDS = {
-    "xp": "XP", "gold": "Gold", "wounds": "Wounds", "sanity_damage": "Sanity Damage", "grit": "Grit",
-    "max_grit": "Max Grit", "corruption": "Corruption", "dark_stone": "Dark Stone", "health_mod": "Max Health",
-    "sanity_mod": "Max Sanity", "unwanted_attention": "Unwanted Attention", "wanted": "Wanted", "level": "Level",
-    "defense": "Defense", "willpower": "Willpower", "health_base": "Base Health", "sanity_base": "Base Sanity",
-} | {skill: skill.capitalize() for skill in SKILLS}  # fmt: skip
 
 _FIELD_PREFIX = re.compile(r"^(?:[a-z_]+(?:\[\d+\])?)(?:\.[a-z_]+(?:\[\d+\])?)*:\s+")
 _RULE_IDS = re.compile(r"\s*\((?:[A-Z]{1,3}-[A-Z0-9]+(?:-[A-Z0-9]+)*|A\d+|SVC-[A-Z]+|MANUAL)(?:[,;] ?[^)]*)?\)")
@@ -117,7 +110,7 @@ def _rolled(event: Event, who: str, facts: dict[str, object]) -> str | None:
     roll = event.roll
     if roll is None:
         return None
-    purpose = purpose_words(facts.get("asks"), facts) or roll.purpose
+    purpose = purpose_words(facts.get("asks"), facts, die=roll.kind.value) or roll.purpose
     shown = ",".join(map(str, roll.faces))
     if roll.kind is DieKind.D3:
         shown += f" (D3: {roll.value})"
@@ -656,6 +649,9 @@ def _engine(event: Event, who: str, f: dict[str, object]) -> str | None:
     Adventure's set-up and rooms, the End of the Turn, and the Town board's kinds."""
     kind, reason = event.type, f.get("reason")
     if kind == "answered":
+        if "asks" in f:  # a keyed draw: what it was for from its key and facts (its `reason` is the draw's own)
+            drawn = purpose_words(f["asks"], f) or str(f.get("purpose", ""))
+            return _("{purpose}: {name} (drawn)").format(purpose=drawn[:1].upper() + drawn[1:], name=f.get("name", ""))
         how = {"drawn": _("drawn"), "everyone": _("the same for everyone"),
                "ahead": _("chosen for the posse at once")}.get(str(reason), _("chosen"))  # fmt: skip
         return f"{f.get('purpose', '')}: {f.get('name', '')} ({how})"

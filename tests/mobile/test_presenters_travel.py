@@ -190,3 +190,37 @@ def test_after_an_undo_what_changed_says_it_was_taken_back(tmp_path: Path) -> No
     LogPresenter(table).undo_last()
     view = travel.view()
     assert view.changes_title == "Taken back" and view.changes and view.changes[0].lines == ("A step was taken back",)
+
+
+def test_a_spanish_phone_reads_the_road_its_rows_and_what_to_do_at_the_table_FT_TRAVEL_01_to_04(
+        tmp_path: Path) -> None:
+    """The Road screen's heading, size notes, hazard rows, the D36 button and the table's to-do list are the app's
+    words in the player's language (the hazard met is found from the event's facts, never its English line)."""
+    from mobile import i18n
+    from tests.mobile.helpers import Clock
+
+    clock = Clock()
+    table = offline_table(tmp_path, [hero("ann", "Ann"), hero("bo", "Bo")], clock=clock)
+    travel = TravelPresenter(table)
+    i18n.set_language("es")
+    try:
+        view = travel.view()
+        assert [s.label for s in view.sizes] == ["Pueblo pequeño", "Pueblo mediano", "Pueblo grande"]
+        assert view.sizes[2].note.startswith("8 edificios · 1 peligro por héroe")
+        travel.choose_size("medium")
+        view = travel.view()
+        assert view.headline == "Camino de un Pueblo mediano: peligro 1 de 2"
+        assert view.action_label.startswith("Peligro 1 de 2: Ann tira el D36")
+        assert [row.result for row in view.hazards] == ["siguiente", "por tirar"]
+        travel.tap_hazard_die(2)
+        travel.tap_hazard_die(6)
+        clock.run()  # 26 Void Storm: each hero gains a Corruption Point (FT-TRAVEL-D26)
+        view = travel.view()
+        assert view.result == "26 Void Storm" and view.changes_title == "Qué cambió"
+        assert "Da a Ann 1 Punto de Corrupción" in view.todo
+        english = ("road", "hazard", "Hazard", "Give", "Take", "changed", "Town", "roll", "Posse")
+        shown = [view.headline, view.action_label, view.changes_title, *view.todo, *(r.result for r in view.hazards),
+                 *(s.label for s in view.sizes), *(s.note for s in view.sizes), *(c.who for c in view.changes)]
+        assert not [text for text in shown if any(word in text for word in english)]
+    finally:
+        i18n.set_language("en")

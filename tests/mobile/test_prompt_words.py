@@ -208,7 +208,10 @@ def _walk(t: Any, seen: dict[str, Prompt], *, face: int, steps: int = 40) -> Non
     raise AssertionError("the rules kept asking")
 
 
-def _fight_prompts() -> tuple[dict[str, Prompt], tuple[Any, ...]]:
+Run = tuple[dict[str, Prompt], tuple[Any, ...], list[Any]]  # the prompts by key and reason, the heroes, the events
+
+
+def _fight_prompts() -> Run:
     """An Adventure fight with the house combat and physical dice: the hero's To Hit and Damage, the Oni's Armor
     save; then the Oni's own To Hit on the hero and the hero's Defense saves."""
     from shared_rules.commands import Activate, ActivateEnemy, Attack, EnemyStrike
@@ -225,10 +228,10 @@ def _fight_prompts() -> tuple[dict[str, Prompt], tuple[Any, ...]]:
     _walk(t, seen, face=4)  # 2 Hits, a damage die each, the Oni's Armor 5+ fails on the 4s
     t.do(ActivateEnemy("oni-1", strikes=(EnemyStrike("a"),)))
     _walk(t, seen, face=4)
-    return seen, tuple(t.state.heroes)
+    return seen, tuple(t.state.heroes), list(t.events)
 
 
-def _town_board_prompts() -> tuple[dict[str, Prompt], tuple[Any, ...]]:
+def _town_board_prompts() -> Run:
     """A Shootout in the Streets: the reinforcements and where each enters; the Bandits' activation (each one's
     target drawn, its Cover roll, its To Hit, the hero's Defense saves); an Enemy's Hits on a hero on a Rooftop
     (Cover Saves, Defense, the fall)."""
@@ -242,6 +245,7 @@ def _town_board_prompts() -> tuple[dict[str, Prompt], tuple[Any, ...]]:
     t = town("shootout_in_the_streets")
     t.do(HoldBackTheDarkness(dice=((6, 4),)))
     _walk(t, seen, face=1)  # one Bandit, entering on a 1
+    events = list(t.events)
     t = bandits_up()
     t.do(ActivateBandits())
     _walk(t, seen, face=5)
@@ -251,10 +255,10 @@ def _town_board_prompts() -> tuple[dict[str, Prompt], tuple[Any, ...]]:
     roof.do(HoldBackTheDarkness(dice=((6, 4), (1,), (2,))))
     roof.do(ActivateEnemy("oni-1", strikes=(EnemyStrike("a", hits=3, damage=3),)))
     _walk(roof, seen, face=2)  # no save: wounded on the Rooftop, a 2 is a fall
-    return seen, tuple(t.state.heroes)
+    return seen, tuple(t.state.heroes), [*events, *t.events, *roof.events]
 
 
-def _mission_prompts() -> tuple[dict[str, Prompt], tuple[Any, ...]]:
+def _mission_prompts() -> Run:
     """The Town Mission table (a 6: the duel for a Random Hero, then another Mission for the posse) and the Bank
     Robbery's set-up (each hero's starting Building, a 7 re-rolled)."""
     from shared_rules.commands import RollMission
@@ -273,11 +277,11 @@ def _mission_prompts() -> tuple[dict[str, Prompt], tuple[Any, ...]]:
     _walk(t, seen, face=2)
     bank = town("bank_robbery", answers=((7,),))  # the Bank: re-rolled
     _walk(bank, seen, face=2)
-    return seen, tuple(bank.state.heroes)
+    return seen, tuple(bank.state.heroes), [*t.events, *bank.events]
 
 
 def test_a_spanish_phone_words_an_adventure_fight_in_spanish(spanish: None) -> None:
-    seen, heroes = _fight_prompts()
+    seen, heroes, _events = _fight_prompts()
     assert {"to_hit:melee", "damage", "save:armor", "to_hit", "save:defense"} <= set(seen), sorted(seen)
     views = {key: _check(prompt, heroes) for key, prompt in seen.items()}
     assert views["to_hit:melee"].question == "A: tira 2 D6 para Impactar 4+: un Ataque Cuerpo a Cuerpo contra Oni"
@@ -288,7 +292,7 @@ def test_a_spanish_phone_words_an_adventure_fight_in_spanish(spanish: None) -> N
 
 
 def test_a_spanish_phone_words_a_shootouts_rolls_and_draws_in_spanish(spanish: None) -> None:
-    seen, heroes = _town_board_prompts()
+    seen, heroes, _events = _town_board_prompts()
     assert {"mission_roll:reinforcements", "mission_roll:bandit_enters", "target_hero:fewest_markers",
             "bandit_roll:cover", "to_hit:ranged", "save:cover", "save:defense", "roof_fall:falls", "landing",
             "roof_fall:wounds"} <= set(seen), sorted(seen)  # fmt: skip
@@ -302,7 +306,7 @@ def test_a_spanish_phone_words_a_shootouts_rolls_and_draws_in_spanish(spanish: N
 
 
 def test_a_spanish_phone_words_a_town_missions_rolls_in_spanish(spanish: None) -> None:
-    seen, heroes = _mission_prompts()
+    seen, heroes, _events = _mission_prompts()
     assert {"mission_roll:mission_table", "random_hero", "mission_roll:posse_mission",
             "building_roll:start_reroll"} <= set(seen), sorted(seen)  # fmt: skip
     views = {key: _check(prompt, heroes) for key, prompt in seen.items()}
@@ -314,7 +318,7 @@ def test_a_spanish_phone_words_a_town_missions_rolls_in_spanish(spanish: None) -
 def test_the_adventure_and_the_missions_rolls_and_draws_are_keyed_data() -> None:
     """No roll or draw of these prompts falls back to the generic keys (the English `purpose`); each key's facts
     are named in the contract and the app words every key, in English too."""
-    for seen, heroes in (_fight_prompts(), _town_board_prompts(), _mission_prompts()):
+    for seen, heroes, _events in (_fight_prompts(), _town_board_prompts(), _mission_prompts()):
         for key, prompt in seen.items():
             assert prompt.asks not in ("roll", "draw") and prompt.asks in known_asks(), key
             assert {f.name for f in prompt.facts} <= set(FACTS), key
@@ -427,3 +431,182 @@ def test_the_keyed_roll_words_read_like_the_engines_own_in_english(monkeypatch: 
     apart = {str(dict((f.name, f.value) for f in p.facts).get("reason", p.asks)): (p.question, _shown(p, h).question)
              for p, h in seen if _shown(p, h).question != p.question}  # fmt: skip
     assert set(apart) <= {"per_dark_stone", "shot_in_the_back", "heal_sanity", "wheel_die"}, apart
+
+
+# ---- the log of a fight, a Shootout and a Town Mission: what each roll and draw was for, from its key -------------
+def _key(event: Any) -> str:
+    """A keyed `rolled` or `answered` event's key and reason ("to_hit:melee"), as `_walk` notes the prompts."""
+    facts = {f.name: f.value for f in event.facts}
+    reason = facts.get("reason", "drawn")
+    return f"{facts['asks']}:{reason}" if reason != "drawn" else str(facts["asks"])
+
+
+def _rolls_and_draws(events: list[Any]) -> list[Any]:
+    """The `rolled` events and the draws' `answered` events (a choice's says `chosen`, `everyone` or `ahead`)."""
+    chose = {"chosen", "everyone", "ahead"}
+    return [e for e in events if e.type == "rolled" or e.type == "answered" and
+            not any(f.name == "reason" and f.value in chose for f in e.facts)]  # fmt: skip
+
+
+def test_a_spanish_log_says_what_each_roll_and_draw_of_a_fight_and_a_mission_was_for(spanish: None) -> None:
+    """Every roll and draw of the Adventure fight, the Shootout and the Town Missions is keyed (`asks` and its facts
+    on the `rolled` or `answered` event), so the Spanish log says what it was for with none of the engine's English
+    purpose."""
+    from mobile.presenters.words import event_text
+
+    lines: dict[str, str] = {}
+    for run in (_fight_prompts, _town_board_prompts, _mission_prompts):
+        _seen, heroes, events = run()
+        names = {h.id: h.name for h in heroes}
+        logged = _rolls_and_draws(events)
+        assert len(logged) > 5 and all(e.type == "rolled" for e in logged if e.roll is not None)
+        for event in logged:
+            facts = {f.name: f.value for f in event.facts}
+            assert facts.get("asks") not in (None, "roll", "draw") and set(facts) <= set(FACTS), (event.text, facts)
+            text = event_text(event, names)
+            said = set(names.values()) | {str(v) for k, v in facts.items() if isinstance(v, str) and k != "purpose"}
+            purpose = event.roll.purpose if event.type == "rolled" else str(facts["purpose"])
+            leaked = _english_words(purpose, said) & set(ENGLISH.findall(text))
+            spanish_line = (" sacó " in text or text.startswith("Tirada")) if event.type == "rolled" else \
+                text.endswith(" (robado)")  # fmt: skip
+            assert not leaked and spanish_line and "{" not in text, (purpose, text, leaked)
+            lines.setdefault(_key(event), text)
+    assert {"hold_back", "move", "to_hit:melee", "to_hit", "damage", "save:armor", "save:defense", "save:cover",
+            "to_hit:ranged", "bandit_roll:cover", "target_hero:fewest_markers", "roof_fall:falls", "roof_fall:wounds",
+            "mission_roll:reinforcements", "mission_roll:bandit_enters", "building_roll:rooftop",
+            "mission_roll:mission_table", "random_hero", "mission_roll:posse_mission",
+            "building_roll:start_reroll"} <= set(lines), sorted(lines)  # fmt: skip
+    assert lines["to_hit:melee"] == "A sacó 4,4 para Ataque Cuerpo a Cuerpo contra Oni: Impactar 4+"
+    assert lines["damage"] == "A sacó 4 para el Daño del Impacto 1 contra Oni"
+    assert lines["save:armor"] == "Tirada: 4 para las salvaciones de Armadura 5+ de Oni"
+    assert lines["to_hit"] == "Tirada: 4,4 para ataque de Oni contra A: Impactar 4+"
+    assert lines["save:defense"] == "A sacó 4,4 para las salvaciones de Defensa 4+ contra Oni"
+    assert lines["to_hit:ranged"].endswith(" de Bandit 4 contra A: Impactar 4+")
+    assert lines["bandit_roll:cover"] == "Tirada: 5 para que Bandit 1 se ponga a Cubierto (con 1-3 se cubre)"
+    assert lines["target_hero:fewest_markers"] == ("El objetivo de Bandit 1 (un Héroe al azar con menos marcadores "
+                                                   "de Tiroteo): A (robado)")  # fmt: skip
+    assert lines["roof_fall:wounds"] == "Tirada: 2 para las Heridas de la caída de A (sin Defensa)"
+    assert lines["mission_roll:bandit_enters"] == "Tirada: 1 para dónde entra el Bandido 1 de 1"
+    assert lines["random_hero"] == "Un Héroe al azar: B (robado)"
+    assert lines["building_roll:start_reroll"] == ("Tirada: 7 = 7 para Edificio al azar: el Edificio inicial de A "
+                                                   "(repite un 7)")  # fmt: skip
+
+
+def test_in_english_the_fight_and_mission_log_reads_like_the_engines_own_line() -> None:
+    """In English the app's words for these rolls and draws are the engine's own line, but where the key words it a
+    little differently (the attack's target named, "saves" for one save, a Random Hero for what it was drawn for);
+    even then who rolled what reads the same."""
+    from mobile.presenters.words import event_text
+
+    same, apart = set(), {}
+    for run in (_fight_prompts, _town_board_prompts, _mission_prompts):
+        _seen, heroes, events = run()
+        names = {h.id: h.name for h in heroes}
+        for event in _rolls_and_draws(events):
+            text = event_text(event, names)
+            if text == event.text:
+                same.add(_key(event))
+            else:
+                apart[_key(event)] = (event.text, text)
+                who, what = (" for ", 0) if event.type == "rolled" else (": ", -1)  # who rolled what; what was drawn
+                assert text.split(who)[what] == event.text.split(who)[what], (event.text, text)
+    assert set(apart) <= {"to_hit:melee", "to_hit:ranged", "damage", "save:armor", "save:cover",
+                          "mission_roll:reinforcements", "random_hero"}, apart  # fmt: skip
+    assert len(same) >= 12, sorted(same)
+    assert apart["to_hit:melee"] == ("A rolled 4,4 for Melee Attack To Hit 4+",
+                                     "A rolled 4,4 for Melee Attack on Oni: To Hit 4+")  # fmt: skip
+
+
+def _rolled_and_drawn_keys() -> set[str]:
+    """Every key the engine rolls or draws with: the `asks=` of each `roll/d6/d3/two_d6/dice/draw` call (and of
+    `own_roll`, a hero's roll with a Grit offer) in its source, but the generic `roll` and `draw`."""
+    import ast
+    from pathlib import Path
+
+    import shared_rules
+
+    calls = {"roll", "d6", "d3", "two_d6", "dice", "draw", "own_roll"}
+    keys: set[str] = set()
+    for path in Path(shared_rules.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            for keyword in node.keywords if name in calls else ():
+                if keyword.arg == "asks":
+                    keys |= {n.attr for n in ast.walk(keyword.value) if isinstance(n, ast.Attribute)
+                             and isinstance(n.value, ast.Name) and n.value.id == "Asks"}  # fmt: skip
+    return {Asks[k].value for k in keys} - {"roll", "draw"}
+
+
+def _documented_reasons(keys: set[str]) -> set[tuple[str, str]]:
+    """The reasons (a deck card's charts) docs/api.md lists for each roll and draw key: the words in backticks in
+    its row of "Prompt keys", and in the paragraph on a `mission_roll`'s `reason`, that are not fact names."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    found: set[tuple[str, str]] = set()
+    for key in keys - {"wheel_die"}:  # wheel_die's words in backticks are its options' keys (`_lies`)
+        row = re.search(rf"^\| `{key}` \|(.*)\|$", text, re.MULTILINE)
+        assert row is not None, f"docs/api.md has no row for {key}"
+        found |= {(key, word) for word in re.findall(r"`([a-z_]+)`", row.group(1)) if word not in FACTS}
+    paragraph = re.search(r"A\s+`mission_roll`'s\s+`reason`:(.*?)\n\n", text, re.DOTALL)
+    assert paragraph is not None, "docs/api.md no longer lists a mission_roll's reasons"
+    found |= {("mission_roll", w) for w in re.findall(r"`([a-z_]+)`", paragraph.group(1)) if w not in FACTS}
+    return found
+
+
+# the facts a key's words are filled with when no run gives them (a plausible value for each)
+SAMPLE = {"name": "Oni", "figure": "Bandit 1", "target": 4, "number": 1, "count": 2, "skill": "agility",
+          "chart": "injury", "size": "small", "value": 3, "where": "entry:A", "location": "Saloon",
+          "town_type": "Mining Town", "mission": "shootout_in_the_streets"}  # fmt: skip
+
+
+def _words(key: str, **facts: object) -> tuple[str | None, str | None]:
+    """What a `key` roll or draw was for, in English and in Spanish."""
+    from mobile.presenters.roll_words import purpose_words
+
+    said = {**SAMPLE, **facts}
+    english = purpose_words(key, said, die="d6")
+    i18n.set_language("es")
+    try:
+        return english, purpose_words(key, said, die="d6")
+    finally:
+        i18n.set_language("en")
+
+
+def test_every_roll_and_draw_key_and_every_documented_reason_has_log_words() -> None:
+    """A key the engine rolls or draws with (or a reason docs/api.md lists for one) that the log cannot word fails
+    here, not as an English purpose on a Spanish phone's log."""
+    from mobile.presenters.roll_words import known_kinds, known_purposes
+
+    keys = _rolled_and_drawn_keys()
+    adventure = {"to_hit", "damage", "save", "casting_roll", "gain", "loss", "how_many", "scavenge", "doors",
+                 "deck_card", "target_hero", "bandit_roll", "roof_fall", "building_roll", "mission_roll",
+                 "mission_draw"}  # fmt: skip
+    road = {"skill_test", "skill_reroll", "chart", "hazard_count", "hazard_roll", "town_type", "hold_back", "move",
+            "roll_for", "random_hero", "building_token", "daily_event_card", "threat_card", "random_building",
+            "wheel_die"}  # fmt: skip
+    assert adventure | road <= keys, sorted(adventure | road - keys)  # the scan sees the calls
+    assert keys <= known_purposes(), sorted(keys - known_purposes())
+    for key in keys - {"mission_roll", "mission_draw"}:  # these have words only for a reason (below)
+        english, spanish = _words(key, reason="wounds") if key == "roll_for" else _words(key)
+        assert english and spanish and "{" not in english + spanish and english != spanish, (key, english, spanish)
+        again = _words(key, reroll=True, reason="wounds") if key == "roll_for" else _words(key, reroll=True)
+        assert again == (f"{english} (re-roll)", f"{spanish} (repetición)"), (key, again)
+    reasons = _documented_reasons(keys)
+    assert {("save", "cover"), ("target_hero", "ambush"), ("mission_roll", "entry_point"), ("gain", "arcane_powder"),
+            ("deck_card", "map"), ("mission_draw", "escape_exit"), ("move", "extra_die")} <= reasons  # fmt: skip
+    for key, reason in sorted(reasons):
+        fact = "chart" if key == "deck_card" else "reason"
+        english, spanish = _words(key, **{fact: reason})
+        assert english and spanish and "{" not in english + spanish and english != spanish, (key, reason, english)
+        if (key, reason) in known_kinds():
+            continue
+        # no phrase of its own: the reason is a value the key's words name (a save, an attack, a hero value), so it
+        # must read in Spanish and differ from the key's words without it
+        assert (english, spanish) != _words(key, **{fact: ""}), (key, reason, english)
+        assert reason.replace("_", " ") not in spanish.lower(), (key, reason, spanish)
+    for key, kind in known_kinds():  # every phrase of a reason reads in both languages
+        english, spanish = _words(key, **{"chart" if key == "deck_card" else "reason": kind})
+        assert english and spanish and "{" not in english + spanish and english != spanish, (key, kind)
