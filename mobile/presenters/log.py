@@ -38,7 +38,13 @@ def step_label(step: LogStep, names: dict[str, str]) -> str:
         said = [event_text(e, names) for e in step.events if e.type == "activated"]
         if said:
             return "; ".join(said)
-    return command_words(step.command) or plain(step.command.replace("_", " "))
+    named = command_words(step.command)
+    if named is not None:
+        return named
+    first = next((e for e in step.events if e.type not in ("rolled", "prompt", "answered")), None)
+    if first is not None:  # the step's first worded event says what it did, in the app's language
+        return event_text(first, names)
+    return plain(step.command.replace("_", " "))
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,8 +31,8 @@ def test_a_fight_is_played_by_taps_abilities_undo_and_redo(tmp_path: Path) -> No
     assert seen["spells"] == ["Blinding Light"] and seen["mana"] == 2  # FF-SORC-05: its Mana Cost of 1
     assert seen["cy"] == [1, 0]  # FF-MONK-01: 1 Ki heals 1 of Cy's 2 Wounds
     assert seen["shuriken"] and seen["bat_wounds"] == 3  # FF-ASN-03: once per Fight, its Hit of damage 3
-    assert seen["undo_label"] == "Undo: Throw shuriken" and seen["after_undo"] == [False, 0]
-    assert seen["redo_label"] == "Redo: Throw shuriken" and seen["after_redo"] == [True, 3]  # the same Hit again
+    assert seen["undo_label"] == "Undo: Di throws her Shuriken" and seen["after_undo"] == [False, 0]  # what it did
+    assert seen["redo_label"] == "Redo: Di throws her Shuriken" and seen["after_redo"] == [True, 3]  # the same Hit again
     assert seen["redo_after"] == ""  # redone: nothing left to redo
     assert not seen["host_button"]  # a table kept on this phone has no event host to call
     assert {"activate_enemy", "attack", "use_tactic", "adjust_resource", "cast_spell", "spend_ki",
