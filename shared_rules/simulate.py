@@ -160,18 +160,22 @@ def spends_grit(request: Request, answer: Answer) -> bool:
 
 class GritCounter:
     """A policy wrapper that counts the Grit each hero spends by choice while `policy` (default: the default
-    policy) answers; the RNG rolls every die (rolls are never passed to the policy)."""
+    policy) answers; the RNG rolls every die (rolls are never passed to the policy). `dice`, when given, answers
+    the rolls and random draws first (the odds' `controls.DiceTally`: the same RNG, counting how the dice fell)."""
 
-    __slots__ = ("index", "spent", "policy")
+    __slots__ = ("index", "spent", "policy", "dice")
 
-    def __init__(self, heroes: Sequence[Hero], policy: Policy | None = None) -> None:
+    def __init__(self, heroes: Sequence[Hero], policy: Policy | None = None, *, dice: Policy | None = None) -> None:
         self.index = {hero.id: i for i, hero in enumerate(heroes)}
         self.spent = [0] * len(heroes)
         self.policy = policy or default_policy
+        self.dice = dice
 
     def __call__(self, ctx: Ctx, request: Request) -> Answer | None:
         if isinstance(request, RollRequest):  # most requests: the RNG rolls them
-            return None
+            return None if self.dice is None else self.dice(ctx, request)
+        if self.dice is not None and isinstance(request, DrawRequest):
+            return self.dice(ctx, request)
         answer = self.policy(ctx, request)
         if answer is not None and spends_grit(request, answer):
             assert isinstance(request, (RerollRequest, ChoiceRequest)) and request.hero is not None
@@ -198,10 +202,11 @@ def _step(state: Session, command: Command, policy: Policy, quiet: bool) -> Sess
     return outcome.state
 
 
-def autoplay_journey(start: Session, size: str, *, quiet: bool = True) -> Journey:
+def autoplay_journey(start: Session, size: str, *, quiet: bool = True, dice: Policy | None = None) -> Journey:
     """The same journey as `play_journey` on one autoplay context (`engine.autoplay`): the rules decide and roll
-    in place, no Outcome or pending record per command; ends in the same state (tests run thousands of seeds)."""
-    policy = GritCounter(start.heroes)
+    in place, no Outcome or pending record per command; ends in the same state (tests run thousands of seeds).
+    `dice`: an answer source for the rolls and draws before the RNG (see `GritCounter`)."""
+    policy = GritCounter(start.heroes, dice=dice)
     ctx = Ctx(start, start.rng, quiet=quiet)
     commands = 1
     autoplay(ctx, ChooseTownSize(size), policy)

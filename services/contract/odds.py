@@ -36,6 +36,11 @@ _INTERVAL = {"anyOf": [{"type": "array", "items": {"type": "number"}, "minItems"
                        {"type": "null"}], "description": "the 95% interval [low, high]; null before any trial"}
 
 
+CHANCE_METHOD = ("how `p` and `ci` were read: `count`, from the count alone (Wilson's interval); `dice`, the count "
+                 "adjusted by how the trials' dice fell against their known odds (control variates: the same "
+                 "expected value, a narrower interval)")
+
+
 def _answer_components() -> dict[str, Any]:
     """The answer document of `shared_rules.odds.answer`, typed (a partial answer has nulls where no trial is in)."""
     figure = {"mean": _NUMBER_OR_NULL, "ci": _INTERVAL, "trials": {"type": "integer", "minimum": 0}}
@@ -44,8 +49,11 @@ def _answer_components() -> dict[str, Any]:
                               "An expected figure: its mean with a 95% interval, percentiles and range, over "
                               "`trials`."),
         "OddsChance": _object({"p": _NUMBER_OR_NULL, "ci": _INTERVAL, "trials": {"type": "integer", "minimum": 0},
-                               "count": {"type": "integer", "minimum": 0}},
-                              "A chance: `count` of `trials` with it, `p` and its Wilson 95% interval."),
+                               "count": {"type": "integer", "minimum": 0},
+                               "method": {"type": "string", "enum": ["count", "dice"],
+                                          "description": CHANCE_METHOD}},
+                              "A chance: `count` of `trials` with it, `p` and its 95% interval, read as "
+                              "`method` says."),
         "OddsHeroFigures": _object({
             "id": {"type": "string"}, "name": {"type": "string"},
             "expected": _map(ref_to("OddsFigure"), "each hero figure (xp, gold, wounds ...) by name"),

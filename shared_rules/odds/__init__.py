@@ -25,8 +25,9 @@ from typing import Any
 
 from ..dice import seed_state
 from ..simulate import trial_seed
+from .controls import DiceTally
 from .questions import CARRY_ON, QUESTIONS, Choice, Plan, Question, measure, plan, register, travel_metrics
-from .sample import Sample, chance_above, chance_figure, histogram_bars, mean_figure, merged
+from .sample import Sample, chance_figure, histogram_bars, mean_figure, merged
 
 __all__ = [
     "CARRY_ON", "QUESTIONS", "Choice", "Plan", "Question", "Sample", "answer", "ask", "measure", "merged",
@@ -69,16 +70,28 @@ def run_chunk(plan: Plan, option: str, start: int, count: int, *, seed: int,
     question = QUESTIONS[plan.question]
     rows: list[tuple[int, ...]] = []
     labels: list[tuple[str, ...]] = []
+    dice: list[dict[str, int]] = []
+    tally = DiceTally() if question.counts_dice else None
     every = max(1, min(250, count // 50))
     for done, index in enumerate(range(start, start + count), start=1):
-        values, names = question.trial(plan, option, seed_state(trial_seed(seed, index)))
+        rng = seed_state(trial_seed(seed, index))
+        if tally is None:
+            values, names = question.trial(plan, option, rng)
+        else:
+            values, names = question.trial(plan, option, rng, dice=tally)
+            dice.append(tally.take())
         rows.append(values)
         labels.append(names)
         if progress is not None and (done % every == 0 or done == count):
             progress(done)
     sample = Sample()
-    sample.add_rows(question.metrics(plan), rows, question.categories(plan), labels)
+    sample.add_rows(question.metrics(plan), rows, question.categories(plan), labels, dice, chance_metrics(plan))
     return sample
+
+
+def chance_metrics(plan: Plan) -> set[str]:
+    """The metrics an answer reads as chances (the posse's and each hero's)."""
+    return {*POSSE_CHANCES.values(), *(f"{hero.id}.{m}" for hero in plan.state.heroes for m in HERO_CHANCES.values())}
 
 
 def ask(plan: Plan, trials: int, *, seed: int = 0, precision: float | None = None, chunk: int = 500,
@@ -155,11 +168,9 @@ def reached(plan: Plan, sample: Sample) -> tuple[float, str | None]:
 
 def _chances(plan: Plan, sample: Sample) -> list[tuple[dict[str, Any], str]]:
     measured = QUESTIONS[plan.question].metrics(plan)
-    n = sample.trials
-    out = [(chance_above(sample.values.get(name, {}), n), f"chance.{key}") for key, name in POSSE_CHANCES.items()
-           if name in measured]
+    out = [(sample.chance(name), f"chance.{key}") for key, name in POSSE_CHANCES.items() if name in measured]
     for hero in plan.state.heroes:
-        out += [(chance_above(sample.values.get(f"{hero.id}.{m}", {}), n), f"{hero.id}.chance.{key}")
+        out += [(sample.chance(f"{hero.id}.{m}"), f"{hero.id}.chance.{key}")
                 for key, m in HERO_CHANCES.items() if f"{hero.id}.{m}" in measured]
     return out
 
@@ -205,7 +216,7 @@ def _option(plan: Plan, choice: Choice, sample: Sample, precision: float | None)
         heroes.append({
             "id": hero.id, "name": hero.name,
             "expected": {m: mean_figure(hist(f"{hero.id}.{m}")) for m in HEADLINE if f"{hero.id}.{m}" in measured},
-            "chances": {key: chance_above(hist(f"{hero.id}.{m}"), n) for key, m in HERO_CHANCES.items()
+            "chances": {key: sample.chance(f"{hero.id}.{m}") for key, m in HERO_CHANCES.items()
                         if f"{hero.id}.{m}" in measured},
         })
     towns = sample.categories.get("town_type", {})
@@ -215,7 +226,7 @@ def _option(plan: Plan, choice: Choice, sample: Sample, precision: float | None)
         "trials": n,
         "precision": {"reached": widest, "figure": figure, "met": precision is not None and widest <= precision},
         "expected": {name: mean_figure(hist(name)) for name in measured if not name.startswith(own)},
-        "chances": {key: chance_above(hist(name), n) for key, name in POSSE_CHANCES.items() if name in measured},
+        "chances": {key: sample.chance(name) for key, name in POSSE_CHANCES.items() if name in measured},
         "heroes": heroes,
         "town_types": {name: chance_figure(count, n) for name, count in sorted(towns.items(), key=lambda kv: -kv[1])},
         "histograms": {f"posse.{m}": histogram_bars(hist(f"posse.{m}")) for m in HISTOGRAMS},

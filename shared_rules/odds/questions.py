@@ -65,14 +65,17 @@ class Question:
     params: ClassVar[frozenset[str]] = frozenset()  # what a request may add (beyond trials and seed)
     first_piece: ClassVar[int] = 100  # trials in an option's first piece (a first estimate in a few hundred ms)
     largest_piece: ClassVar[int | None] = None  # at most this many trials a piece (None: the service's chunk)
+    counts_dice: ClassVar[bool] = False  # `trial` takes `dice` (a controls.DiceTally) and lets it roll and draw
 
     def options(self, state: Session, params: Mapping[str, Any]) -> tuple[Choice, ...]:
         """The options compared; raises InvalidCommand/IllegalCommand naming the field when the question does
         not fit the table now (the refusal is mapped to a 4xx at the service's edge)."""
         raise NotImplementedError
 
-    def trial(self, plan: Plan, option: str, rng: int) -> Row:
-        """Play one trial of `option` with RNG state `rng` and measure it."""
+    def trial(self, plan: Plan, option: str, rng: int, dice: Policy | None = None) -> Row:
+        """Play one trial of `option` with RNG state `rng` and measure it. A question with `counts_dice` takes
+        `dice=` too: an answer source to put before the RNG (`GritCounter(..., dice=dice)`), which rolls the same
+        dice and counts how they fell, so its chances come out sharper (`controls`)."""
         raise NotImplementedError
 
     def metrics(self, plan: Plan) -> tuple[str, ...]:
@@ -189,9 +192,11 @@ class WhichTownSize(Question):
         offered = tuple(Choice(size.value, f"{size.value.capitalize()} Town") for size in TownSize)
         return _keys(params, "sizes", offered)
 
-    def trial(self, plan: Plan, option: str, rng: int) -> Row:
+    counts_dice = True
+
+    def trial(self, plan: Plan, option: str, rng: int, dice: Policy | None = None) -> Row:
         start = replace(plan.state, rng=rng)
-        journey = autoplay_journey(start, option)
+        journey = autoplay_journey(start, option, dice=dice)
         return measure(start, journey.state, journey.grit_spent)
 
 
@@ -216,11 +221,13 @@ class PendingChoice(Question):
         offered = tuple(Choice(option.key, option.label) for option in pending.prompt.options)
         return _keys(params, "options", offered)
 
-    def trial(self, plan: Plan, option: str, rng: int) -> Row:
+    counts_dice = True
+
+    def trial(self, plan: Plan, option: str, rng: int, dice: Policy | None = None) -> Row:
         start = replace(plan.state, rng=rng)
         assert start.pending is not None
         prompt = start.pending.prompt
-        counter = GritCounter(start.heroes)
+        counter = GritCounter(start.heroes, dice=dice)
         chosen = next(o for o in prompt.options if o.key == option)
         if prompt.hero is not None and any(cost.field == "grit" for cost in chosen.costs):
             counter.spent[counter.index[prompt.hero]] += 1  # the forced answer spends it by choice
@@ -249,6 +256,7 @@ class TownMission(Question):
     """
 
     name = "town_mission"
+    counts_dice = True
     title = "What are the odds of winning this Town Mission?"
     params = frozenset({"missions", "layout", "track", "sheets", "turns"})
     first_piece, largest_piece = 10, 50  # an Adventure costs ~30 ms: small pieces, a first estimate soon
@@ -272,11 +280,11 @@ class TownMission(Question):
     def metrics(self, plan: Plan) -> tuple[str, ...]:
         return (*travel_metrics(plan.state), "mission.won", "mission.turns")
 
-    def trial(self, plan: Plan, option: str, rng: int) -> Row:
+    def trial(self, plan: Plan, option: str, rng: int, dice: Policy | None = None) -> Row:
         from ..autoplay.adventure import play_adventure
 
         start = replace(plan.state, rng=rng, options=replace(plan.state.options, combat="house"))
-        counter = GritCounter(start.heroes)
+        counter = GritCounter(start.heroes, dice=dice)
         begun = apply(start, self._start(start, option, plan.params), policy=counter, quiet=True).state
         run = play_adventure(begun, policy=counter, max_turns=int(plan.params.get("turns", 20)))
         values, categories = measure(start, run.state, counter.spent)
@@ -335,6 +343,7 @@ class DarknessEscapes(Question):
     """
 
     name = "darkness_escapes"
+    counts_dice = True
     title = "Will the Darkness escape?"
     params = frozenset({"layout", "track", "sheets", "turns"})
     first_piece, largest_piece = 10, 50  # an Adventure costs ~30 ms: small pieces, a first estimate soon
@@ -351,11 +360,11 @@ class DarknessEscapes(Question):
     def metrics(self, plan: Plan) -> tuple[str, ...]:
         return (*travel_metrics(plan.state), "adventure.escaped", "adventure.turns")
 
-    def trial(self, plan: Plan, option: str, rng: int) -> Row:
+    def trial(self, plan: Plan, option: str, rng: int, dice: Policy | None = None) -> Row:
         from ..autoplay.adventure import play_adventure
 
         start = replace(plan.state, rng=rng, options=replace(plan.state.options, combat="house"))
-        counter = GritCounter(start.heroes)
+        counter = GritCounter(start.heroes, dice=dice)
         begun = apply(start, _start_adventure(start, self.mission, plan.params), policy=counter, quiet=True).state
         run = play_adventure(begun, policy=counter, max_turns=_turns(plan.params))
         values, categories = measure(start, run.state, counter.spent)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .controls import Moments
+
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
-SAMPLE_VERSION = 1
+SAMPLE_VERSION = 2  # 2: with the dice's moments (controls.Moments)
 Histogram = dict[int, int]  # value -> trials with that value
 
 
@@ -27,13 +29,20 @@ class Sample:
     trials: int = 0
     values: dict[str, Histogram] = field(default_factory=dict)
     categories: dict[str, dict[str, int]] = field(default_factory=dict)
+    moments: Moments = field(default_factory=Moments)  # how the dice fell, for chances adjusted by them
 
     def add_rows(self, metrics: Sequence[str], rows: Sequence[Sequence[int]], kinds: Sequence[str] = (),
-                 labels: Sequence[Sequence[str]] = ()) -> None:
+                 labels: Sequence[Sequence[str]] = (), dice: Sequence[Mapping[str, int]] = (),
+                 chances: Collection[str] = ()) -> None:
         """Count many trials at once: `rows[i][j]` is trial i's value of `metrics[j]`; `labels[i][k]` its
-        category `kinds[k]`. Each column is counted in one pass, so a trial costs only its row."""
+        category `kinds[k]`; `dice[i]` how its dice fell (`controls.DiceTally`), when the question counts them,
+        with `chances` the metrics read as chances (whose moments with the dice are kept).
+        Each column is counted in one pass, so a trial costs only its row."""
         if not rows:
             return
+        read = [(column, name) for column, name in enumerate(metrics) if name in chances]
+        for row, counts in zip(rows, dice, strict=False):
+            self.moments.add(read, row, counts)
         for metric, column in zip(metrics, zip(*rows, strict=True), strict=True):
             _add(self.values.setdefault(metric, {}), Counter(column))
         if kinds:
@@ -48,22 +57,37 @@ class Sample:
             _add(self.values.setdefault(metric, {}), hist)
         for kind, counts in other.categories.items():
             _add(self.categories.setdefault(kind, {}), counts)
+        self.moments.merge(other.moments)
+
+    def chance(self, metric: str) -> dict[str, Any]:
+        """The chance that `metric` came out above zero: adjusted by how the dice fell when the sample counted
+        them and is large enough (`controls`), otherwise from its count alone (Wilson's interval)."""
+        n = self.trials
+        hits = sum(c for v, c in self.values.get(metric, {}).items() if v > 0)
+        adjusted = self.moments.chance(metric, hits, n) if n else None
+        if adjusted is None:
+            return chance_figure(hits, n)
+        p, half = adjusted
+        return {"p": p, "ci": [max(0.0, p - half), min(1.0, p + half)], "trials": n, "count": hits,
+                "method": "dice"}
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data (histogram keys as strings), for job results."""
         return {"version": SAMPLE_VERSION, "trials": self.trials,
                 "values": {m: {str(v): c for v, c in sorted(h.items())} for m, h in self.values.items()},
-                "categories": {k: dict(sorted(c.items())) for k, c in self.categories.items()}}
+                "categories": {k: dict(sorted(c.items())) for k, c in self.categories.items()},
+                "moments": self.moments.to_json()}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Sample:
         """The sample `to_json()` wrote; a wrong version or shape raises ValueError."""
-        if not isinstance(data, Mapping) or data.get("version") != SAMPLE_VERSION:
+        if not isinstance(data, Mapping) or data.get("version") not in (1, SAMPLE_VERSION):
             raise ValueError(f"sample: expected a sample object of version {SAMPLE_VERSION}")
         try:
             return cls(int(data["trials"]),
                        {str(m): {int(v): int(c) for v, c in h.items()} for m, h in data["values"].items()},
-                       {str(k): {str(n): int(c) for n, c in cs.items()} for k, cs in data["categories"].items()})
+                       {str(k): {str(n): int(c) for n, c in cs.items()} for k, cs in data["categories"].items()},
+                       Moments.from_json(data["moments"]) if "moments" in data else Moments())  # 1: none
         except (KeyError, TypeError, AttributeError, ValueError) as error:
             raise ValueError(f"sample: malformed ({error!r})") from None
 
@@ -99,14 +123,14 @@ def mean_figure(hist: Mapping[int, int]) -> dict[str, Any]:
 def chance_figure(hits: int, n: int) -> dict[str, Any]:
     """A chance (hits of n trials) with its 95% Wilson score interval."""
     if not n:
-        return {"p": None, "ci": None, "trials": 0, "count": 0}
+        return {"p": None, "ci": None, "trials": 0, "count": 0, "method": "count"}
     p = hits / n
     denom = 1 + Z95**2 / n
     centre = (p + Z95**2 / (2 * n)) / denom
     half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
     low = 0.0 if hits == 0 else max(0.0, centre - half)
     high = 1.0 if hits == n else min(1.0, centre + half)
-    return {"p": p, "ci": [low, high], "trials": n, "count": hits}
+    return {"p": p, "ci": [low, high], "trials": n, "count": hits, "method": "count"}
 
 
 def chance_above(hist: Mapping[int, int], n: int, threshold: int = 0) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from services.api.graphql.context import call, services, stream, token
 from services.api.graphql.generated import Long, builder, to_json, typed, typed_input
 from services.api.graphql.types import SimulationBackend
 from services.contract.model import model
-from services.contract.odds import ODDS_STATUSES
+from services.contract.odds import CHANCE_METHOD, ODDS_STATUSES
 from shared_rules.commands import SheetEntry
 from shared_rules.meta import meta
 from shared_rules.state import Hero, RuleOptions, TownSize, TrackSpace
@@ -61,12 +61,14 @@ class OddsFigure:
 
 @dataclass(frozen=True)
 class OddsChance:
-    """A chance: `count` of `trials` with it, `p` and its Wilson 95% interval (null before any trial)."""
+    """A chance: `count` of `trials` with it, `p` and its 95% interval (null before any trial), read as `method`
+    says."""
 
     p: float | None
     ci: tuple[float, ...] | None
     trials: int = field(metadata=COUNT)
     count: int = field(metadata=COUNT)
+    method: str = field(metadata=meta(choices=("count", "dice"), enum="OddsChanceMethod", description=CHANCE_METHOD))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,118 @@
+"""Chances adjusted by how the dice fell (shared_rules.odds.controls): counting the dice leaves every trial as it
+was; the adjusted chance keeps its expected value and an honest 95% interval, narrower than the count's; small
+samples and rare chances are read from the count alone."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from shared_rules import ChooseTownSize, RollHazard, apply, new_session
+from shared_rules.dice import seed_state
+from shared_rules.odds import QUESTIONS, Sample, plan, run_chunk
+from shared_rules.odds.controls import D36_VALUES, DiceTally, controls
+from shared_rules.odds.sample import chance_figure
+from shared_rules.simulate import sample_heroes, trial_seed
+
+HEROES = sample_heroes(4)
+
+
+def test_counting_the_dice_leaves_every_trial_as_it_was() -> None:
+    """The tally rolls with the session RNG in the order the RNG would: the same journeys, hazard for hazard."""
+    asked = plan(new_session(HEROES), "town_size")
+    town_size = QUESTIONS["town_size"]
+    tally = DiceTally()
+    for index in range(25):
+        rng = seed_state(trial_seed(3, index))
+        assert town_size.trial(asked, "large", rng, dice=tally) == town_size.trial(asked, "large", rng)
+        counts = tally.take()
+        assert counts["d36"] == sum(count for key, count in counts.items() if key.startswith("d36="))  # FT-TRAVEL-03
+    church = apply(new_session(HEROES, seed=5), ChooseTownSize("large")).state
+    church = apply(church, RollHazard(dice=((3, 2),))).state  # Plague Church: help or turn away (FT-TRAVEL-D32)
+    asked = plan(church, "choice")
+    for index in range(10):
+        rng = seed_state(trial_seed(4, index))
+        for option in ("help", "turn_away"):
+            assert QUESTIONS["choice"].trial(asked, option, rng, dice=tally) == QUESTIONS["choice"].trial(
+                asked, option, rng)
+            tally.take()
+
+
+def _synthetic(rng: random.Random, n: int) -> tuple[Sample, int, int]:
+    """n invented trials: 4-8 D36 rolls, `storm` when a 26 came up or (5%) for no reason of the dice; h1 rolls 3
+    dice at 5+ and is `hurt` when none hit or (10%) anyway. Returns the sample and the two counts."""
+    sample = Sample()
+    metrics = ("storm", "h1.hurt")
+    rows, dice = [], []
+    for _ in range(n):
+        values = [rng.choice(D36_VALUES) for _ in range(rng.randint(4, 8))]
+        faces = [rng.randint(1, 6) for _ in range(3)]
+        hits = sum(1 for face in faces if face >= 5)
+        rows.append((int(26 in values or rng.random() < 0.05), int(hits == 0 or rng.random() < 0.1)))
+        counts = {"d36": len(values), "hit:h1:pool:5": hits, "die:h1:pool:5": 3}
+        for value in values:
+            counts[f"d36={value}"] = counts.get(f"d36={value}", 0) + 1
+        dice.append(counts)
+    sample.add_rows(metrics, rows, dice=dice, chances=metrics)
+    return sample, sum(r[0] for r in rows), sum(r[1] for r in rows)
+
+
+# The true chances of the invented trials: no 26 in N rolls is (35/36)^N, N uniform in 4..8; no hit on 3 dice at 5+.
+STORM = 1 - 0.95 * sum((35 / 36) ** n for n in range(4, 9)) / 5
+HURT = 1 - 0.9 * (1 - (4 / 6) ** 3)
+
+
+def test_the_adjusted_interval_covers_the_true_chance_19_times_in_20_and_is_narrower() -> None:
+    rng = random.Random(11)
+    runs, covered, narrower = 100, {"storm": 0, "h1.hurt": 0}, {"storm": [], "h1.hurt": []}
+    for _ in range(runs):
+        sample, storms, hurts = _synthetic(rng, 500)
+        for metric, truth, count in (("storm", STORM, storms), ("h1.hurt", HURT, hurts)):
+            figure = sample.chance(metric)
+            assert figure["method"] == "dice" and figure["count"] == count and figure["trials"] == 500
+            low, high = figure["ci"]
+            covered[metric] += low <= truth <= high
+            plain = chance_figure(count, 500)["ci"]
+            narrower[metric].append((high - low) / (plain[1] - plain[0]))
+    assert all(count >= 0.9 * runs for count in covered.values()), covered
+    assert sum(narrower["storm"]) / runs < 0.7, sum(narrower["storm"]) / runs  # a 26 explains most storms
+    assert sum(narrower["h1.hurt"]) / runs < 0.85, sum(narrower["h1.hurt"]) / runs  # the hits explain some
+
+
+def test_small_samples_and_rare_chances_are_read_from_the_count() -> None:
+    sample, storms, _ = _synthetic(random.Random(2), 300)
+    assert sample.chance("storm") == chance_figure(storms, 300)  # fewer than 400 trials
+    rare = Sample()
+    rare.add_rows(("never",), [(0,)] * 500, dice=[{"d36": 1, "d36=11": 1}] * 500, chances=("never",))
+    assert rare.chance("never") == chance_figure(0, 500)
+
+
+def test_the_controls_have_mean_zero_by_their_dice_odds() -> None:
+    """Each control is a count minus what the dice's odds expect: a D36 value one in 36, a 5+ one in three."""
+    rows = controls({"d36", "d36=26", "d36=11", "hit:h1:pool:5", "die:h1:pool:5", "pick:h2", "offer:h2:4"})
+    assert {"d36=26": 1.0, "d36": -1 / 36} in rows
+    assert {"hit:h1:pool:5": 1.0, "die:h1:pool:5": -1 / 3} in rows
+    assert {"pick:h2": 1.0, "offer:h2:4": -1 / 4} in rows
+
+
+def test_a_large_towns_buildings_destroyed_is_read_from_the_dice_FT_TRAVEL_D26() -> None:
+    """Void Storm (26) destroys 2 Buildings on arrival: the chart's 26s explain nearly all of the chance, so the
+    adjusted interval is far narrower than the count's, around the same value; chunks merge exactly, JSON too."""
+    asked = plan(new_session(HEROES), "town_size", {"sizes": ["large"]})
+    parts = [run_chunk(asked, "large", start, 300, seed=8) for start in (0, 300)]
+    wire = [Sample.from_json(json.loads(json.dumps(part.to_json()))) for part in parts]
+    whole = Sample()
+    for part in wire:
+        whole.merge(part)
+    assert whole.to_json() == run_chunk(asked, "large", 0, 600, seed=8).to_json()
+    figure = whole.chance("journey.buildings_destroyed")
+    counted = chance_figure(figure["count"], 600)
+    assert figure["method"] == "dice"
+    assert (figure["ci"][1] - figure["ci"][0]) < 0.5 * (counted["ci"][1] - counted["ci"][0])
+    assert counted["ci"][0] <= figure["p"] <= counted["ci"][1]
+
+
+def test_a_sample_written_before_the_dice_were_counted_still_reads() -> None:
+    old = {"version": 1, "trials": 2, "values": {"posse.removed": {"0": 2}}, "categories": {}}
+    sample = Sample.from_json(old)
+    assert sample.trials == 2 and sample.chance("posse.removed") == chance_figure(0, 2)
