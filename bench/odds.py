@@ -151,11 +151,13 @@ def through_rq(plan: odds.Plan, precision: float, fixed: int, workers: int, base
                 "owner": None,
             }
             cpu = _cpu_of([p.pid for p in procs])
+            polls, api_cpu = 0, time.process_time()
             wall = time.perf_counter()
             job = asyncio.run(runner.start(spec))
             first = None
             while True:
                 view = asyncio.run(runner.status(job["job_id"]))
+                polls += 1
                 assert view is not None and view["status"] != "failed", view
                 if first is None and any(view["answer"]["done"].values()):
                     first = time.perf_counter() - wall
@@ -164,6 +166,9 @@ def through_rq(plan: odds.Plan, precision: float, fixed: int, workers: int, base
                 time.sleep(0.02)
             wall = time.perf_counter() - wall
             _line(label, view["answer"], wall, _cpu_of([p.pid for p in procs]) - cpu, first, base_cpu)
+            api_cpu = time.process_time() - api_cpu
+            print(f"    the API's reads of the job (polled every 20 ms): {polls} reads, {api_cpu:.2f} CPU-s, "
+                  f"{1000 * api_cpu / max(1, polls):.1f} ms each")
     finally:
         for proc in procs:
             proc.terminate()
@@ -208,6 +213,7 @@ def main() -> None:
     parser.add_argument("--fixed", type=int, default=5000, help="today's trials per option (default 5000)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--no-rq", action="store_true")
+    parser.add_argument("--no-offline", action="store_true", help="only the rq path (no ratio to the fixed path)")
     parser.add_argument("--darkness", action="store_true", help="the Darkness question instead, to ±2 points")
     parser.add_argument("--turns", type=int, default=15)
     args = parser.parse_args()
@@ -221,7 +227,7 @@ def main() -> None:
         f"{args.heroes}-hero town-size question, ±{args.precision} points (95%), at most {BUDGET} per option; "
         f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
     )
-    base = offline(plan, args.precision / 100, args.fixed, args.workers)
+    base = 0.0 if args.no_offline else offline(plan, args.precision / 100, args.fixed, args.workers)
     if not args.no_rq:
         through_rq(plan, args.precision / 100, args.fixed, args.workers, base)
 

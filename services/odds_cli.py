@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
+import queue
 import sys
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, TextIO
 
 from shared_rules import odds
@@ -82,28 +83,46 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 def ask_here(plan: Plan, trials: int, seed: int, workers: int, precision: float | None = None) -> dict[str, Any]:
     """Every option's trials in chunks on `workers` processes (one process: in this one). With `precision`, an
     option stops at the first of its pieces where its chances are within it (`odds.settle`): the same answer
-    however many processes played it."""
+    however many processes played it.
+
+    Pieces go out in order, one waiting behind each busy process, and only for options still open; once every
+    option is settled the pool is terminated, so a piece still running that nobody needs costs no wait."""
     if workers <= 1:
         return odds.ask(plan, trials, seed=seed, precision=precision, chunk=CHUNK)
     cut = odds.option_pieces(plan.question, trials, CHUNK)
     pieces = [(key, start, count) for start, count in cut for key in (c.key for c in plan.options)]
     results: dict[int, Sample] = {}
     samples: dict[str, Sample] = {}
-    stopped: set[str] = set()
-    with ProcessPoolExecutor(min(workers, len(pieces))) as pool:
-        futures = {pool.submit(_chunk, (plan, *piece, seed)): index for index, piece in enumerate(pieces)}
-        for future in as_completed(futures):
-            if future.cancelled():
-                continue
-            results[futures[future]] = future.result()
-            for key in {c.key for c in plan.options} - stopped:
+    settled: set[str] = set()  # within the precision: no more of its pieces
+    memos = {c.key: odds.Settled() for c in plan.options}  # each piece merged and checked once
+    arrived: queue.SimpleQueue[tuple[int, Sample | BaseException]] = queue.SimpleQueue()
+    waiting = iter(enumerate(pieces))
+    flying: dict[int, str] = {}
+    with multiprocessing.Pool(min(workers, len(pieces))) as pool:  # leaving it terminates what still runs
+
+        def send_next() -> None:
+            for index, piece in waiting:
+                if piece[0] in settled:
+                    continue
+                flying[index] = piece[0]
+                pool.apply_async(_chunk, ((plan, *piece, seed),), callback=lambda r, i=index: arrived.put((i, r)),
+                                 error_callback=lambda e, i=index: arrived.put((i, e)))
+                return
+
+        for _ in range(min(workers, len(pieces)) + 1):
+            send_next()
+        while any(key not in settled for key in flying.values()):
+            index, result = arrived.get()
+            key = flying.pop(index)
+            if isinstance(result, BaseException):
+                raise result
+            results[index] = result
+            if key not in settled:
                 chunks = [results.get(i) for i, piece in enumerate(pieces) if piece[0] == key]
-                samples[key], met = odds.settle(plan, chunks, precision)
+                samples[key], met = odds.settle(plan, chunks, precision, memos[key])
                 if met:
-                    stopped.add(key)
-                    for other, index in futures.items():
-                        if pieces[index][0] == key:
-                            other.cancel()
+                    settled.add(key)
+            send_next()
     return odds.answer(plan, samples, trials=trials, precision=precision)
 
 

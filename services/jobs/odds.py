@@ -27,7 +27,7 @@ from services.jobs.runner import LocalRunner, RqRunner, SimulationRunner, new_jo
 from services.settings import Settings
 
 if TYPE_CHECKING:
-    from shared_rules.odds import Plan, Sample
+    from shared_rules.odds import Plan, Sample, Settled
 
 log = logging.getLogger("brimstone.jobs")
 JSON = dict[str, Any]
@@ -43,14 +43,16 @@ def plan_pieces(spec: JSON, chunk: int) -> list[tuple[str, int, int]]:
     return [(key, start, count) for start, count in cut for key in spec["options"]]
 
 
-def settled(plan: Plan, spec: JSON, pieces: list[tuple[str, int, int]],
-            results: dict[int, Sample]) -> tuple[dict[str, Sample], set[str]]:
+def settled(plan: Plan, spec: JSON, pieces: list[tuple[str, int, int]], results: dict[int, Sample],
+            memos: dict[str, Settled] | None = None) -> tuple[dict[str, Sample], set[str]]:
     """Each option's sample from the pieces in (by index), in order (`odds.settle`), and the options that met
-    the spec's precision (their later pieces are not needed)."""
+    the spec's precision (their later pieces are not needed). `memos` (per option, kept by the caller for the
+    job) carry on from the last call, so each piece is merged and checked once however often the job is read."""
     samples, stopped = {}, set()
     for key in spec["options"]:
         chunks = [results.get(index) for index, piece in enumerate(pieces) if piece[0] == key]
-        samples[key], met = shared_rules.odds.settle(plan, chunks, spec.get("precision"))
+        memo = None if memos is None else memos.setdefault(key, shared_rules.odds.Settled())
+        samples[key], met = shared_rules.odds.settle(plan, chunks, spec.get("precision"), memo)
         if met:
             stopped.add(key)
     return samples, stopped
@@ -112,6 +114,7 @@ class _Job:
     samples: dict[str, Sample]
     done: list[int]
     results: dict[int, Sample] = field(default_factory=dict)
+    settling: dict[str, Settled] = field(default_factory=dict)  # per option: how far `settled` has merged
     stopped: set[str] = field(default_factory=set)  # options within the precision: no more of their pieces
     chunks_done: int = 0
     status: str = "queued"
@@ -167,7 +170,7 @@ class LocalOddsRunner:
             job.results[index] = shared_rules.odds.Sample.from_json(result)
             job.done[index] = count
             job.chunks_done += 1
-            job.samples, stopped = settled(job.plan, job.spec, job.pieces, job.results)
+            job.samples, stopped = settled(job.plan, job.spec, job.pieces, job.results, job.settling)
             for key in stopped - job.stopped:
                 job.stopped.add(key)
                 for later, piece in enumerate(job.pieces):
@@ -255,6 +258,18 @@ class LocalOddsRunner:
 
 
 # ---- rq ----------------------------------------------------------------------------------------------------
+@dataclass
+class _Read:
+    """What an API process has read of one rq odds job: its plan, the chunk results in (by chunk id), how far
+    each option is settled, and the answer built from them (rebuilt only when a chunk comes in)."""
+
+    plan: Plan
+    seen: dict[str, Sample] = field(default_factory=dict)
+    memos: dict[str, Settled] = field(default_factory=dict)
+    answer: JSON | None = None
+    answered: int = -1  # chunks seen when `answer` was built
+
+
 class RqOddsRunner:
     """Chunks as rq jobs for `brimstone worker`s; the API merges the finished chunks' samples when asked."""
 
@@ -264,7 +279,7 @@ class RqOddsRunner:
         self.settings = settings
         self.redis = simulations.redis
         self.queue = simulations.queue
-        self._samples: dict[str, dict[str, Sample]] = {}  # chunk results already read, by job then chunk id
+        self._read: dict[str, _Read] = {}  # what this process has read of each job, by job id
 
     def _key(self, job_id: str) -> str:
         return f"{self.settings.redis_prefix}:odds:{job_id}"
@@ -296,41 +311,51 @@ class RqOddsRunner:
         return None if raw is None else dict(json.loads(raw))
 
     def _status(self, job_id: str) -> JSON | None:
-        from rq.job import Job, JobStatus
+        from rq.job import JobStatus
 
         record = self._record(job_id)
         if record is None:
             return None
         spec, ids, pieces = record["spec"], record["chunks"], record["pieces"]
-        seen = self._samples.setdefault(job_id, {})
+        read = self._read.get(job_id)
+        if read is None:
+            read = self._read[job_id] = _Read(tasks.odds_plan(spec))
+        seen = read.seen
         status, error = record["status"], None
         started = False
-        for chunk_id, job in zip(ids, Job.fetch_many(ids, connection=self.redis), strict=True):
-            if job is None or chunk_id in seen:
-                continue
-            state = job.get_status(refresh=False)
-            if state == JobStatus.FINISHED:
-                seen[chunk_id] = shared_rules.odds.Sample.from_json(job.return_value())
+        settled_before = {key for key, memo in read.memos.items() if memo.met}
+        unread = [chunk_id for (option, _, _), chunk_id in zip(pieces, ids, strict=True)
+                  if chunk_id not in seen and option not in settled_before]
+        for chunk_id, state in zip(unread, self._states(unread), strict=True):
+            if state == JobStatus.FINISHED:  # its result is read once, then kept in `seen`
+                job = self._fetch(chunk_id)
+                if job is not None:
+                    seen[chunk_id] = shared_rules.odds.Sample.from_json(job.return_value())
             elif state == JobStatus.FAILED and status not in TERMINAL:
-                status, error = "failed", (job.exc_info or "a chunk failed").strip().splitlines()[-1]
+                job = self._fetch(chunk_id)
+                exc_info = job.exc_info if job is not None else None
+                status, error = "failed", (exc_info or "a chunk failed").strip().splitlines()[-1]
             started = started or state == JobStatus.STARTED
-        plan = tasks.odds_plan(spec)
+        plan = read.plan
         results = {index: seen[chunk_id] for index, chunk_id in enumerate(ids) if chunk_id in seen}
-        samples, stopped = settled(plan, spec, [tuple(p) for p in pieces], results)
+        samples, stopped = settled(plan, spec, [tuple(p) for p in pieces], results, read.memos)
         done = sum(count if index in results or option in stopped else 0
                    for index, (option, _, count) in enumerate(pieces))
         needed = [chunk_id for (option, _, _), chunk_id in zip(pieces, ids, strict=True)
                   if chunk_id not in seen and option not in stopped]
-        if stopped and status not in TERMINAL:
+        if stopped - settled_before and status not in TERMINAL:  # once, as an option settles
             self._drop([chunk_id for (option, _, _), chunk_id in zip(pieces, ids, strict=True)
-                        if chunk_id not in seen and option in stopped])
+                        if chunk_id not in seen and option in stopped - settled_before])
         if status not in TERMINAL:
             status = "finished" if not needed else "running" if seen or started else "queued"
-        if status in TERMINAL and len(self._samples) > MAX_LOCAL_JOBS:
-            self._samples.pop(next(iter(self._samples)))
-        answer = shared_rules.odds.answer(plan, samples, trials=spec["trials"], precision=spec.get("precision"))
+        if status in TERMINAL and len(self._read) > MAX_LOCAL_JOBS:
+            self._read.pop(next(iter(self._read)))
+        if read.answer is None or read.answered != len(seen):  # a poll with no new chunk reads the same answer
+            read.answer = shared_rules.odds.answer(plan, samples, trials=spec["trials"],
+                                                   precision=spec.get("precision"))
+            read.answered = len(seen)
         return _view(job_id, spec, self.backend, status=status, done=done, chunks=len(ids), chunks_done=len(seen),
-                     answer=answer, error=error)
+                     answer=read.answer, error=error)
 
     async def status(self, job_id: str) -> JSON | None:
         return await asyncio.to_thread(self._status, job_id)
@@ -338,14 +363,42 @@ class RqOddsRunner:
     def watch(self, job_id: str) -> AsyncIterator[JSON]:
         return poll(self, job_id)  # the chunks finish in the workers: looked at, not told
 
-    def _drop(self, chunk_ids: list[str]) -> None:
-        """Cancel chunks no longer needed (their option met its precision) that no worker has taken yet."""
+    def _states(self, chunk_ids: list[str]) -> list[Any]:
+        """Each chunk's rq status (None: gone), read in one round trip: only the status field of each job's hash,
+        not the whole job, so reading a job with a hundred chunks stays cheap while clients poll it."""
         from rq.job import Job, JobStatus
 
-        for job in Job.fetch_many(chunk_ids, connection=self.redis):
-            if job is not None and job.get_status(refresh=False) in (JobStatus.QUEUED, JobStatus.DEFERRED,
-                                                                     JobStatus.SCHEDULED):
-                job.cancel()
+        with self.redis.pipeline(transaction=False) as pipe:
+            for chunk_id in chunk_ids:
+                pipe.hget(Job.key_for(chunk_id), "status")
+            raw = pipe.execute()
+        return [JobStatus(value.decode() if isinstance(value, bytes) else value) if value else None for value in raw]
+
+    def _fetch(self, chunk_id: str) -> Any:
+        from rq.exceptions import NoSuchJobError
+        from rq.job import Job
+
+        try:
+            return Job.fetch(chunk_id, connection=self.redis)
+        except NoSuchJobError:
+            return None
+
+    def _drop(self, chunk_ids: list[str]) -> None:
+        """Chunks no longer needed (their option met its precision): cancelled if no worker has taken them yet,
+        stopped if one is playing them, so the workers move on to the pieces still needed."""
+        from rq.command import send_stop_job_command
+        from rq.job import JobStatus
+
+        for chunk_id, state in zip(chunk_ids, self._states(chunk_ids), strict=True):
+            if state in (JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED):
+                job = self._fetch(chunk_id)
+                if job is not None:
+                    job.cancel()
+            elif state == JobStatus.STARTED:
+                try:
+                    send_stop_job_command(self.redis, chunk_id)
+                except Exception:  # it finished meanwhile: nothing to stop
+                    log.debug("odds chunk %s: nothing to stop", chunk_id, exc_info=True)
 
     def _cancel(self, job_id: str) -> JSON | None:
         from rq.command import send_stop_job_command

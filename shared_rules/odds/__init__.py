@@ -21,6 +21,7 @@ pieces were spread over workers.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..dice import seed_state
@@ -32,7 +33,7 @@ from .sample import Sample, chance_figure, histogram_bars, mean_figure, merged
 __all__ = [
     "CARRY_ON", "QUESTIONS", "Choice", "Plan", "Question", "Sample", "answer", "ask", "measure", "merged",
     "option_pieces", "pieces",
-    "plan", "reached", "register", "run_chunk", "settle", "travel_metrics",
+    "plan", "reached", "register", "run_chunk", "settle", "Settled", "travel_metrics",
 ]  # fmt: skip
 
 ANSWER_VERSION = 1
@@ -137,18 +138,32 @@ def pieces(trials: int, chunk: int, *, first: int = 100) -> list[tuple[int, int]
     return out
 
 
-def settle(plan: Plan, chunks: Sequence[Sample | None], precision: float | None) -> tuple[Sample, bool]:
+@dataclass
+class Settled:
+    """How far `settle` has merged one option's pieces: kept by a caller that settles again as pieces arrive, so
+    each piece is merged and each boundary checked once."""
+
+    sample: Sample = field(default_factory=Sample)
+    merged: int = 0
+    met: bool = False
+
+
+def settle(plan: Plan, chunks: Sequence[Sample | None], precision: float | None,
+           memo: Settled | None = None) -> tuple[Sample, bool]:
     """One option's sample from its pieces' samples in order (None: not in yet): merged up to the first missing
     one, or up to the first boundary where every chance is within `precision`. Returns (sample, stopped), with
-    `stopped` true when the target was met there (the pieces after it are not needed)."""
-    sample = Sample()
-    for chunk in chunks:
+    `stopped` true when the target was met there (the pieces after it are not needed). With `memo` (the same
+    pieces, more of them in), it carries on from where the last call stopped."""
+    memo = Settled() if memo is None else memo
+    for chunk in chunks[memo.merged:] if not memo.met else ():
         if chunk is None:
             break
-        sample.merge(chunk)
-        if precision is not None and reached(plan, sample)[0] <= precision:
-            return sample, True
-    return sample, False
+        memo.sample.merge(chunk)
+        memo.merged += 1
+        if precision is not None and reached(plan, memo.sample)[0] <= precision:
+            memo.met = True
+            break
+    return memo.sample, memo.met
 
 
 def reached(plan: Plan, sample: Sample) -> tuple[float, str | None]:

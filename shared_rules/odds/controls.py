@@ -170,7 +170,13 @@ class Moments:
         fit = self._fitted(n)
         if fit is None:
             return None
-        rows, factor, means = fit
+        known = fit.read.get((metric, hits))
+        if known is None:
+            known = fit.read[(metric, hits)] = self._adjusted(fit, metric, hits, n)
+        return known
+
+    def _adjusted(self, fit: _Fit, metric: str, hits: int, n: int) -> tuple[float, float]:
+        rows, factor, means = fit.rows, fit.factor, fit.means
         k = len(rows)
         above = self.above.get(metric, {})
         p = hits / n
@@ -181,10 +187,9 @@ class Moments:
         estimate = p - sum(b * m for b, m in zip(beta, means, strict=True))
         residual = hits * (1 - p) - sum(b * s for b, s in zip(beta, s_cy, strict=True))
         spread = max(0.0, residual) / (n - k - 1)
-        inflate = sum(m * w for m, w in zip(means, _solve(factor, means), strict=True))
-        return min(1.0, max(0.0, estimate)), Z95 * math.sqrt(spread * (1 / n + inflate))
+        return min(1.0, max(0.0, estimate)), Z95 * math.sqrt(spread * (1 / n + fit.inflate))
 
-    def _fitted(self, n: int) -> tuple[list[dict[str, float]], list[list[float]], list[float]] | None:
+    def _fitted(self, n: int) -> _Fit | None:
         """The controls that vary in this sample, the Cholesky factor of their covariance sums and their means."""
         if self._fit is not None and self._fit[0] == n:
             return self._fit[1]  # type: ignore[no-any-return]
@@ -201,9 +206,23 @@ class Moments:
         rows = [rows[i] for i in kept]
         fit = None
         if rows and n >= TRIALS_PER_CONTROL * len(rows):
-            fit = (rows, factor, [sum(c * mean.get(key, 0.0) for key, c in row.items()) for row in rows])
+            means = [sum(c * mean.get(key, 0.0) for key, c in row.items()) for row in rows]
+            inflate = sum(m * w for m, w in zip(means, _solve(factor, means), strict=True))
+            fit = _Fit(rows, factor, means, inflate)
         self._fit = (n, fit)
         return fit
+
+
+@dataclass
+class _Fit:
+    """A sample's controls fitted once: the rows, the factor, their means, the interval's widening for the
+    estimated means (c̄ᵀ S⁻¹ c̄), and each chance read so far."""
+
+    rows: list[dict[str, float]]
+    factor: list[list[float]]
+    means: list[float]
+    inflate: float
+    read: dict[tuple[str, int], tuple[float, float]] = field(default_factory=dict)
 
 
 def _cholesky(matrix: list[list[float]]) -> tuple[list[int], list[list[float]]]:

@@ -30,6 +30,10 @@ def test_odds_on_two_processes_gives_the_answer_of_one(tmp_path: Path) -> None:
     assert main([*args, "--workers", "1"], out=one) == 0
     assert main([*args, "--workers", "2"], out=two) == 0
     assert one.getvalue() == two.getvalue() and "Large" not in one.getvalue()
+    one, two = io.StringIO(), io.StringIO()  # with a precision: each option stops at the same piece on either
+    assert main([*args, "--precision", "4", "--workers", "1"], out=one) == 0
+    assert main([*args, "--precision", "4", "--workers", "2"], out=two) == 0
+    assert one.getvalue() == two.getvalue() and "Large" not in one.getvalue()
 
 
 def test_odds_refuses_a_question_that_does_not_fit(capsys: object) -> None:
