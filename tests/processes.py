@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -64,8 +66,17 @@ def wait_ready(check: Callable[[], bool], *, what: str, process: subprocess.Pope
         pause = min(pause * 2, 0.5)
 
 
+SETPRIV = shutil.which("setpriv")  # util-linux: sets the parent-death signal, then runs the command
+
+
 def launch(command: list[str], **kwargs: Any) -> subprocess.Popen[Any]:
-    """Start `command` in a new session (its own process group, so stop() reaches its children too)."""
+    """Start `command` in a new session (its own process group, so stop() reaches its children too).
+
+    Launched from the main thread, it is also sent SIGTERM when this process dies (PR_SET_PDEATHSIG, through
+    `setpriv`), so a test run killed from outside (a timeout, a Ctrl-C twice) leaves no server behind. Not from
+    another thread: the signal follows the thread that forked, and would stop the server when that thread ends."""
+    if SETPRIV is not None and threading.current_thread() is threading.main_thread():
+        command = [SETPRIV, "--pdeathsig", "TERM", "--", *command]
     process: subprocess.Popen[Any] = subprocess.Popen(command, start_new_session=True, **kwargs)
     _LIVE[process.pid] = process
     return process

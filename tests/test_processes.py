@@ -92,6 +92,31 @@ def test_the_safety_net_kills_a_group_nobody_stopped_children_included() -> None
     parent.stdout.close()
 
 
+# a test run in miniature: it launches a long-running "server" as the fixtures do, prints its pid, and waits
+RUNNER = ("import subprocess, sys, time; sys.path.insert(0, {root!r}); from tests import processes; "
+          "server = processes.launch([sys.executable, '-c', 'import time; time.sleep(600)']); "
+          "print(server.pid, flush=True); time.sleep(600)")
+
+
+def test_a_test_run_killed_from_outside_takes_what_it_launched_with_it() -> None:
+    """SIGKILL gives the run no chance to stop anything (no fixture teardown, no safety net): the server it
+    launched gets the parent-death signal and goes (PR_SET_PDEATHSIG), rather than living on, holding a core."""
+    root = str(Path(__file__).resolve().parents[1])
+    runner = subprocess.Popen([sys.executable, "-c", RUNNER.format(root=root)], stdout=subprocess.PIPE)
+    try:
+        assert runner.stdout is not None
+        server = int(runner.stdout.readline())
+        assert not _gone(server)
+        runner.kill()
+        runner.wait(timeout=30)
+        processes.wait_ready(lambda: _gone(server), what="the orphaned server to go", timeout=30)
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+        if runner.stdout is not None:
+            runner.stdout.close()
+
+
 def test_readiness_waits_fail_at_once_when_the_process_exits() -> None:
     process = processes.launch([sys.executable, "-c", "raise SystemExit(3)"])
     try:
