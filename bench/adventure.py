@@ -6,12 +6,16 @@ scavenging; Attack! tokens bring no enemies without Threat cards), and the tests
 invented enemies, Threat cards and tokens, so Fights happen).
 
     .venv/bin/python bench/adventure.py --trials 300 --turns 15
+    .venv/bin/python bench/adventure.py --instructions     (callgrind: instructions per Adventure, each set-up)
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -37,16 +41,42 @@ def layout(length: int) -> tuple[TrackSpace, ...]:
     return tuple(spaces)
 
 
+def instructions_per_adventure(turns: int, run: int, small: int = 4, large: int = 16) -> float:
+    """callgrind's instruction count of `large` Adventures minus `small` ones (start-up cancels), per Adventure:
+    repeatable on a shared, noisy machine, unlike seconds."""
+    counts = []
+    for trials in (small, large):
+        with tempfile.TemporaryDirectory() as tmp:
+            done = subprocess.run(
+                ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out", sys.executable, __file__,
+                 "--trials", str(trials), "--turns", str(turns), "--only", str(run)],
+                capture_output=True, text=True, check=True)  # fmt: skip
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if found is None:
+            raise SystemExit(f"callgrind printed no count:\n{done.stderr[-2000:]}")
+        counts.append(int(found.group(1)))
+    return (counts[1] - counts[0]) / (large - small)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=300)
     parser.add_argument("--turns", type=int, default=15)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--instructions", action="store_true", help="count instructions per Adventure (callgrind)")
+    parser.add_argument("--only", type=int, choices=(0, 1), help=argparse.SUPPRESS)
     args = parser.parse_args()
     runs = [
         ("default pack, typed 12-space track", dict(layout=layout(12), sheets=SHEETS)),
         ("test pack (Fights), its 12-space track", dict(track="fortress", pack_name=pack.register())),
     ]
+    if args.instructions:
+        for index, (label, _) in enumerate(runs):
+            print(f"{label}: {instructions_per_adventure(args.turns, index):,.0f} instructions per Adventure "
+                  f"of up to {args.turns} turns", flush=True)
+        return
+    if args.only is not None:
+        runs = [runs[args.only]]
     for label, kwargs in runs:
         wall, cpu = time.perf_counter(), time.process_time()
         odds = darkness_odds(sample_heroes(4), turns=args.turns, trials=args.trials, seed=args.seed,

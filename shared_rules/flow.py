@@ -231,19 +231,21 @@ class Requests:
 class Ctx(Requests):
     """The working state of one command: rules read heroes and change them here; every change becomes an event.
 
-    `quiet` records no events at all (bulk runs read only the states). The rules' requests are answered by the
-    one driver (`drive`); `rng` is the session RNG it rolls with.
+    `quiet` records no events (bulk runs read only the states), except the kinds named in `keep` (a bulk
+    Adventure reads how it ended). The rules' requests are answered by the one driver (`drive`); `rng` is the
+    session RNG it rolls with.
     """
 
-    __slots__ = ("_state", "_heroes", "_by_id", "events", "rng", "quiet")
+    __slots__ = ("_state", "_heroes", "_by_id", "events", "rng", "quiet", "keep")
 
-    def __init__(self, state: Session, rng: int, *, quiet: bool = False) -> None:
+    def __init__(self, state: Session, rng: int, *, quiet: bool = False, keep: frozenset[str] = frozenset()) -> None:
         self._state = state
         self._heroes: list[Hero] | None = None  # the heroes as changed, when `_state.heroes` is behind them
         self._by_id: dict[str, Hero] | None = None  # the same heroes by id, built on the first read
         self.events: list[Event] = []
         self.rng = rng
         self.quiet = quiet
+        self.keep = keep  # event kinds (their values) recorded even when quiet
 
     @property
     def state(self) -> Session:
@@ -305,8 +307,8 @@ class Ctx(Requests):
         **facts: int | str | bool,
     ) -> None:
         """Log an event: its kind, its English line and the facts a client words it from (`skill="agility"`,
-        `target=5`; names in `events.FACTS`). Nothing is built when quiet."""
-        if not self.quiet:
+        `target=5`; names in `events.FACTS`). Nothing is built when quiet, unless its kind is kept."""
+        if not self.quiet or (self.keep and (type.value if isinstance(type, EventType) else type) in self.keep):
             found = tuple(Fact(name, value) for name, value in facts.items()) if facts else ()
             self.events.append(Event(EventType(type), text, hero, rule, changes, roll, bandit, found))  # an unknown kind is a bug
 

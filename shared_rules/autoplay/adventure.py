@@ -1,4 +1,4 @@
-"""Play an Adventure's turn loop with a policy, through `apply()` exactly as a table would, for simulations and
+"""Play an Adventure's turn loop with a policy, through the engine's rules exactly as a table would, for simulations and
 odds: "the chance the Darkness escapes within N turns" for a posse and a Depth Track layout.
 
 A plain table plays (`next_command`): the Old Lantern holder rolls Hold Back the Darkness; heroes activate in
@@ -33,9 +33,10 @@ from ..commands import (
 )
 from ..content import pack
 from ..dice import seed_state
-from ..engine import apply, new_session
+from ..engine import apply, autoplay, new_session
 from ..events import EventType
-from ..flow import Policy
+from ..flow import Ctx, Policy
+from ..frozen import evolve
 from ..rules.adventure import mission_of, up_next
 from ..rules.adventure.explore import hero_tile
 from ..rules.adventure.turn import to_reveal
@@ -93,28 +94,35 @@ def next_command(state: Session, *, token: ExplorationToken = PLAIN_TOKEN) -> Co
     return EndActivation(hero)
 
 
+ENDED = frozenset({EventType.ADVENTURE_ENDED.value})  # the one event a quiet run keeps: how the Adventure ended
+
+
 def play_adventure(state: Session, *, policy: Policy = default_policy, max_turns: int = 30, quiet: bool = True,
                    token: ExplorationToken = PLAIN_TOKEN,
                    choose: Callable[[Session], Command] | None = None) -> AdventureRun:  # fmt: skip
-    """Play from an Adventure under way until it ends or turn `max_turns` is over; every prompt goes to `policy`."""
+    """Play from an Adventure under way until it ends or turn `max_turns` is over; every prompt goes to `policy`.
+
+    The commands run on one autoplay context (`engine.autoplay`), as a bulk journey's do: the same rules and dice
+    as through `apply()`, without an Outcome, a pending record and a copy of the state per command (a quiet run
+    keeps only the event that says how the Adventure ended)."""
     escaped_on = None
     turn = state.adventure.turn if state.adventure is not None else 0
     reason: str | None = None
     won = False
-    while state.adventure is not None and state.adventure.turn <= max_turns:
-        turn = state.adventure.turn
-        command = choose(state) if choose is not None else next_command(state, token=token)
-        outcome = apply(state, command, policy=policy, quiet=quiet)
-        if outcome.pending is not None:  # the policy answers everything and the RNG rolls: a prompt is a bug
-            raise RuntimeError(f"adventure stopped at prompt {outcome.pending.question!r} after {command.type}")
-        if quiet and outcome.state.adventure is None:  # quiet records no events: replay the last step aloud to read
-            outcome = apply(state, command, policy=policy)  # how it ended (same state, command, dice: same outcome)
-        for event in outcome.events:
+    ctx = Ctx(state, state.rng, quiet=quiet, keep=ENDED)
+    commands = 0
+    while (adventure := ctx.state.adventure) is not None and adventure.turn <= max_turns:
+        turn = adventure.turn
+        command = choose(ctx.state) if choose is not None else next_command(ctx.state, token=token)
+        autoplay(ctx, command, policy)  # a decision the policy leaves is a RuntimeError: a prompt here is a bug
+        commands += 1
+        for event in ctx.events:
             if event.type is EventType.ADVENTURE_ENDED and event.changes:
                 reason = str(event.changes[0].after)
                 won = bool(event.changes[1].after)
                 escaped_on = turn if reason == "darkness" else None
-        state = outcome.state
+        ctx.events.clear()
+    state = evolve(ctx.state, {"rng": ctx.rng, "step": state.step + commands})
     turns = state.adventure.turn if state.adventure is not None else turn
     return AdventureRun(state, turns, reason, won, escaped_on)
 

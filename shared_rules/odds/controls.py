@@ -67,6 +67,9 @@ class DiceTally:
         if request.kind is DieKind.D36:  # the chart's value, one of 36 equally likely
             self._add("d36", 1)
             self._add(f"d36={value}", 1)
+        elif request.kind is DieKind.TWO_D6 and len(faces) == 2:  # a 2D6 total (7 one time in 6), per what for
+            self._add(f"2d6:{request.asks.value}", 1)
+            self._add(f"2d6:{request.asks.value}={faces[0] + faces[1]}", 1)
         elif request.target > 0 and faces:  # dice against a target: how many hit
             who = request.hero or "posse"
             key = f"{who}:{request.kind.value}:{request.target}"
@@ -96,6 +99,11 @@ def controls(keys: set[str]) -> list[dict[str, float]]:
         if len(seen) == len(D36_VALUES):
             seen = seen[:-1]  # the 36 deviations sum to zero: one is the others
         out += [{f"d36={v}": 1.0, "d36": -1 / 36} for v in seen]
+    for rolls in sorted(k for k in keys if k.startswith("2d6:") and "=" not in k):
+        seen = [total for total in range(2, 13) if f"{rolls}={total}" in keys]
+        if len(seen) == 11:
+            seen = seen[:-1]
+        out += [{f"{rolls}={total}": 1.0, rolls: -(6 - abs(total - 7)) / 36} for total in seen]
     for key in sorted(k for k in keys if k.startswith("hit:")):
         _, who, kind, target = key.split(":")
         out.append({key: 1.0, f"die:{who}:{kind}:{target}": -hit_chance(DieKind(kind), int(target))})

@@ -10,6 +10,7 @@ from ...commands import Activate, BoostMove, EndActivation, Move, RerollWithGrit
 from ...dice import DieKind
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure
+from ...frozen import evolve
 from ...prompts import Amount, Asks, Option, Part, Says
 from ...state import Activation, Place, Session
 from ...state.adventure import MARKER_KINDS
@@ -57,7 +58,7 @@ def activate(ctx: Ctx, command: Activate) -> Procedure:
             yield from advance(ctx)
             return
     roll = yield from ctx.roll(DieKind.D6, "Move", hero=hero, rule="FF-MOVE-01", asks=Asks.MOVE)
-    act = Activation(hero, replace(roll, kind=DieKind.POOL))
+    act = Activation(hero, evolve(roll, {"kind": DieKind.POOL}))
     update(ctx, activation=act)
     if roll.value == 1:
         if ctx.hero(hero).grit < ctx.hero(hero).max_grit:

@@ -11,6 +11,7 @@ from ...dice import DieKind, Roll
 from ...errors import IllegalCommand, InvalidCommand
 from ...events import Change
 from ...flow import Ctx, RerollRequest, Said, Steps
+from ...frozen import evolve
 from ...prompts import Asks
 from ...state import Adventure, Figure, MissionCounter, PartyHero, Session, Side
 
@@ -33,7 +34,7 @@ def put(ctx: Ctx, adv: Adventure) -> None:
 
 
 def update(ctx: Ctx, **changes: Any) -> None:
-    put(ctx, replace(adventure(ctx), **changes))
+    put(ctx, evolve(adventure(ctx), changes))
 
 
 def member(ctx: Ctx, hero_id: str) -> PartyHero:
@@ -42,12 +43,12 @@ def member(ctx: Ctx, hero_id: str) -> PartyHero:
 
 def put_member(ctx: Ctx, new: PartyHero) -> None:
     adv = adventure(ctx)
-    put(ctx, replace(adv, heroes=tuple(new if m.id == new.id else m for m in adv.heroes)))
+    put(ctx, evolve(adv, {"heroes": tuple(new if m.id == new.id else m for m in adv.heroes)}))
 
 
 def put_figure(ctx: Ctx, new: Figure) -> None:
     adv = adventure(ctx)
-    put(ctx, replace(adv, figures=tuple(new if f.id == new.id else f for f in adv.figures)))
+    put(ctx, evolve(adv, {"figures": tuple(new if f.id == new.id else f for f in adv.figures)}))
 
 
 def set_counter(ctx: Ctx, name: str, value: int) -> None:

@@ -14,6 +14,7 @@ from ...content.adventure import EXPLORATION_TOKENS
 from ...dice import DieKind
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure, Steps, apply_effect
+from ...frozen import evolve
 from ...prompts import Asks, Option, Part, Says
 from ...state import ExplorationToken, MapTile, Place, Session, TileKind, TurnStep
 from .common import adventure, member, need_adventure, need_hero, own_roll, put, put_member
@@ -134,8 +135,8 @@ def scavenge(ctx: Ctx, hero: str) -> Steps[None]:
         ctx.emit("scavenged", f"{ctx.name(hero)} finds nothing on {tile.id}", hero=hero, rule="FF-SCAV-01", count=0)
         return
     adv = adventure(ctx)
-    tile = replace(adv.tile(tile.id), scavenged=adv.tile(tile.id).scavenged + 1)
-    put(ctx, replace(adv, tiles=tuple(tile if t.id == tile.id else t for t in adv.tiles)))
+    tile = evolve(adv.tile(tile.id), {"scavenged": adv.tile(tile.id).scavenged + 1})
+    put(ctx, evolve(adv, {"tiles": tuple(tile if t.id == tile.id else t for t in adv.tiles)}))
     ctx.emit("scavenged", f"{ctx.name(hero)} Scavenges {tile.id} (marker {tile.scavenged}): {sixes} Scavenge "
              f"card(s)", hero=hero, rule="FF-SCAV-01", count=sixes)  # fmt: skip
     deck = pack(ctx.state.pack).adventure.scavenge
@@ -172,9 +173,9 @@ def look_through_a_door(ctx: Ctx, command: Search) -> Steps[None]:
     placed_tokens = sum(1 for t in adv.tiles if t.face_down or t.token is not None)
     face_down = room and placed_tokens < EXPLORATION_TOKENS  # FF-EXPL-02: Rooms only, while tokens remain
     tile = MapTile(tile_id, TileKind(kind), name, face_down=face_down)
-    put(ctx, replace(adv, tiles=(*adv.tiles, tile)))
+    put(ctx, evolve(adv, {"tiles": (*adv.tiles, tile)}))
     here = hero_tile(ctx.state, hero)
-    put_member(ctx, replace(member(ctx, hero), place=Place(tile_id, also=here.tile)))  # FF-MOVE-04: on both
+    put_member(ctx, evolve(member(ctx, hero), {"place": Place(tile_id, also=here.tile)}))  # FF-MOVE-04: on both
     ctx.emit("tile_placed", f"{ctx.name(hero)} looks through the Door: {name or kind} ({tile_id})"
              + (", a face-down Exploration Token on it" if face_down else ""), hero=hero, rule="FF-EXPL-01",
              reason="placed", name=name or kind, passed=face_down)  # fmt: skip
@@ -289,9 +290,9 @@ def reveal_token(ctx: Ctx, command: RevealToken) -> Procedure:
     adv = adventure(ctx)
     if token in adv.tokens:
         index = adv.tokens.index(token)
-        adv = replace(adv, tokens=adv.tokens[:index] + adv.tokens[index + 1 :])
-    tile = replace(adv.tile(command.tile), face_down=False, token=token)
-    put(ctx, replace(adv, tiles=tuple(tile if t.id == tile.id else t for t in adv.tiles)))
+        adv = evolve(adv, {"tokens": adv.tokens[:index] + adv.tokens[index + 1 :]})
+    tile = evolve(adv.tile(command.tile), {"face_down": False, "token": token})
+    put(ctx, evolve(adv, {"tiles": tuple(tile if t.id == tile.id else t for t in adv.tiles)}))
     ctx.emit("token_revealed", f"{tile.id}'s Exploration Token: {describe(token)}", rule="FF-EXPL-02",
              reason="attack" if token.attack else "encounter", name=tile.name or tile.id, count=token.doors,
              number=token.gates, passed=token.clue)  # fmt: skip

@@ -8,6 +8,7 @@ from dataclasses import replace
 from ...commands import Flee
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure, Steps
+from ...frozen import evolve
 from ...prompts import Asks, Option, Says
 from ...state import Session, Side, TurnStep
 from .common import (
@@ -152,7 +153,7 @@ def finish_activation(ctx: Ctx, *, why: str = "") -> None:
     if adv.activation is None:
         return
     figure = adv.activation.figure
-    put(ctx, replace(adv, activation=None, activated=(*adv.activated, figure)))
+    put(ctx, evolve(adv, {"activation": None, "activated": (*adv.activated, figure)}))
     name = ctx.name(figure) if figure in {m.id for m in adv.heroes} else adv.figure(figure).name
     ctx.emit("activated", f"{name}'s activation ends" + (f" ({why})" if why else ""),
              hero=figure if figure in {m.id for m in adv.heroes} else None, rule="FF-TURN-05", figure=name, ends=True,
@@ -226,9 +227,10 @@ def _core_effects(state: Session) -> tuple[Option, ...]:
 def new_turn(ctx: Ctx) -> Steps[None]:
     """A new game turn begins: per-turn limits reset, Cover ends, then the start-of-turn effects."""
     adv = adventure(ctx)
-    heroes = tuple(replace(m, cover=0, armor=0, spice=False, spells_cast=(), tactics_used=()) for m in adv.heroes)
-    put(ctx, replace(adv, turn=adv.turn + 1, step=TurnStep.START, activated=(), activation=None, last_hbtd=None,
-                     heroes=heroes))  # fmt: skip
+    reset = {"cover": 0, "armor": 0, "spice": False, "spells_cast": (), "tactics_used": ()}
+    heroes = tuple(evolve(m, reset) for m in adv.heroes)
+    put(ctx, evolve(adv, {"turn": adv.turn + 1, "step": TurnStep.START, "activated": (), "activation": None,
+                          "last_hbtd": None, "heroes": heroes}))  # fmt: skip
     ctx.emit("turn_started", f"Turn {adv.turn + 1} begins", rule="FF-TURN-01", turn=adv.turn + 1)
     start_of_turn(ctx)
     yield from mission_of(ctx.state).start_of_turn(ctx)

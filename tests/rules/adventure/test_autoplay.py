@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from shared_rules.autoplay.adventure import darkness_odds, play_adventure, start
+from shared_rules.autoplay.adventure import darkness_odds, next_command, play_adventure, start
 from shared_rules.commands import SheetEntry
-from shared_rules.simulate import sample_heroes
+from shared_rules.engine import apply
+from shared_rules.simulate import default_policy, sample_heroes
+from shared_rules.state import Session
 from tests.rules.adventure import pack
 from tests.rules.adventure.helpers import layout
 
@@ -21,6 +23,24 @@ def test_the_default_policy_plays_adventures_with_fights_to_their_end(seed: int)
     run = play_adventure(state, max_turns=60)
     assert run.ending in ("objective", "darkness", "all_ko") and run.state.adventure is None
     assert run.won == (run.ending == "objective")
+
+
+def _through_apply(state: Session, max_turns: int) -> Session:
+    """The reference: every command through apply(), as a table plays it."""
+    while state.adventure is not None and state.adventure.turn <= max_turns:
+        outcome = apply(state, next_command(state), policy=default_policy, quiet=True)
+        assert outcome.pending is None
+        state = outcome.state
+    return state
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_bulk_run_plays_the_very_adventure_apply_plays(seed: int) -> None:
+    """play_adventure runs its commands on one autoplay context: the same end state, dice for dice (rng, step)."""
+    fights = start(sample_heroes(4), track="fortress", pack_name=pack.register(), seed=seed)
+    assert play_adventure(fights, max_turns=60).state == _through_apply(fights, 60)
+    darkness = start(sample_heroes(4), layout=layout(8, blood=(2,), dread=(4,)), sheets=SHEETS, seed=seed)
+    assert play_adventure(darkness, max_turns=12).state == _through_apply(darkness, 12)
 
 
 def test_darkness_odds_for_a_posse_and_a_typed_layout() -> None:
