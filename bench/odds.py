@@ -87,7 +87,7 @@ def through_rq(plan: odds.Plan, precision: float, fixed: int, workers: int, base
 
     from redis import Redis
 
-    from services.jobs.odds import RqOddsRunner
+    from services.jobs.odds import WATCH_INTERVAL, RqOddsRunner
     from services.jobs.runner import RqRunner
     from services.settings import Settings
 
@@ -163,11 +163,11 @@ def through_rq(plan: odds.Plan, precision: float, fixed: int, workers: int, base
                     first = time.perf_counter() - wall
                 if view["status"] == "finished":
                     break
-                time.sleep(0.02)
+                time.sleep(WATCH_INTERVAL)  # as the service's own watchers look (SSE, subscriptions)
             wall = time.perf_counter() - wall
             _line(label, view["answer"], wall, _cpu_of([p.pid for p in procs]) - cpu, first, base_cpu)
             api_cpu = time.process_time() - api_cpu
-            print(f"    the API's reads of the job (polled every 20 ms): {polls} reads, {api_cpu:.2f} CPU-s, "
+            print(f"    the API's reads of the job (every {WATCH_INTERVAL * 1000:.0f} ms): {polls} reads, {api_cpu:.2f} CPU-s, "
                   f"{1000 * api_cpu / max(1, polls):.1f} ms each")
     finally:
         for proc in procs:
