@@ -109,8 +109,10 @@ class Hero:
 
     @property
     def knocked_out(self) -> bool:
-        """Health or Sanity at 0 (FF-HERO-02, FF-HERO-03)."""
-        return self.health_left <= 0 or self.sanity_left <= 0
+        """Health or Sanity at 0 (FF-HERO-02, FF-HERO-03): `health_left <= 0 or sanity_left <= 0`, written out
+        (the turn order asks it of every hero at every command of a bulk Adventure)."""
+        return (max(0, self.health_base + self.health_mod - BLEEDING_HEALTH * self.bleeding) <= self.wounds
+                or max(0, self.sanity_base + self.sanity_mod) <= self.sanity_damage)
 
     @property
     def effective_keywords(self) -> tuple[str, ...]:

@@ -36,8 +36,9 @@ def initiative(state: Session, figure_id: str) -> int:
     """A figure's Initiative this turn: its sheet, +2 on an Ambusher's first turn (A13), and the mission's."""
     adv = state.adventure
     assert adv is not None
-    if figure_id in {m.id for m in adv.heroes}:
-        base = adv.hero(figure_id).sheet.initiative
+    hero = next((m for m in adv.heroes if m.id == figure_id), None)
+    if hero is not None:
+        base = hero.sheet.initiative
     else:
         figure = adv.figure(figure_id)
         base = figure.initiative + (2 if figure.ambush and figure.arrived == adv.turn else 0)
