@@ -31,6 +31,9 @@ from shared_rules.simulate import default_policy, run_trials, sample_heroes, sum
 from shared_rules.state import Phase
 
 TARGET_PER_CORE_SECOND = 100_000
+# issue 19's baseline (callgrind, 2026-12-01) and its target: at least 10x fewer instructions per journey
+BASELINE_INSTRUCTIONS = {"fast": 5_655_502, "plain": 10_922_956}
+TARGET_INSTRUCTIONS = 550_000
 
 
 def _measure(journeys: int, seed: int, *, fast: bool) -> tuple[float, float, int]:
@@ -93,7 +96,10 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.instructions:
         for path in ("plain", "fast"):
-            print(f"{path:5s} path: {instructions_per_journey(path):12,.0f} instructions per journey (callgrind)")
+            count = instructions_per_journey(path)
+            print(f"{path:5s} path: {count:12,.0f} instructions per journey (callgrind); x{count / BASELINE_INSTRUCTIONS[path]:.2f} "
+                  f"of issue 19's baseline ({BASELINE_INSTRUCTIONS[path]:,}); the target is {TARGET_INSTRUCTIONS:,} on "
+                  f"the fast path", flush=True)
         return
 
     run_trials(sample_heroes(4), "large", 50, seed=args.seed + 1)  # warm up: imports, caches
