@@ -26,7 +26,7 @@ from typing import Any
 
 from ..dice import seed_state
 from ..simulate import trial_seed
-from .controls import DiceTally
+from .controls import Counts, DiceTally
 from .questions import CARRY_ON, QUESTIONS, Choice, Plan, Question, measure, plan, register, travel_metrics
 from .sample import Sample, chance_figure, histogram_bars, mean_figure, merged
 
@@ -71,7 +71,7 @@ def run_chunk(plan: Plan, option: str, start: int, count: int, *, seed: int,
     question = QUESTIONS[plan.question]
     rows: list[tuple[int, ...]] = []
     labels: list[tuple[str, ...]] = []
-    dice: list[dict[str, int]] = []
+    dice: list[Counts] = []
     tally = DiceTally() if question.counts_dice else None
     every = max(1, min(250, count // 50))
     for done, index in enumerate(range(start, start + count), start=1):
@@ -86,7 +86,8 @@ def run_chunk(plan: Plan, option: str, start: int, count: int, *, seed: int,
         if progress is not None and (done % every == 0 or done == count):
             progress(done)
     sample = Sample()
-    sample.add_rows(question.metrics(plan), rows, question.categories(plan), labels, dice, chance_metrics(plan))
+    sample.add_rows(question.metrics(plan), rows, question.categories(plan), labels, dice, chance_metrics(plan),
+                    first=start)
     return sample
 
 

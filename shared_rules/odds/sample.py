@@ -14,10 +14,10 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .controls import Moments
+from .controls import Counts, Moments
 
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
-SAMPLE_VERSION = 2  # 2: with the dice's moments (controls.Moments)
+SAMPLE_VERSION = 3  # 2: with the dice's moments (controls.Moments); 3: moments in two halves, per group
 Histogram = dict[int, int]  # value -> trials with that value
 
 
@@ -32,17 +32,18 @@ class Sample:
     moments: Moments = field(default_factory=Moments)  # how the dice fell, for chances adjusted by them
 
     def add_rows(self, metrics: Sequence[str], rows: Sequence[Sequence[int]], kinds: Sequence[str] = (),
-                 labels: Sequence[Sequence[str]] = (), dice: Sequence[Mapping[str, int]] = (),
-                 chances: Collection[str] = ()) -> None:
+                 labels: Sequence[Sequence[str]] = (), dice: Sequence[Counts] = (),
+                 chances: Collection[str] = (), first: int = 0) -> None:
         """Count many trials at once: `rows[i][j]` is trial i's value of `metrics[j]`; `labels[i][k]` its
         category `kinds[k]`; `dice[i]` how its dice fell (`controls.DiceTally`), when the question counts them,
-        with `chances` the metrics read as chances (whose moments with the dice are kept).
+        with `chances` the metrics read as chances (whose moments with the dice are kept); `first` is the index
+        of the first row's trial (its half, even or odd, for the cross-fitting).
         Each column is counted in one pass, so a trial costs only its row."""
         if not rows:
             return
         read = [(column, name) for column, name in enumerate(metrics) if name in chances]
-        for row, counts in zip(rows, dice, strict=False):
-            self.moments.add(read, row, counts)
+        for index, (row, counts) in enumerate(zip(rows, dice, strict=False), start=first):
+            self.moments.add(index, read, row, counts)
         for metric, column in zip(metrics, zip(*rows, strict=True), strict=True):
             _add(self.values.setdefault(metric, {}), Counter(column))
         if kinds:
@@ -81,13 +82,13 @@ class Sample:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Sample:
         """The sample `to_json()` wrote; a wrong version or shape raises ValueError."""
-        if not isinstance(data, Mapping) or data.get("version") not in (1, SAMPLE_VERSION):
+        if not isinstance(data, Mapping) or data.get("version") not in (1, 2, SAMPLE_VERSION):
             raise ValueError(f"sample: expected a sample object of version {SAMPLE_VERSION}")
         try:
             return cls(int(data["trials"]),
                        {str(m): {int(v): int(c) for v, c in h.items()} for m, h in data["values"].items()},
                        {str(k): {str(n): int(c) for n, c in cs.items()} for k, cs in data["categories"].items()},
-                       Moments.from_json(data["moments"]) if "moments" in data else Moments())  # 1: none
+                       Moments.from_json(data["moments"]) if "moments" in data else Moments())  # 1, 2: none kept
         except (KeyError, TypeError, AttributeError, ValueError) as error:
             raise ValueError(f"sample: malformed ({error!r})") from None
 
