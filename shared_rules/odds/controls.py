@@ -43,7 +43,7 @@ TRIALS_PER_CONTROL = 10  # a half's trials per control it may use
 SELECT_T = 4.0  # a control is used when its tie to the chance on the fitting half is this many standard errors
 MIN_EVENTS = 10  # and when the half expects its event, and the event's absence, at least this many times each,
 MIN_CHANCES = 20  # in at least this many rolls or draws (a few big rolls make a heavy tail the test cannot judge)
-RESIDUAL_FLOOR = 0.01  # the adjusted spread is never taken below this share of the count's (a guard, not a model)
+RESIDUAL_FLOOR = 0.05  # the adjusted spread is never below this share of the count's: near-perfect fits rest on few trials
 D36_VALUES = tuple(10 * tens + units for tens in range(1, 7) for units in range(1, 7))
 TWO_D6 = {total: (6 - abs(total - 7)) / 36 for total in range(2, 13)}
 
