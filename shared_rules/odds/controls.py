@@ -30,6 +30,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
+from functools import cache
 from typing import Any
 
 from ..dice import DieKind, face_range
@@ -93,18 +95,18 @@ class DiceTally:
         if kind is DieKind.D36:  # the chart's value, one of 36 equally likely
             self._add("d36", "n", str(value))
         elif kind is DieKind.TWO_D6 and len(faces) == 2:  # a 2D6 total (7 one time in 6), per what it is for
-            self._add(f"2d6:{request.asks.value}", "n", str(faces[0] + faces[1]))
+            self._add(_group("2d6", request.asks), "n", str(faces[0] + faces[1]))
         elif request.target > 0 and faces:  # dice against a target: how many hit, and whether none did
-            who, rule, target = request.hero or "posse", request.rule, request.target
-            if request.asks is Asks.SKILL_TEST:
+            who, rule, target, asks = request.hero or "posse", request.rule, request.target, request.asks
+            if asks is Asks.SKILL_TEST:
                 self.tested[who] = rule
-            elif request.asks is Asks.SKILL_REROLL:
+            elif asks is Asks.SKILL_REROLL:
                 rule = self.tested.get(who, rule)
-            group = f"t:{kind.value}:{target}:{len(faces)}:{who}:{rule}:{request.asks.value}"
+            group = _group("t", kind, target, len(faces), who, rule, asks)
             counts = self.counts.get(group)
             if counts is None:
                 counts = self.counts[group] = {}
-            hits = sum(1 for face in faces if face >= target)
+            hits = len([face for face in faces if face >= target])
             counts["n"] = counts.get("n", 0) + 1
             if hits:
                 counts["hit"] = counts.get("hit", 0) + hits
@@ -112,8 +114,15 @@ class DiceTally:
                 counts["miss"] = counts.get("miss", 0) + 1
 
     def _drawn(self, request: DrawRequest, picked: str) -> None:
-        group = f"r:{len(request.picks)}:{request.rule}"
+        group = _group("r", len(request.picks), request.rule)
         self._add(group, *(f"o:{key}" for key, _ in request.picks), f"p:{picked}")
+
+
+@cache
+def _group(*parts: object) -> str:
+    """A group's name from its parts ("t:pool:5:3:h1:FT-TRAVEL-D23:skill_test"), made once per kind of roll: a
+    trial rolls a few dozen times, and enum values and f-strings cost more than the look-up."""
+    return ":".join(str(part.value) if isinstance(part, Enum) else str(part) for part in parts)
 
 
 def hit_chance(kind: DieKind, target: int) -> float:
