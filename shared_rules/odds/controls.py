@@ -290,46 +290,49 @@ class Moments:
         return fit
 
 
+Weights = dict[tuple[str, str], tuple[Row, float]]  # (group, the event a control counts) -> (control, weight)
+
+
 class _Fit:
-    """One half's controls: per group, the controls, their means and their covariance (sample sums); then, per
-    chance, the controls tied to it and their weights (`weights`), or how a weighting does on this half (`judged`)."""
+    """One half's controls: per group, those the half has seen enough of to fit, their means and covariance (sample
+    sums); then, per chance, the controls tied to it and their weights (`weights`), or how weights fitted on the
+    other half do on this one (`judged`)."""
 
     def __init__(self, half: Half) -> None:
         self.half = half
-        n = half.trials
         self.groups: list[tuple[str, list[Row], list[float], list[list[float]]]] = []
         for group, sums in sorted(half.sums.items()):
             rows = [row for row, chance in group_controls(group, set(sums)) if _usable(row, chance, sums)]
-            if not rows or not n:
-                continue
-            mean = {name: total / n for name, total in sums.items()}
-            cross = half.cross.get(group, {})
-            means = [sum(c * mean.get(name, 0.0) for name, c in row.items()) for row in rows]
-            cov = [[sum(ca * cb * _covariance(cross, mean, n, a, b) for a, ca in ri.items() for b, cb in rj.items())
-                    for rj in rows] for ri in rows]
-            self.groups.append((group, rows, means, cov))
-        self.known: dict[str, dict[tuple[str, int], float]] = {}
+            if rows and half.trials:
+                self.groups.append((group, rows, *self._moments(group, rows)))
+        self.known: dict[str, Weights] = {}
 
-    def _ties(self, metric: str) -> tuple[float, list[list[float]]]:
-        """The chance on this half and each control's covariance with it (per group, in `groups` order)."""
+    def _moments(self, group: str, rows: Sequence[Row]) -> tuple[list[float], list[list[float]]]:
+        """The means of a group's controls `rows` over this half and their covariance matrix."""
+        n, sums = self.half.trials, self.half.sums.get(group, {})
+        mean = {name: total / n for name, total in sums.items()}
+        cross = self.half.cross.get(group, {})
+        means = [sum(c * mean.get(name, 0.0) for name, c in row.items()) for row in rows]
+        cov = [[sum(ca * cb * _covariance(cross, mean, n, a, b) for a, ca in ri.items() for b, cb in rj.items())
+                for rj in rows] for ri in rows]
+        return means, cov
+
+    def _ties(self, metric: str, group: str, rows: Sequence[Row]) -> list[float]:
+        """Each control's covariance with the chance (1 where `metric` came out above zero) over this half."""
         half, n = self.half, self.half.trials
         p = half.yes.get(metric, 0) / n
-        above = half.above.get(metric, {})
-        ties = []
-        for group, rows, _, _ in self.groups:
-            sums, yes = half.sums[group], above.get(group, {})
-            ties.append([sum(c * (yes.get(name, 0) - p * sums.get(name, 0)) for name, c in row.items()) / n
-                         for row in rows])
-        return p, ties
+        sums, yes = half.sums.get(group, {}), half.above.get(metric, {}).get(group, {})
+        return [sum(c * (yes.get(name, 0) - p * sums.get(name, 0)) for name, c in row.items()) / n for row in rows]
 
-    def weights(self, metric: str) -> dict[tuple[str, int], float]:
+    def weights(self, metric: str) -> Weights:
         """The controls tied to `metric` on this half (at least SELECT_T standard errors, at most one per
         TRIALS_PER_CONTROL trials) and their regression weights, solved group by group (groups are uncorrelated)."""
         known = self.known.get(metric)
         if known is not None:
             return known
         n = self.half.trials
-        p, ties = self._ties(metric)
+        p = self.half.yes.get(metric, 0) / n
+        ties = [self._ties(metric, group, rows) for group, rows, _, _ in self.groups]
         strength = []
         for g, (_, _, _, cov) in enumerate(self.groups):
             for r, tie in enumerate(ties[g]):
@@ -342,32 +345,43 @@ class _Fit:
         chosen: dict[int, list[int]] = {}
         for _, g, r in strength[: n // TRIALS_PER_CONTROL]:
             chosen.setdefault(g, []).append(r)
-        out: dict[tuple[str, int], float] = {}
+        out: Weights = {}
         for g, picked in chosen.items():
             picked.sort()
-            cov = self.groups[g][3]
+            group, rows, _, cov = self.groups[g]
             kept, factor = _cholesky([[cov[a][b] for b in picked] for a in picked])
             beta = _solve(factor, [ties[g][picked[i]] for i in kept])
             for i, b in zip(kept, beta, strict=True):
-                out[(self.groups[g][0], picked[i])] = b
+                row = rows[picked[i]]
+                out[(group, _event(row))] = (row, b)
         self.known[metric] = out
         return out
 
-    def judged(self, metric: str, weights: Mapping[tuple[str, int], float]) -> tuple[float, float]:
+    def judged(self, metric: str, weights: Weights) -> tuple[float, float]:
         """With `weights` fitted on the other half: this half's adjusted chance and the spread of one trial's
         adjusted outcome about it, on n - k - 1 degrees of freedom for k controls (never below RESIDUAL_FLOOR of
-        the plain spread)."""
-        p, ties = self._ties(metric)
+        the plain spread). A control this half never rolled is zero here and changes nothing."""
+        n = self.half.trials
+        p = self.half.yes.get(metric, 0) / n
         plain = p * (1 - p)
         estimate, spread = p, plain
-        for g, (group, rows, means, cov) in enumerate(self.groups):
-            used = [(r, weights[(group, r)]) for r in range(len(rows)) if (group, r) in weights]
-            for r, b in used:
+        by_group: dict[str, list[tuple[Row, float]]] = {}
+        for (group, _), weighted in weights.items():
+            by_group.setdefault(group, []).append(weighted)
+        for group, pairs in by_group.items():
+            rows, beta = [row for row, _ in pairs], [b for _, b in pairs]
+            means, cov = self._moments(group, rows)
+            ties = self._ties(metric, group, rows)
+            for r, b in enumerate(beta):
                 estimate -= b * means[r]
-                spread -= 2 * b * ties[g][r]
-                spread += sum(b * c * cov[r][s] for s, c in used)
-        n = self.half.trials
+                spread -= 2 * b * ties[r]
+                spread += sum(b * c * cov[r][s] for s, c in enumerate(beta))
         return estimate, max(spread, RESIDUAL_FLOOR * plain) * n / max(1, n - len(weights) - 1)
+
+
+def _event(row: Row) -> str:
+    """The count a control is about (its one term with weight 1): its name within its group."""
+    return next(name for name, coef in row.items() if coef > 0)
 
 
 def _covariance(cross: Mapping[tuple[str, str], int], mean: Mapping[str, float], n: int, a: str, b: str) -> float:
