@@ -16,10 +16,10 @@ different dice, each fresh when rolled, so they are uncorrelated: only the produ
 which keeps a trial's cost linear in its dice and lets there be hundreds of controls.
 
 With hundreds of controls, fitting and judging on the same trials would flatter the interval, so the trials are
-split in two by their index (even, odd): the controls worth using and their weights are chosen on one half and
-applied to the other, each way (cross-fitting). The weights then owe nothing to the trials they adjust, and each
-half's spread is measured on trials its weights never saw: the interval is honest however many controls there
-were to choose from. Of the random draws only a Random Hero is counted: it decides who suffers, while the Town's
+split into FOLDS parts by their index: each part's controls and their weights are chosen on the other parts and
+applied to it (cross-fitting). The weights then owe nothing to the trials they adjust, and each part's spread is
+measured on trials its weights never saw: the interval is honest however many controls there were to choose
+from. Of the random draws only a Random Hero is counted: it decides who suffers, while the Town's
 Building tokens (a dozen draws each arrival) tell the chances nothing and would cost the most. Counts are whole
 numbers (`DiceTally`) and a sample keeps integer sums of them (`Moments`), so chunks merge exactly as the
 histograms do.
@@ -39,11 +39,12 @@ from ..flow import Ctx, DrawRequest, Request, RollRequest, server
 from ..prompts import Answer, Asks
 
 Z95 = 1.959963984540054
+FOLDS = 4  # the trials' parts by index: each part's controls are weighted by a fit on the other parts
 MIN_TRIALS = 400  # below this many trials a chance is read from its count alone (Wilson's interval)
-MIN_EACH_WAY = 10  # and when it happened (or did not) fewer than this many times, or 5 in either half
-TRIALS_PER_CONTROL = 10  # a half's trials per control it may use
-SELECT_T = 4.0  # a control is used when its tie to the chance on the fitting half is this many standard errors
-MIN_EVENTS = 10  # and when the half expects its event, and the event's absence, at least this many times each,
+MIN_EACH_WAY = 10  # and when it happened (or did not) fewer than this many times (or a FOLDS-th of that in a part)
+TRIALS_PER_CONTROL = 10  # a part's trials per control it may use
+SELECT_T = 4.0  # a control is used when its tie to the chance on the fitting part is this many standard errors
+MIN_EVENTS = 10  # and when the part expects its event, and the event's absence, at least this many times each,
 MIN_CHANCES = 20  # in at least this many rolls or draws (a few big rolls make a heavy tail the test cannot judge)
 RESIDUAL_FLOOR = 0.05  # the adjusted spread is never below this share of the count's: near-perfect fits rest on few trials
 D36_VALUES = tuple(10 * tens + units for tens in range(1, 7) for units in range(1, 7))
@@ -152,22 +153,22 @@ def group_controls(group: str, names: set[str]) -> list[tuple[Row, float]]:
 
 
 def _expected(row: Row, sums: Mapping[str, int]) -> tuple[float, int]:
-    """What the dice's odds expect of a control's count over a half (its one negative term, turned round), and in
+    """What the dice's odds expect of a control's count over a part (its one negative term, turned round), and in
     how many rolls or draws (that term's count)."""
     name, coef = next((name, coef) for name, coef in row.items() if coef < 0)
     return -coef * sums.get(name, 0), sums.get(name, 0)
 
 
 def _usable(row: Row, chance: float, sums: Mapping[str, int]) -> bool:
-    """Whether a half has seen enough of a control's dice to judge its tie to a chance (MIN_EVENTS, MIN_CHANCES)."""
+    """Whether a part has seen enough of a control's dice to judge its tie to a chance (MIN_EVENTS, MIN_CHANCES)."""
     expected, rolls = _expected(row, sums)
     return rolls >= MIN_CHANCES and min(expected, expected / chance - expected) >= MIN_EVENTS
 
 
 @dataclass
-class Half:
-    """Integer sums over the trials of one half (even or odd trial index): each count, each product of two counts
-    of the same group, and each count over the trials where a chance's metric came out above zero."""
+class Part:
+    """Integer sums over some of a sample's trials (one fold, or the folds a fit uses): each count, each product of
+    two counts of the same group, and each count over the trials where a chance's metric came out above zero."""
 
     trials: int = 0
     yes: dict[str, int] = field(default_factory=dict)  # metric -> trials where it came out above zero
@@ -196,7 +197,7 @@ class Half:
                 for name, count in items:
                     into[name] = into.get(name, 0) + count
 
-    def merge(self, other: Half) -> None:
+    def merge(self, other: Part) -> None:
         self.trials += other.trials
         _add_into(self.yes, other.yes)
         for group, sums in other.sums.items():
@@ -207,136 +208,175 @@ class Half:
             for group, sums in groups.items():
                 _add_into(mine.setdefault(group, {}), sums)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, index: Mapping[str, int]) -> dict[str, Any]:
+        """Plain JSON data, each group named by its place in `index` (the names are long and recur)."""
         return {"trials": self.trials, "yes": dict(sorted(self.yes.items())),
-                "sums": {g: dict(sorted(s.items())) for g, s in sorted(self.sums.items())},
-                "cross": {g: {f"{a}|{b}": c for (a, b), c in sorted(s.items())} for g, s in sorted(self.cross.items())},
-                "above": {m: {g: dict(sorted(s.items())) for g, s in sorted(gs.items())}
+                "sums": {str(index[g]): dict(sorted(s.items())) for g, s in sorted(self.sums.items())},
+                "cross": {str(index[g]): [[a, b, c] for (a, b), c in sorted(s.items())]
+                          for g, s in sorted(self.cross.items())},
+                "above": {m: {str(index[g]): dict(sorted(s.items())) for g, s in sorted(gs.items())}
                           for m, gs in sorted(self.above.items())}}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Half:
+    def from_json(cls, data: Mapping[str, Any], groups: Sequence[str]) -> Part:
         def ints(counts: Mapping[str, Any]) -> dict[str, int]:
             return {str(name): int(count) for name, count in counts.items()}
 
-        cross: dict[str, dict[tuple[str, str], int]] = {}
-        for group, pairs in data["cross"].items():
-            into = cross[str(group)] = {}
-            for pair, count in pairs.items():
-                a, b = str(pair).split("|")
-                into[(a, b)] = int(count)
-        return cls(int(data["trials"]), ints(data["yes"]), {str(g): ints(s) for g, s in data["sums"].items()}, cross,
-                   {str(m): {str(g): ints(s) for g, s in gs.items()} for m, gs in data["above"].items()})
+        cross = {groups[int(g)]: {(str(a), str(b)): int(c) for a, b, c in pairs} for g, pairs in data["cross"].items()}
+        return cls(int(data["trials"]), ints(data["yes"]), {groups[int(g)]: ints(s) for g, s in data["sums"].items()},
+                   cross, {str(m): {groups[int(g)]: ints(s) for g, s in gs.items()} for m, gs in data["above"].items()})
 
 
 @dataclass
 class Moments:
-    """How a sample's dice fell, in two halves (even and odd trial index) for cross-fitting (see the module)."""
+    """How a sample's dice fell, in FOLDS parts by trial index for cross-fitting (see the module)."""
 
-    halves: tuple[Half, Half] = field(default_factory=lambda: (Half(), Half()))
+    folds: tuple[Part, ...] = field(default_factory=lambda: tuple(Part() for _ in range(FOLDS)))
     _fits: dict[int, _Fit] = field(default_factory=dict, compare=False, repr=False)
+    # each fold's complement (every other fold's sums), kept up to date as chunks merge in: a sample read while its
+    # chunks arrive (the service's odds job) refits on every arrival, and would otherwise add them up again
+    _rests: tuple[Part, ...] | None = field(default=None, compare=False, repr=False)
 
     def add(self, index: int, chances: Sequence[tuple[int, str]], values: Sequence[int], counts: Counts) -> None:
         """Trial `index`: its dice counts, and its values of the metrics read as chances ((column, name) pairs)."""
         self._fits.clear()
-        self.halves[index % 2].add([metric for column, metric in chances if values[column] > 0], counts)
+        self._rests = None
+        self.folds[index % FOLDS].add([metric for column, metric in chances if values[column] > 0], counts)
 
     def merge(self, other: Moments) -> None:
         self._fits.clear()
-        for mine, theirs in zip(self.halves, other.halves, strict=True):
+        for mine, theirs in zip(self.folds, other.folds, strict=True):
             mine.merge(theirs)
+        if self._rests is not None:
+            for fold, rest in enumerate(self._rests):
+                for other_fold, theirs in enumerate(other.folds):
+                    if other_fold != fold:
+                        rest.merge(theirs)
 
     @property
     def trials(self) -> int:
-        return self.halves[0].trials + self.halves[1].trials
+        return sum(fold.trials for fold in self.folds)
 
     def to_json(self) -> dict[str, Any]:
-        return {"halves": [half.to_json() for half in self.halves]}
+        groups = sorted({group for fold in self.folds for group in fold.sums})
+        index = {group: i for i, group in enumerate(groups)}
+        return {"groups": groups, "folds": [fold.to_json(index) for fold in self.folds]}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Moments:
-        if "halves" not in data:  # written before the halves (sample version 2): the chances read from the count
+        if len(data.get("folds", ())) != FOLDS:  # written before the folds (sample version 2): read from the count
             return cls()
-        even, odd = (Half.from_json(half) for half in data["halves"])
-        return cls((even, odd))
+        groups = [str(group) for group in data["groups"]]
+        return cls(tuple(Part.from_json(fold, groups) for fold in data["folds"]))
 
     def chance(self, metric: str, hits: int, n: int) -> tuple[float, float] | None:
         """The chance that `metric` came out above zero, adjusted by the dice, and its 95% half-width; None when
         the sample is too small for it, or no control ties to it (the count alone answers then)."""
         if min(hits, n - hits) < MIN_EACH_WAY or n < MIN_TRIALS or self.trials != n:
             return None
-        halves = self.halves
-        if any(min(h.yes.get(metric, 0), h.trials - h.yes.get(metric, 0)) < MIN_EACH_WAY // 2 for h in halves):
+        folds = self.folds
+        if any(min(f.yes.get(metric, 0), f.trials - f.yes.get(metric, 0)) < MIN_EACH_WAY // FOLDS for f in folds):
             return None
-        fits = [self._fit(i) for i in (0, 1)]
         estimate = spread = 0.0
         used = False
-        for fit_half, judge_half in ((0, 1), (1, 0)):
-            weights = fits[fit_half].weights(metric)
+        for judge in range(FOLDS):
+            weights = self._fit(judge, rest=True).weights(metric)
             used = used or bool(weights)
-            p, v = fits[judge_half].judged(metric, weights)
-            m = halves[judge_half].trials
+            p, v = self._fit(judge).judged(metric, weights)
+            m = folds[judge].trials
             estimate += m * p
             spread += m * v
         if not used:
             return None
         return min(1.0, max(0.0, estimate / n)), Z95 * math.sqrt(spread) / n
 
-    def _fit(self, index: int) -> _Fit:
-        half = self.halves[index]
-        fit = self._fits.get(index)
+    def _fit(self, fold: int, *, rest: bool = False) -> _Fit:
+        """One fold's trials (`rest`: every other fold's) as a fit."""
+        key = -1 - fold if rest else fold
+        fit = self._fits.get(key)
         if fit is None:
-            fit = self._fits[index] = _Fit(half)
+            if rest:
+                if self._rests is None:
+                    self._rests = tuple(_total(self.folds[:f] + self.folds[f + 1:]) for f in range(FOLDS))
+                fit = self._fits[key] = _Fit(self._rests[fold])
+            else:
+                fit = self._fits[key] = _Fit(self.folds[fold])
         return fit
+
+
+def _total(parts: Sequence[Part]) -> Part:
+    whole = Part()
+    for part in parts:
+        whole.merge(part)
+    return whole
 
 
 Weights = dict[tuple[str, str], tuple[Row, float]]  # (group, the event a control counts) -> (control, weight)
 
 
 class _Fit:
-    """One half's controls: per group, those the half has seen enough of to fit, their means and covariance (sample
+    """One part's controls: per group, those the part has seen enough of to fit and their variances (from its
     sums); then, per chance, the controls tied to it and their weights (`weights`), or how weights fitted on the
-    other half do on this one (`judged`)."""
+    other parts do on this one (`judged`)."""
 
-    def __init__(self, half: Half) -> None:
-        self.half = half
-        self.groups: list[tuple[str, list[Row], list[float], list[list[float]]]] = []
-        for group, sums in sorted(half.sums.items()):
-            rows = [row for row, chance in group_controls(group, set(sums)) if _usable(row, chance, sums)]
-            if rows and half.trials:
-                self.groups.append((group, rows, *self._moments(group, rows)))
+    def __init__(self, part: Part) -> None:
+        self.part = part
+        self._groups: list[tuple[str, list[Row], list[float], list[float]]] | None = None
         self.known: dict[str, Weights] = {}
 
+    @property
+    def groups(self) -> list[tuple[str, list[Row], list[float], list[float]]]:
+        """Per group: the controls this part has seen enough of to fit, their means and their variances (made when
+        a fit is first asked for: a part that is only judged never needs them)."""
+        if self._groups is None:
+            part, self._groups = self.part, []
+            for group, sums in sorted(part.sums.items()):
+                seen = {name for name, count in sums.items() if count}
+                rows = [row for row, chance in group_controls(group, seen) if _usable(row, chance, sums)]
+                if rows and part.trials:
+                    means = [sum(c * sums.get(name, 0) for name, c in row.items()) / part.trials for row in rows]
+                    self._groups.append((group, rows, means, [self._covariance(group, row, row) for row in rows]))
+        return self._groups
+
+    def _covariance(self, group: str, one: Row, other: Row) -> float:
+        """The covariance of two of a group's controls over this part, from its sums."""
+        n, sums, cross = self.part.trials, self.part.sums.get(group, {}), self.part.cross.get(group, {})
+        total = 0.0
+        for a, ca in one.items():
+            for b, cb in other.items():
+                pair = (a, b) if a <= b else (b, a)
+                total += ca * cb * (cross.get(pair, 0) / n - sums.get(a, 0) * sums.get(b, 0) / (n * n))
+        return total
+
     def _moments(self, group: str, rows: Sequence[Row]) -> tuple[list[float], list[list[float]]]:
-        """The means of a group's controls `rows` over this half and their covariance matrix."""
-        n, sums = self.half.trials, self.half.sums.get(group, {})
-        mean = {name: total / n for name, total in sums.items()}
-        cross = self.half.cross.get(group, {})
-        means = [sum(c * mean.get(name, 0.0) for name, c in row.items()) for row in rows]
-        cov = [[sum(ca * cb * _covariance(cross, mean, n, a, b) for a, ca in ri.items() for b, cb in rj.items())
-                for rj in rows] for ri in rows]
-        return means, cov
+        """The means of a group's controls `rows` over this part and their covariance matrix."""
+        n, sums = self.part.trials, self.part.sums.get(group, {})
+        means = [sum(c * sums.get(name, 0) for name, c in row.items()) / n for row in rows]
+        return means, [[self._covariance(group, ri, rj) for rj in rows] for ri in rows]
 
     def _ties(self, metric: str, group: str, rows: Sequence[Row]) -> list[float]:
-        """Each control's covariance with the chance (1 where `metric` came out above zero) over this half."""
-        half, n = self.half, self.half.trials
-        p = half.yes.get(metric, 0) / n
-        sums, yes = half.sums.get(group, {}), half.above.get(metric, {}).get(group, {})
+        """Each control's covariance with the chance (1 where `metric` came out above zero) over this part."""
+        part, n = self.part, self.part.trials
+        p = part.yes.get(metric, 0) / n
+        sums, yes = part.sums.get(group, {}), part.above.get(metric, {}).get(group, {})
         return [sum(c * (yes.get(name, 0) - p * sums.get(name, 0)) for name, c in row.items()) / n for row in rows]
 
     def weights(self, metric: str) -> Weights:
-        """The controls tied to `metric` on this half (at least SELECT_T standard errors, at most one per
+        """The controls tied to `metric` on this part (at least SELECT_T standard errors, at most one per
         TRIALS_PER_CONTROL trials) and their regression weights, solved group by group (groups are uncorrelated)."""
         known = self.known.get(metric)
         if known is not None:
             return known
-        n = self.half.trials
-        p = self.half.yes.get(metric, 0) / n
-        ties = [self._ties(metric, group, rows) for group, rows, _, _ in self.groups]
+        n = self.part.trials
+        p = self.part.yes.get(metric, 0) / n
+        above = self.part.above.get(metric, {})
+        # a group never rolled in a trial where the metric came out above zero ties to it by its mean alone
+        ties = [self._ties(metric, group, rows) if group in above else [-p * mean for mean in means]
+                for group, rows, means, _ in self.groups]
         strength = []
-        for g, (_, _, _, cov) in enumerate(self.groups):
+        for g, (_, _, _, variances) in enumerate(self.groups):
             for r, tie in enumerate(ties[g]):
-                var = cov[r][r]
+                var = variances[r]
                 if var > 1e-12 and p * (1 - p) > 0:
                     t = abs(tie) / math.sqrt(var * p * (1 - p) / n)
                     if t >= SELECT_T:
@@ -348,8 +388,9 @@ class _Fit:
         out: Weights = {}
         for g, picked in chosen.items():
             picked.sort()
-            group, rows, _, cov = self.groups[g]
-            kept, factor = _cholesky([[cov[a][b] for b in picked] for a in picked])
+            group, rows, _, _ = self.groups[g]
+            _, cov = self._moments(group, [rows[r] for r in picked])
+            kept, factor = _cholesky(cov)
             beta = _solve(factor, [ties[g][picked[i]] for i in kept])
             for i, b in zip(kept, beta, strict=True):
                 row = rows[picked[i]]
@@ -358,11 +399,11 @@ class _Fit:
         return out
 
     def judged(self, metric: str, weights: Weights) -> tuple[float, float]:
-        """With `weights` fitted on the other half: this half's adjusted chance and the spread of one trial's
+        """With `weights` fitted on the other parts: this part's adjusted chance and the spread of one trial's
         adjusted outcome about it, on n - k - 1 degrees of freedom for k controls (never below RESIDUAL_FLOOR of
-        the plain spread). A control this half never rolled is zero here and changes nothing."""
-        n = self.half.trials
-        p = self.half.yes.get(metric, 0) / n
+        the plain spread). A control this part never rolled is zero here and changes nothing."""
+        n = self.part.trials
+        p = self.part.yes.get(metric, 0) / n
         plain = p * (1 - p)
         estimate, spread = p, plain
         by_group: dict[str, list[tuple[Row, float]]] = {}
@@ -382,12 +423,6 @@ class _Fit:
 def _event(row: Row) -> str:
     """The count a control is about (its one term with weight 1): its name within its group."""
     return next(name for name, coef in row.items() if coef > 0)
-
-
-def _covariance(cross: Mapping[tuple[str, str], int], mean: Mapping[str, float], n: int, a: str, b: str) -> float:
-    """The covariance of two counts of a group over a half's `n` trials, from their sums."""
-    pair = (a, b) if a <= b else (b, a)
-    return cross.get(pair, 0) / n - mean.get(a, 0.0) * mean.get(b, 0.0)
 
 
 def _add_into(into: dict[Any, int], counts: Mapping[Any, int]) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 from .controls import Counts, Moments
 
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
-SAMPLE_VERSION = 3  # 2: with the dice's moments (controls.Moments); 3: moments in two halves, per group
+SAMPLE_VERSION = 3  # 2: with the dice's moments (controls.Moments); 3: moments per group, in folds
 Histogram = dict[int, int]  # value -> trials with that value
 
 
@@ -37,7 +37,7 @@ class Sample:
         """Count many trials at once: `rows[i][j]` is trial i's value of `metrics[j]`; `labels[i][k]` its
         category `kinds[k]`; `dice[i]` how its dice fell (`controls.DiceTally`), when the question counts them,
         with `chances` the metrics read as chances (whose moments with the dice are kept); `first` is the index
-        of the first row's trial (its half, even or odd, for the cross-fitting).
+        of the first row's trial (which fold it falls in, for the cross-fitting).
         Each column is counted in one pass, so a trial costs only its row."""
         if not rows:
             return

@@ -96,7 +96,7 @@ def test_the_adjusted_interval_covers_the_true_chance_19_times_in_20_and_is_narr
 
 
 def test_hundreds_of_controls_that_decide_nothing_leave_the_interval_honest() -> None:
-    """200 other tests to choose from: the controls are chosen on one half of the trials and judged on the other,
+    """200 other tests to choose from: the controls are chosen on some of the trials and judged on the others,
     so chance ties among them cannot narrow the interval past the truth."""
     covered, narrower = _coverage(noise=200, runs=40)
     assert all(count >= 36 for count in covered.values()), covered
@@ -138,10 +138,25 @@ def test_a_large_towns_buildings_destroyed_is_read_from_the_dice_FT_TRAVEL_D26()
     assert counted["ci"][0] <= figure["p"] <= counted["ci"][1]
 
 
-def test_a_sample_written_before_the_dice_were_counted_in_halves_still_reads() -> None:
+def test_a_sample_written_before_the_dice_were_counted_in_folds_still_reads() -> None:
     old = {"version": 1, "trials": 2, "values": {"posse.removed": {"0": 2}}, "categories": {}}
     sample = Sample.from_json(old)
     assert sample.trials == 2 and sample.chance("posse.removed") == chance_figure(0, 2)
     whole = {"version": 2, "trials": 500, "values": {"posse.removed": {"0": 450, "1": 50}}, "categories": {},
              "moments": {"sums": {"d36": 500}, "cross": {"d36|d36": 500}, "above": {}}}
     assert Sample.from_json(whole).chance("posse.removed") == chance_figure(50, 500)  # from the count
+
+
+def test_a_sample_read_as_its_chunks_arrive_reads_as_one_merged_at_once() -> None:
+    """The service reads an odds job's sample after every chunk; what it reads at the end is what one read of the
+    whole sample gives (the folds' sums kept as chunks merge in are the sums of them all)."""
+    asked = plan(new_session(HEROES), "town_size", {"sizes": ["large"]})
+    parts = [run_chunk(asked, "large", start, 200, seed=9) for start in range(0, 800, 200)]
+    as_they_came, at_once = Sample(), Sample()
+    for part in parts:
+        as_they_came.merge(Sample.from_json(part.to_json()))
+        as_they_came.chance("journey.buildings_destroyed")  # a read between arrivals
+        at_once.merge(part)
+    for metric in ("journey.buildings_destroyed", "h1.transports_lost"):
+        assert as_they_came.chance(metric) == at_once.chance(metric)
+        assert as_they_came.chance(metric)["method"] == "dice"
