@@ -169,6 +169,8 @@ def through_rq(plan: odds.Plan, precision: float, fixed: int, workers: int, base
             api_cpu = time.process_time() - api_cpu
             print(f"    the API's reads of the job (every {WATCH_INTERVAL * 1000:.0f} ms): {polls} reads, {api_cpu:.2f} CPU-s, "
                   f"{1000 * api_cpu / max(1, polls):.1f} ms each")
+            time.sleep(0.5)  # a stop sent to a work horse lands in a registry a moment later
+            _played(runner.queue, job["job_id"], sum(view["answer"]["done"].values()))
     finally:
         for proc in procs:
             proc.terminate()
@@ -177,6 +179,20 @@ def through_rq(plan: odds.Plan, precision: float, fixed: int, workers: int, base
         redis.terminate()
         redis.wait(timeout=10)
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _played(queue: Any, job_id: str, used: int) -> None:
+    """What the workers played for the job: pieces finished (their trials, and those past where the options
+    stopped), and pieces stopped part-way once their option had settled."""
+    from rq.job import Job
+    from rq.registry import FailedJobRegistry, FinishedJobRegistry
+
+    prefix = f"odds-{job_id}-"
+    finished = [i for i in FinishedJobRegistry(queue=queue).get_job_ids() if i.startswith(prefix)]
+    stopped = [i for i in FailedJobRegistry(queue=queue).get_job_ids() if i.startswith(prefix)]
+    played = sum(int(job.meta.get("count", 0)) for job in Job.fetch_many(finished, connection=queue.connection) if job)
+    print(f"    the workers finished {len(finished)} pieces ({played} trials, {played - used} past the stopping "
+          f"points) and stopped {len(stopped)} part-way")
 
 
 DARK_SHEETS = [{"hero": "h1", "initiative": 4, "max_fury": 3}, {"hero": "h2", "initiative": 6, "deadly_bonus": 2},
