@@ -6,6 +6,7 @@ spread of the estimate (the two should agree), and how many runs' intervals held
 95% of them should; not the pooled count: an adjusted estimate can be sharper than the count of all K runs).
 
     .venv/bin/python bench/odds_calibration.py [--size large] [--runs 30] [--trials 1200]
+    .venv/bin/python bench/odds_calibration.py --darkness [--runs 30] [--trials 400]   (bench/odds.py's question)
 """
 
 from __future__ import annotations
@@ -30,10 +31,19 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--trials", type=int, default=1200)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--darkness", action="store_true", help="will the Darkness escape within 15 turns")
     args = parser.parse_args()
     state = new_session(sample_heroes(4))
     legal_commands(state)
-    plan = odds.plan(state, "town_size")
+    if args.darkness:
+        from bench.adventure import layout
+        from bench.odds import DARK_SHEETS
+
+        track = [{"number": s.number, "stage": s.stage, "mark": s.mark.value} for s in layout(12)]
+        plan = odds.plan(state, "darkness_escapes", {"layout": track, "sheets": DARK_SHEETS, "turns": 15})
+        args.size = plan.options[0].key
+    else:
+        plan = odds.plan(state, "town_size")
     runs = [odds.run_chunk(plan, args.size, k * args.trials, args.trials, seed=args.seed) for k in range(args.runs)]
     pooled = {name: figure["count"] / figure["trials"] for figure, name in _chances(plan, odds.merged(runs))}
     table: dict[str, list[dict[str, Any]]] = {}

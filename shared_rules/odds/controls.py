@@ -58,16 +58,17 @@ class DiceTally:
     """A policy-side answer source for one trial at a time: it rolls and draws with the session RNG exactly as
     `flow.server` would (the same dice, so the trial is unchanged) and counts how the dice fell, per group."""
 
-    __slots__ = ("counts", "tested")
+    __slots__ = ("counts", "tested", "short")
 
     def __init__(self) -> None:
         self.counts: Counts = {}
         self.tested: dict[str, str] = {}  # hero -> the rule of their last skill test (a re-roll is keyed by it)
+        self.short: dict[Asks, int] = {}  # per what a 2D6 with a target is for: how many fell short so far
 
     def take(self) -> Counts:
         """This trial's counts; the tally starts afresh for the next one."""
         counts, self.counts = self.counts, {}
-        self.tested = {}
+        self.tested, self.short = {}, {}
         return counts
 
     def __call__(self, ctx: Ctx, request: Request) -> Answer | None:
@@ -96,7 +97,21 @@ class DiceTally:
         if kind is DieKind.D36:  # the chart's value, one of 36 equally likely
             self._add("d36", "n", str(value))
         elif kind is DieKind.TWO_D6 and len(faces) == 2:  # a 2D6 total (7 one time in 6), per what it is for
-            self._add(_group("2d6", request.asks), "n", str(faces[0] + faces[1]))
+            total = faces[0] + faces[1]
+            target = next((value for name, value in request.said if name == "target"), None)
+            if not isinstance(target, int):
+                self._add(_group("2d6", request.asks), "n", str(total))
+                return
+            # a total to reach: its group says how many fell short so far, so a threshold over many rolls (the
+            # Darkness escapes on the sixth) is a sum of shortfalls, each with known odds given those before it
+            before = self.short.get(request.asks, 0)
+            short = total < target and not (request.doubles and faces[0] == faces[1])
+            group = _group("2d6", request.asks, target, int(request.doubles), before)
+            if short:
+                self._add(group, "n", str(total), "miss")
+                self.short[request.asks] = before + 1
+            else:
+                self._add(group, "n", str(total))
         elif request.target > 0 and faces:  # dice against a target: how many hit, and whether none did
             who, rule, target, asks = request.hero or "posse", request.rule, request.target, request.asks
             if asks is Asks.SKILL_TEST:
@@ -141,7 +156,12 @@ def group_controls(group: str, names: set[str]) -> list[tuple[Row, float]]:
     if group == "d36":
         return [({value: 1.0, "n": -1 / 36}, 1 / 36) for value in sorted(names - {"n"})]
     if group.startswith("2d6:"):
-        return [({total: 1.0, "n": -TWO_D6[int(total)]}, TWO_D6[int(total)]) for total in sorted(names - {"n"})]
+        rows = [({total: 1.0, "n": -TWO_D6[int(total)]}, TWO_D6[int(total)]) for total in sorted(names - {"n", "miss"})]
+        if group.count(":") == 4:  # a total to reach ("2d6:asks:target:doubles:short so far"): whether it fell short
+            _, _, target, doubles, _ = group.split(":")
+            short = _short_chance(int(target), doubles == "1")
+            rows.append(({"miss": 1.0, "n": -short}, short))
+        return rows
     if group.startswith("t:"):
         _, kind, target, pool, _rest = group.split(":", 4)
         p, dice = hit_chance(DieKind(kind), int(target)), int(pool)
@@ -157,6 +177,11 @@ def _expected(row: Row, sums: Mapping[str, int]) -> tuple[float, int]:
     how many rolls or draws (that term's count)."""
     name, coef = next((name, coef) for name, coef in row.items() if coef < 0)
     return -coef * sums.get(name, 0), sums.get(name, 0)
+
+
+def _short_chance(target: int, doubles: bool) -> float:
+    """The chance a 2D6 total falls short of `target` (with `doubles`: natural doubles never do)."""
+    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b < target and not (doubles and a == b)) / 36
 
 
 def _usable(row: Row, chance: float, sums: Mapping[str, int]) -> bool:

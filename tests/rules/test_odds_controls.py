@@ -6,15 +6,18 @@ alone."""
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import pytest
 
 from shared_rules import ChooseTownSize, RollHazard, apply, new_session
-from shared_rules.dice import seed_state
+from shared_rules.dice import DieKind, seed_state
+from shared_rules.flow import RollRequest
 from shared_rules.odds import QUESTIONS, Sample, plan, run_chunk
 from shared_rules.odds.controls import D36_VALUES, DiceTally, group_controls
 from shared_rules.odds.sample import chance_figure
+from shared_rules.prompts import Asks
 from shared_rules.simulate import sample_heroes, trial_seed
 
 HEROES = sample_heroes(4)
@@ -160,3 +163,44 @@ def test_a_sample_read_as_its_chunks_arrive_reads_as_one_merged_at_once() -> Non
     for metric in ("journey.buildings_destroyed", "h1.transports_lost"):
         assert as_they_came.chance(metric) == at_once.chance(metric)
         assert as_they_came.chance(metric)["method"] == "dice"
+
+
+def _held_back(rng: random.Random, n: int) -> tuple[Sample, int]:
+    """n invented Adventures through the real tally: 15 Hold Back rolls at 7+ (natural doubles hold it too, the
+    Darkness stays), `escaped` once 6 fell short (FF-DEPTH-04/05). Returns the sample and the escapes."""
+    tally, sample, rows, dice = DiceTally(), Sample(), [], []
+    hold_back = RollRequest(DieKind.TWO_D6, "Hold Back the Darkness (7+)", chart=True, rule="FF-DEPTH-04",
+                            doubles=True, asks=Asks.HOLD_BACK, said=(("target", 7),))
+    for _ in range(n):
+        short = 0
+        for _turn in range(15):
+            faces = (rng.randint(1, 6), rng.randint(1, 6))
+            tally._rolled(hold_back, faces, sum(faces))
+            short += faces[0] + faces[1] < 7 and faces[0] != faces[1]
+        rows.append((int(short >= 6),))
+        dice.append(tally.take())
+    sample.add_rows(("escaped",), rows, dice=dice, chances=("escaped",))
+    return sample, sum(row[0] for row in rows)
+
+
+def test_a_threshold_over_many_rolls_is_read_from_how_often_each_fell_short_so_far_FF_DEPTH_04() -> None:
+    """"The Darkness escapes" is a threshold over ~15 Hold Back rolls, which no count of the totals explains; the
+    shortfalls counted by how many came before (each a fresh roll with known odds) do: the interval still holds
+    the true chance and is far narrower than the count's."""
+    truth = _escape_chance()
+    rng, held, widths = random.Random(5), 0, 0.0
+    for _ in range(100):
+        sample, escapes = _held_back(rng, 400)
+        figure = sample.chance("escaped")
+        assert figure["method"] == "dice" and figure["count"] == escapes
+        held += figure["ci"][0] <= truth <= figure["ci"][1]
+        plain = chance_figure(escapes, 400)["ci"]
+        widths += (figure["ci"][1] - figure["ci"][0]) / (plain[1] - plain[0]) / 100
+    assert held >= 90, held
+    assert widths < 0.6, widths
+
+
+def _escape_chance() -> float:
+    """P(at least 6 of 15 rolls fall short) with each short 12/36 (totals 2-6 without doubles: 15 of 36 less 3)."""
+    short = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b < 7 and a != b) / 36
+    return sum(math.comb(15, k) * short**k * (1 - short) ** (15 - k) for k in range(6, 16))
