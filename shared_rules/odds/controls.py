@@ -11,9 +11,10 @@ spread, so an option reaches its precision in fewer trials.
 The controls are read from what a request says about its dice (kind, target, pool, rule, who), never from what a
 rule means, so a new hazard or Mission needs nothing here. Each request's dice form a group of their own (a skill
 test's dice keyed by the hero, the test's rule and pool; a re-roll by the test it re-rolls; the chart's D36; a
-2D6 per what it is for; a Random Hero per rule and how many were offered). Two groups' deviations are made of
-different dice, each fresh when rolled, so they are uncorrelated: only the products within a group are kept,
-which keeps a trial's cost linear in its dice and lets there be hundreds of controls.
+2D6 per what it is for, and when it has a total to reach, by how many of its kind fell short so far; a Random Hero
+per rule and how many were offered). Two groups' deviations are made of different dice, each fresh when rolled,
+so they are uncorrelated: only the products within a group are kept, which keeps a trial's cost linear in its
+dice and lets there be hundreds of controls. So a die is counted in one group, never two.
 
 With hundreds of controls, fitting and judging on the same trials would flatter the interval, so the trials are
 split into FOLDS parts by their index: each part's controls and their weights are chosen on the other parts and
@@ -98,7 +99,7 @@ class DiceTally:
             self._add("d36", "n", str(value))
         elif kind is DieKind.TWO_D6 and len(faces) == 2:  # a 2D6 total (7 one time in 6), per what it is for
             total = faces[0] + faces[1]
-            target = next((value for name, value in request.said if name == "target"), None)
+            target = next((fact for name, fact in request.said if name == "target"), None)
             if not isinstance(target, int):
                 self._add(_group("2d6", request.asks), "n", str(total))
                 return
