@@ -775,8 +775,8 @@ def _translate(error: BaseException) -> BackendError:
 
 # Odds questions (services/api/graphql/odds.py): the answer is the JSON document of `shared_rules.odds.answer`
 _ODDS_JOB = "jobId status progress answer error"
-ODDS_ASK = (f"mutation($q: String!, $s: String, $p: JSON, $t: Int) {{ askOdds(question: $q, sessionId: $s, "
-            f"params: $p, trials: $t) {{ {_ODDS_JOB} }} }}")
+ODDS_ASK = (f"mutation($q: OddsQuestion!, $s: String, $p: OddsParamsInput, $t: Int, $r: Float) {{ runOdds("
+            f"question: $q, sessionId: $s, params: $p, trials: $t, precision: $r) {{ {_ODDS_JOB} }} }}")
 ODDS_POLL = f"query($j: String!) {{ odds(jobId: $j) {{ {_ODDS_JOB} }} }}"
 
 
@@ -848,14 +848,17 @@ class GraphQLBackend:
         self._open(TableInfo(code, token.strip(), code, self.base))
         return self.load()
 
-    def ask_odds(self, question: str, params: dict[str, Any], trials: int, *, poll: float = 0.4,
-                 timeout: float = 60.0, partial: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
-        """Ask the service an odds question of this table (`askOdds`) and poll it until answered: the answer
-        document of `shared_rules.odds.answer`; `partial(answer)` sees each answer so far while it runs. Raises
-        BackendError when the job fails, or when `timeout` seconds pass with no progress (a busy service that is
-        still working is waited for)."""
+    def ask_odds(self, question: str, params: dict[str, Any], trials: int, *, precision: float | None = None,
+                 poll: float = 0.4, timeout: float = 60.0,
+                 partial: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+        """Ask the service an odds question of this table (`runOdds`: `trials` per option, or at most that many
+        with a `precision`, each option stopping once its chances are within it) and poll it until answered: the
+        answer document of `shared_rules.odds.answer`; `partial(answer)` sees each answer so far while it runs.
+        Raises BackendError when the job fails, or when `timeout` seconds pass with no progress (a busy service
+        that is still working is waited for)."""
         table = self._need_table()
-        job = self._execute(ODDS_ASK, {"q": question, "s": table.session_id, "p": params, "t": trials})["askOdds"]
+        job = self._execute(ODDS_ASK, {"q": question, "s": table.session_id, "p": params, "t": trials,
+                                       "r": precision})["runOdds"]
         deadline, progress = time.monotonic() + timeout, job.get("progress")
         while job["status"] in ("queued", "running"):
             if time.monotonic() > deadline:

@@ -526,6 +526,8 @@ def render(out: Path | None, size: str = "phone", scale: float = 1.0, only: str 
         while table.snapshot.pending is not None and table.snapshot.pending.kind == "reroll":
             dice.keep()
 
+    app.go("travel")
+    shot("travel_sizes", "travel")  # after an Adventure: the three sizes, and "Our odds?" beside them
     travel.choose_size("large")
     tap(2)  # Ann: adds a hazard (FT-TRAVEL-02)
     tap(5)

@@ -21,8 +21,9 @@ from ..i18n import _
 from .asking import question_text
 from .table import TableSession
 
-OFFLINE_TRIALS = 200  # per option, played on the phone
-ONLINE_TRIALS = 2000  # per option, on the service's workers
+# Each option is played until every chance it reports is within the precision (95%), at most the trials given.
+OFFLINE_TRIALS, OFFLINE_PRECISION = 1000, 0.02  # on the phone: +-2 in 100 (a second or a few on a phone's core)
+ONLINE_TRIALS, ONLINE_PRECISION = 20_000, 0.01  # on the service's workers: +-1 in 100
 HERO_RISKS = (("killed", "killed"), ("gains_mutation", "gains a Mutation"), ("loses_transport", "loses a Transport"))
 Runner = Callable[[Callable[[], Any], Callable[[Any, BaseException | None], None]], None]
 
@@ -45,24 +46,29 @@ class OddsView:
     can_ask: bool
 
 
-def in_ten(p: float) -> str:
-    """A chance as a player says it: "about 7 in 10", "fewer than 1 in 100", "almost certain"."""
+def in_ten(p: float, *, sharp: bool = False) -> str:
+    """A chance as a player says it: "about 7 in 10", "fewer than 1 in 100", "almost certain"; `sharp` (known to
+    within a few in 100): "about 15 in 100", not a "2 in 10" its range would contradict."""
     if p >= 0.995:
         return _("almost certainly")
     if p < 0.01:
         return _("fewer than 1 in 100")
-    if p < 0.095:
+    if p < 0.095 or sharp:
         return _("about {n} in 100").format(n=max(1, round(p * 100)))
     return _("about {n} in 10").format(n=round(p * 10))
 
 
 def chance_words(figure: dict[str, Any]) -> str:
-    """"about 3 in 10 (between 2 and 4 in 10)": the chance and its 95% interval."""
+    """"about 3 in 10 (likely between 22% and 38%)": the chance and its 95% interval, in hundreds when the
+    interval is narrower than 10 in 100."""
     p, ci = figure.get("p"), figure.get("ci")
     if p is None or not ci:
         return _("not known yet")
-    low, high = round(ci[0] * 100), round(ci[1] * 100)
-    return _("{chance} (likely between {low}% and {high}%)").format(chance=in_ten(p), low=low, high=high)
+    low, high = f"{ci[0] * 100:.0f}", f"{ci[1] * 100:.0f}"
+    if ci[1] - ci[0] < 0.02:  # within a point either way: whole percents would say "between 4% and 4%"
+        low, high = f"{ci[0] * 100:.1f}", f"{ci[1] * 100:.1f}"
+    return _("{chance} (likely between {low}% and {high}%)").format(chance=in_ten(p, sharp=ci[1] - ci[0] < 0.1),
+                                                                    low=low, high=high)
 
 
 def mean_words(figure: dict[str, Any]) -> str:
@@ -154,10 +160,15 @@ class OddsPresenter:
         answer = self.answer
         road = answer.get("question") == "town_size"
         cards = tuple(card_of(option, answer.get("comparison", []), road=road) for option in answer.get("options", []))
-        trials = min(answer.get("done", {}).values() or [0])
+        played = sorted(answer.get("done", {}).values()) or [0]
         where = _("on the table's service") if self.table.backend.online else _("on this phone")
-        note = _("Each option played {n} times {where}; the range is where the true figure lies 19 times in "
-                 "20.").format(n=trials, where=where)
+        if played[0] == played[-1]:
+            note = _("Each option played {n} times {where}; the range is where the true figure lies 19 times in "
+                     "20.").format(n=played[0], where=where)
+        else:  # each option stopped once its chances were sharp enough
+            note = _("Each option played {low} to {high} times {where}, until its chances were sharp enough; the "
+                     "range is where the true figure lies 19 times in 20.").format(low=played[0], high=played[-1],
+                                                                                   where=where)
         return OddsView(title, note, "done", cards, True)
 
     def ask(self) -> None:
@@ -174,8 +185,10 @@ class OddsPresenter:
 
         def job() -> dict[str, Any]:
             if backend.online and hasattr(backend, "ask_odds"):
-                return backend.ask_odds(name, params, ONLINE_TRIALS, partial=so_far)  # type: ignore[no-any-return]
-            return odds.ask(odds.plan(state, name, params), OFFLINE_TRIALS, seed=version, partial=so_far)
+                return backend.ask_odds(name, params, ONLINE_TRIALS, precision=ONLINE_PRECISION,  # type: ignore[no-any-return]
+                                        partial=so_far)
+            return odds.ask(odds.plan(state, name, params), OFFLINE_TRIALS, seed=version, precision=OFFLINE_PRECISION,
+                            partial=so_far)
 
         def done(result: Any, error: BaseException | None) -> None:
             if error is not None:

@@ -21,6 +21,8 @@ class TravelScreen(Screen):
     presenter: TravelPresenter | None = ObjectProperty(None, allownone=True)  # type: ignore[assignment]
     vm: TravelView | None = ObjectProperty(None, allownone=True)  # type: ignore[assignment]
     show_prompt: Any = ObjectProperty(None, allownone=True)
+    show_odds: Any = ObjectProperty(None, allownone=True)
+    odds_fit: Any = ObjectProperty(None, allownone=True)
 
     def refresh(self) -> None:
         p = self.presenter
@@ -55,6 +57,9 @@ class TravelScreen(Screen):
             ids.waiting.add_widget(stepper)
         if vm.action and vm.hazard_dice is None:
             ids.actions.add_widget(Factory.PrimaryButton(text=vm.action_label, on_release=lambda *_a: p.act()))
+        if vm.phase == "between_adventures" and self.odds_fit is not None and self.odds_fit() \
+                and self.show_odds is not None:  # which size? the odds of each, beside the sizes
+            ids.actions.add_widget(Factory.DarkButton(text=_("Our odds?"), on_release=lambda *_a: self.show_odds()))
 
     def _result(self, vm: TravelView) -> None:
         box = self.ids.result

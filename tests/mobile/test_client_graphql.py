@@ -60,7 +60,7 @@ def test_the_odds_documents_fit_the_schema_and_a_job_is_polled_until_answered() 
         assert graphql.validate(SCHEMA, graphql.parse(text)) == []
     backend = GraphQLBackend("http://127.0.0.1:9")
     backend._table = TableInfo("T1", "tok", "T1", backend.base)
-    answers = [{"askOdds": {"jobId": "j1", "status": "queued"}}, {"odds": {"jobId": "j1", "status": "running"}},
+    answers = [{"runOdds": {"jobId": "j1", "status": "queued"}}, {"odds": {"jobId": "j1", "status": "running"}},
                {"odds": {"jobId": "j1", "status": "finished", "answer": {"question": "town_size"}}}]
     sent: list[tuple[str, dict[str, Any]]] = []
 
@@ -69,9 +69,9 @@ def test_the_odds_documents_fit_the_schema_and_a_job_is_polled_until_answered() 
         return answers.pop(0)
 
     backend._execute = execute  # type: ignore[method-assign]
-    assert backend.ask_odds("town_size", {}, 500, poll=0) == {"question": "town_size"}
-    assert sent[0][1] == {"q": "town_size", "s": "T1", "p": {}, "t": 500} and sent[2][1] == {"j": "j1"}
-    answers[:] = [{"askOdds": {"jobId": "j2", "status": "failed", "error": "trials: over the cap"}}]
+    assert backend.ask_odds("town_size", {}, 500, precision=0.01, poll=0) == {"question": "town_size"}
+    assert sent[0][1] == {"q": "town_size", "s": "T1", "p": {}, "t": 500, "r": 0.01} and sent[2][1] == {"j": "j1"}
+    answers[:] = [{"runOdds": {"jobId": "j2", "status": "failed", "error": "trials: over the cap"}}]
     try:
         backend.ask_odds("town_size", {}, 500, poll=0)
     except BackendError as error:

@@ -1,11 +1,12 @@
-"""The odds screen: the question that fits the table now, played on the phone offline, every figure in words with
-its range ("about 7 in 10 ..."), and no question where none fits."""
+"""The odds screen: the question that fits the table now, played on the phone offline until every chance is within
+2 in 100 (online: 1 in 100), every figure in words with its range ("about 7 in 10 ..."), and no question where none
+fits."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from mobile.presenters.odds import OddsPresenter, card_of, chance_words, in_ten
+from mobile.presenters.odds import OFFLINE_PRECISION, OddsPresenter, card_of, chance_words, in_ten
 from tests.mobile.helpers import hero, offline_table
 from tests.mobile.phases import in_town
 
@@ -21,6 +22,9 @@ def test_chances_in_a_players_words() -> None:
     assert in_ten(0.71) == "about 7 in 10" and in_ten(0.03) == "about 3 in 100"
     assert in_ten(0.999) == "almost certainly" and in_ten(0.001) == "fewer than 1 in 100"
     assert chance_words({"p": 0.7, "ci": [0.62, 0.77]}) == "about 7 in 10 (likely between 62% and 77%)"
+    # known to within a point or two: said in hundreds, so the range does not contradict "about 2 in 10"
+    assert chance_words({"p": 0.155, "ci": [0.148, 0.162]}) == "about 16 in 100 (likely between 14.8% and 16.2%)"
+    assert chance_words({"p": 0.155, "ci": [0.13, 0.18]}) == "about 16 in 100 (likely between 13% and 18%)"
     assert chance_words({"p": None, "ci": None}) == "not known yet"
 
 
@@ -34,7 +38,9 @@ def test_after_an_adventure_the_town_sizes_are_compared_on_the_phone(tmp_path: P
     assert view.status == "done" and [c.label for c in view.cards] == ["Small Town", "Medium Town", "Large Town"]
     first = view.cards[0].lines[0]
     assert first.startswith("Reach town with everyone alive: ") and "%" in first
-    assert "played 200 times on this phone" in view.note
+    assert odds.answer is not None and odds.answer["precision_met"]  # each option stopped within 2 in 100
+    assert odds.answer["precision"]["reached"] <= OFFLINE_PRECISION
+    assert _played_note(odds.answer) in view.note and "on this phone" in view.note
     assert not any("posse." in line or "None" in line for card in view.cards for line in card.lines)
 
 
@@ -51,7 +57,13 @@ def test_the_figures_so_far_show_while_the_question_runs(tmp_path: Path) -> None
     assert view.note.startswith("So far, each option played ") and "times" in view.note
     done(result, None)
     view = odds.view()
-    assert view.status == "done" and "played 200 times on this phone" in view.note
+    assert view.status == "done" and _played_note(result) in view.note and "on this phone" in view.note
+
+
+def _played_note(answer: dict) -> str:  # type: ignore[type-arg]
+    """How the note says the trials the options took: "played 550 times", or "played 300 to 550 times"."""
+    low, high = min(answer["done"].values()), max(answer["done"].values())
+    return f"played {low} times" if low == high else f"played {low} to {high} times"
 
 
 def test_no_question_fits_in_the_middle_of_a_town_day(tmp_path: Path) -> None:
@@ -78,7 +90,7 @@ def test_a_card_names_the_clear_best() -> None:
 
 def test_online_the_service_answers_with_more_trials(tmp_path: Path) -> None:
     from mobile.client import OfflineBackend
-    from mobile.presenters.odds import ONLINE_TRIALS
+    from mobile.presenters.odds import ONLINE_PRECISION, ONLINE_TRIALS
     from mobile.presenters.table import TableSession
     from shared_rules import RuleOptions
     from shared_rules import odds as engine_odds
@@ -87,10 +99,11 @@ def test_online_the_service_answers_with_more_trials(tmp_path: Path) -> None:
     inner = OfflineBackend(tmp_path)
     backend = FlakyBackend(inner)
     snapshot = backend.create([hero("ann", "Ann")], RuleOptions(dice="server"), seed=3)
-    asked: list[tuple[str, dict[str, object], int]] = []
+    asked: list[tuple[str, dict[str, object], int, float | None]] = []
 
-    def ask_odds(question: str, params: dict[str, object], trials: int, partial: object = None) -> dict[str, object]:
-        asked.append((question, params, trials))
+    def ask_odds(question: str, params: dict[str, object], trials: int, precision: float | None = None,
+                 partial: object = None) -> dict[str, object]:
+        asked.append((question, params, trials, precision))
         return engine_odds.ask(engine_odds.plan(snapshot.state, question, params), 20, seed=1)
 
     backend.ask_odds = ask_odds  # type: ignore[attr-defined]
@@ -99,5 +112,5 @@ def test_online_the_service_answers_with_more_trials(tmp_path: Path) -> None:
     odds = OddsPresenter(table, runner=inline)
     odds.ask()
     view = odds.view()
-    assert asked == [("town_size", {}, ONLINE_TRIALS)] and view.status == "done"
+    assert asked == [("town_size", {}, ONLINE_TRIALS, ONLINE_PRECISION)] and view.status == "done"
     assert "on the table's service" in view.note and len(view.cards) == 3

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SCREENS = ("start", "travel_d36", "dice_hits", "dice_reroll", "travel", "dice_d36", "dice_card", "dice_choice",
+SCREENS = ("start", "travel_sizes", "travel_d36", "dice_hits", "dice_reroll", "travel", "dice_d36", "dice_card", "dice_choice",
            "dice_choice_draw", "town", "posse", "posse_card", "posse_side_bag", "log", "table_popup",
            "board_shootout", "board", "board_correct")  # fmt: skip
 # the later phases: the Town Stay, the odds, the Adventure (at every size and scale too)

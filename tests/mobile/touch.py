@@ -892,8 +892,41 @@ def phases(h: Harness) -> dict[str, Any]:
 
 
 
+def odds(h: Harness) -> dict[str, Any]:
+    """Before choosing the town size, offline: "Our odds?" on the Road, "Work out the odds" on the odds screen, each
+    size's figures in words once the phone has played them out, then back to the Road, where a size is chosen."""
+    from kivy.uix.label import Label
+
+    hands = Hands(h, 4)
+    open_offline(h, 4)
+    hands.screen("travel")
+    h.taps = 0
+    hands.tap(h.button("Our odds?"))
+    screen = hands.screen("odds")
+    before = [w.text for w in h.walk(screen) if isinstance(w, Label) and w.text]
+    hands.tap(h.button("Work out the odds"))
+    presenter = h.app.presenters["odds"]
+    hands.wait(lambda: presenter.status in ("done", "error") and screen.vm is not None
+               and screen.vm.status == presenter.status, "the odds played out on the phone", seconds=600)
+    h.frames(2)
+    cards = [[w.text for w in h.walk(card) if isinstance(w, Label) and w.text]
+             for card in reversed(screen.ids.cards.children)]
+    shown = [w.text for w in h.walk(screen) if isinstance(w, Label) and w.text]
+    answer = presenter.answer or {}
+    taps = h.taps
+    hands.tap(h.button("Back to the table"))
+    travel = hands.screen("travel")
+    hands.tap(h.find(lambda w: w.__class__.__name__ == "DarkButton" and str(w.text).startswith("Small"), travel,
+                     "the Small Town"))
+    hands.wait(lambda: h.app.table.snapshot.version > 0, "the size to go out")
+    return {"before": before, "cards": cards, "shown": shown, "taps": taps, "error": presenter.error,
+            "done": answer.get("done"), "precision_met": answer.get("precision_met"),
+            "reached": (answer.get("precision") or {}).get("reached"), "phase": h.app.table.read.phase.value,
+            "asked_next": h.app.table.read.prompt.question if h.app.table.read.prompt else None}
+
+
 SCENARIOS: dict[str, Callable[[Harness], dict[str, Any]]] = {"keypad": keypad, "adventure": adventure, "posse": posse,
-                                                             "journeys": journeys, "phases": phases}
+                                                             "journeys": journeys, "phases": phases, "odds": odds}
 
 
 def main(argv: list[str]) -> int:
