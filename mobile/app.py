@@ -302,7 +302,7 @@ class BrimstoneApp(App):
         s["posse"].ask_number = self.ask_number
         for name in ("stay", "adventure"):
             s[name].show_prompt = lambda: self.go("dice")
-        for name in ("travel", "stay", "adventure"):
+        for name in ("travel", "dice", "stay", "adventure"):
             s[name].show_odds = lambda: self.go("odds")
             s[name].odds_fit = lambda: self.presenters["odds"].question() is not None
         s["adventure"].open_board = lambda: self.go(BOARD_SCREEN) if BOARD_SCREEN in self.screens else None

@@ -86,7 +86,8 @@ class StatusView:
 class ShellPresenter:
     def __init__(self, table: TableSession) -> None:
         self.table = table
-        self._prompt_id = ""
+        # a table opened at a prompt opens on it (the app's `open_table`): that prompt is not new at the next change
+        self._prompt_id = table.read.prompt.id if table.read.prompt is not None else ""
         self.back_to = "travel"
 
     def status(self) -> StatusView:

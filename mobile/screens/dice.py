@@ -35,6 +35,8 @@ class DiceScreen(Screen):
     presenter: PromptPresenter | None = ObjectProperty(None, allownone=True)  # type: ignore[assignment]
     vm: PromptView | None = ObjectProperty(None, allownone=True)  # type: ignore[assignment]
     go_back: Any = ObjectProperty(None, allownone=True)
+    show_odds: Any = ObjectProperty(None, allownone=True)
+    odds_fit: Any = ObjectProperty(None, allownone=True)
 
     def refresh(self) -> None:
         if self.presenter is None:
@@ -223,6 +225,8 @@ class DiceScreen(Screen):
             for key, label in vm.options:
                 body.add_widget(Factory.DarkButton(text=_("Everyone: {answer}").format(answer=label),
                                                    on_release=lambda _b, k=key: p.choose(k, everyone=True)))
+        if self.odds_fit is not None and self.odds_fit() and self.show_odds is not None:  # each option played out
+            actions.add_widget(Factory.DarkButton(text=_("Our odds?"), on_release=lambda *_a: self.show_odds()))
 
     # ---- a card read at the table --------------------------------------------------------------------------------
     def _card(self, body: Any, actions: Any, vm: PromptView) -> None:

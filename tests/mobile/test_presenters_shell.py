@@ -111,3 +111,19 @@ def test_a_phase_screen_is_left_for_the_new_phase_when_its_tab_goes(tmp_path: Pa
     assert tabs("town") == ("posse", "travel", "stay", "dice", "town", "log")
     assert tabs("adventure") == ("posse", "travel", "adventure", "dice", "town", "log")
     assert all(len(tabs(phase)) <= 6 for phase in ("between_adventures", "travel", "arrival", "town", "adventure"))
+
+
+def test_a_table_opened_at_a_prompt_does_not_pull_the_player_back_to_it_at_the_next_change(tmp_path: Path) -> None:
+    """Opened at the Raging River, the app shows the prompt; the player goes to the odds, and the next change (the
+    odds starting) leaves them there: only a new prompt moves a phone to the Dice screen."""
+    table = offline_table(tmp_path, [hero("ann", "Ann"), hero("bo", "Bo")])
+    travel = TravelPresenter(table)
+    travel.choose_size("medium")
+    travel.tap_hazard_die(4)
+    travel.tap_hazard_die(2)
+    from tests.mobile.helpers import Clock
+
+    assert isinstance(table.schedule, Clock) and table.schedule.run() == 1
+    assert table.read.prompt is not None  # Raging River: the posse decides
+    shell = ShellPresenter(table)  # the table opened now, on its prompt
+    assert shell.follow("odds") is None

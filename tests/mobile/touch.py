@@ -925,8 +925,46 @@ def odds(h: Harness) -> dict[str, Any]:
             "asked_next": h.app.table.read.prompt.question if h.app.table.read.prompt else None}
 
 
+def choice_odds(h: Harness) -> dict[str, Any]:
+    """At a choice on the road (Plague Church: each hero helps or turns away, FT-TRAVEL-D32), offline: "Our odds?" on
+    the Dice screen beside the options, each option played out on the phone, then back to the choice, answered."""
+    from kivy.uix.label import Label
+
+    from shared_rules import ChooseTownSize, RollHazard, apply, new_session
+    from shared_rules.simulate import sample_heroes
+
+    state = apply(new_session(sample_heroes(4), seed=5), ChooseTownSize("large")).state
+    state = apply(state, RollHazard(dice=((3, 2),))).state  # the D36 typed in: 32, the Plague Church
+    hands = Hands(h, 5)
+    open_offline(h, 5, state=state)
+    h.app.go("dice")
+    dice = hands.screen("dice")
+    options = [w.text for w in h.walk(dice.ids.body) if w.__class__.__name__ == "DarkButton"]
+    h.taps = 0
+    hands.tap(h.button("Our odds?"))
+    screen = hands.screen("odds")
+    question = screen.vm.question if screen.vm else ""
+    hands.tap(h.button("Work out the odds"))
+    presenter = h.app.presenters["odds"]
+    hands.wait(lambda: presenter.status in ("done", "error") and screen.vm is not None
+               and screen.vm.status == presenter.status, "the odds played out on the phone", seconds=600)
+    h.frames(2)
+    cards = [[w.text for w in h.walk(card) if isinstance(w, Label) and w.text]
+             for card in reversed(screen.ids.cards.children)]
+    taps = h.taps
+    hands.tap(h.button("Back to the table"))
+    h.app.go("dice")
+    dice = hands.screen("dice")
+    version = h.app.table.snapshot.version
+    hands.tap(main_button(h, dice))  # each hero's answer as it stands: "Send everyone's answers"
+    hands.wait(lambda: h.app.table.snapshot.version != version, "the answer to go out")
+    return {"options": options, "question": question, "cards": cards, "taps": taps, "error": presenter.error,
+            "answered": h.app.table.read.prompt is None or h.app.table.read.prompt.question != question}
+
+
 SCENARIOS: dict[str, Callable[[Harness], dict[str, Any]]] = {"keypad": keypad, "adventure": adventure, "posse": posse,
-                                                             "journeys": journeys, "phases": phases, "odds": odds}
+                                                             "journeys": journeys, "phases": phases, "odds": odds,
+                                                             "choice_odds": choice_odds}
 
 
 def main(argv: list[str]) -> int:
