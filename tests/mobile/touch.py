@@ -892,6 +892,20 @@ def phases(h: Harness) -> dict[str, Any]:
 
 
 
+def _work_out_odds(h: Harness, hands: Hands, screen: Any) -> tuple[Any, list[list[str]]]:
+    """"Work out the odds" on the odds screen, then each card's lines once the phone has played it out (the
+    presenter, and the cards in the order shown)."""
+    from kivy.uix.label import Label
+
+    hands.tap(h.button("Work out the odds"))
+    presenter = h.app.presenters["odds"]
+    hands.wait(lambda: presenter.status in ("done", "error") and screen.vm is not None
+               and screen.vm.status == presenter.status, "the odds played out on the phone", seconds=600)
+    h.frames(2)
+    return presenter, [[w.text for w in h.walk(card) if isinstance(w, Label) and w.text]
+                       for card in reversed(screen.ids.cards.children)]
+
+
 def odds(h: Harness) -> dict[str, Any]:
     """Before choosing the town size, offline: "Our odds?" on the Road, "Work out the odds" on the odds screen, each
     size's figures in words once the phone has played them out, then back to the Road, where a size is chosen."""
@@ -904,13 +918,7 @@ def odds(h: Harness) -> dict[str, Any]:
     hands.tap(h.button("Our odds?"))
     screen = hands.screen("odds")
     before = [w.text for w in h.walk(screen) if isinstance(w, Label) and w.text]
-    hands.tap(h.button("Work out the odds"))
-    presenter = h.app.presenters["odds"]
-    hands.wait(lambda: presenter.status in ("done", "error") and screen.vm is not None
-               and screen.vm.status == presenter.status, "the odds played out on the phone", seconds=600)
-    h.frames(2)
-    cards = [[w.text for w in h.walk(card) if isinstance(w, Label) and w.text]
-             for card in reversed(screen.ids.cards.children)]
+    presenter, cards = _work_out_odds(h, hands, screen)
     shown = [w.text for w in h.walk(screen) if isinstance(w, Label) and w.text]
     answer = presenter.answer or {}
     taps = h.taps
@@ -928,8 +936,6 @@ def odds(h: Harness) -> dict[str, Any]:
 def choice_odds(h: Harness) -> dict[str, Any]:
     """At a choice on the road (Plague Church: each hero helps or turns away, FT-TRAVEL-D32), offline: "Our odds?" on
     the Dice screen beside the options, each option played out on the phone, then back to the choice, answered."""
-    from kivy.uix.label import Label
-
     from shared_rules import ChooseTownSize, RollHazard, apply, new_session
     from shared_rules.simulate import sample_heroes
 
@@ -944,13 +950,7 @@ def choice_odds(h: Harness) -> dict[str, Any]:
     hands.tap(h.button("Our odds?"))
     screen = hands.screen("odds")
     question = screen.vm.question if screen.vm else ""
-    hands.tap(h.button("Work out the odds"))
-    presenter = h.app.presenters["odds"]
-    hands.wait(lambda: presenter.status in ("done", "error") and screen.vm is not None
-               and screen.vm.status == presenter.status, "the odds played out on the phone", seconds=600)
-    h.frames(2)
-    cards = [[w.text for w in h.walk(card) if isinstance(w, Label) and w.text]
-             for card in reversed(screen.ids.cards.children)]
+    presenter, cards = _work_out_odds(h, hands, screen)
     taps = h.taps
     hands.tap(h.button("Back to the table"))
     h.app.go("dice")
