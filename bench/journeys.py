@@ -4,9 +4,10 @@ Runs the plain `apply()` path (every event written, as a table plays) and the fa
 and roll in place on one context, no events) on the same seeds in one run and prints both rates, their ratio and
 journeys per core-second (CPU time of this process). The target is 100,000 journeys per core-second.
 `--profile` prints the top cProfile entries of the fast path; `--instructions` counts the instructions per journey
-of each path under valgrind's callgrind (repeatable on a shared, noisy machine, unlike seconds).
+of each path under valgrind's callgrind (repeatable on a shared, noisy machine, unlike seconds), on the source and,
+with `--compiled DIR`, on the compiled build too (scripts/build_compiled.py), with the ratio of the two.
 
-    .venv/bin/python bench/journeys.py --journeys 3000 [--profile] [--instructions]
+    .venv/bin/python bench/journeys.py --journeys 3000 [--profile] [--instructions [--compiled build/compiled]]
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import os
 import pstats
 import re
 import subprocess
@@ -21,7 +23,9 @@ import sys
 import tempfile
 import time
 from dataclasses import replace
+from pathlib import Path
 
+from shared_rules import flow
 from shared_rules.commands import Arrive, ChooseTownSize, RollHazard
 from shared_rules.dice import seed_state
 from shared_rules.engine import apply, new_session
@@ -67,14 +71,19 @@ def work_per_journey(journeys: int, seed: int) -> tuple[float, float]:
     return commands / journeys, requests / journeys
 
 
-def instructions_per_journey(path: str, small: int = 20, large: int = 120) -> float:
-    """callgrind's instruction count of `large` journeys minus `small` ones (start-up cancels), per journey."""
+def instructions_per_journey(path: str, small: int = 20, large: int = 120, build: Path | None = None) -> float:
+    """callgrind's instruction count of `large` journeys minus `small` ones (start-up cancels), per journey; on the
+    compiled build in `build` when given (checked: the run says which `flow` module it played)."""
     counts = []
+    env = {**os.environ, "PYTHONPATH": str(build)} if build else {k: v for k, v in os.environ.items()
+                                                                   if k != "PYTHONPATH"}
     for journeys in (small, large):
         with tempfile.TemporaryDirectory() as tmp:
             done = subprocess.run(
                 ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out", sys.executable, __file__,
-                 "--journeys", str(journeys), "--only", path], capture_output=True, text=True, check=True)
+                 "--journeys", str(journeys), "--only", path], capture_output=True, text=True, check=True, env=env)
+        if done.stdout.strip().endswith(".so") != (build is not None):
+            raise SystemExit(f"asked for the {'compiled' if build else 'source'} build, ran {done.stdout.strip()}")
         found = re.search(r"Collected : (\d+)", done.stderr)
         if found is None:
             raise SystemExit(f"callgrind printed no count:\n{done.stderr[-2000:]}")
@@ -89,10 +98,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--profile", action="store_true", help="print the top cProfile entries of the fast path")
     parser.add_argument("--top", type=int, default=25, help="how many profile entries to print")
     parser.add_argument("--instructions", action="store_true", help="instructions per journey under callgrind")
+    parser.add_argument("--compiled", type=Path, help="with --instructions: also count on this compiled build")
     parser.add_argument("--only", choices=("plain", "fast"), help=argparse.SUPPRESS)  # one path, for callgrind
     args = parser.parse_args(argv)
     if args.only:
         run_trials(sample_heroes(4), "large", args.journeys, seed=args.seed, fast=args.only == "fast")
+        print(flow.__file__)
         return
     if args.instructions:
         for path in ("plain", "fast"):
@@ -100,6 +111,10 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{path:5s} path: {count:12,.0f} instructions per journey (callgrind); x{count / BASELINE_INSTRUCTIONS[path]:.2f} "
                   f"of issue 19's baseline ({BASELINE_INSTRUCTIONS[path]:,}); the target is {TARGET_INSTRUCTIONS:,} on "
                   f"the fast path", flush=True)
+            if args.compiled:
+                built = instructions_per_journey(path, build=args.compiled.resolve())
+                print(f"{'':5s} compiled: {built:12,.0f} instructions per journey; x{built / count:.2f} of the "
+                      f"source's, x{built / BASELINE_INSTRUCTIONS[path]:.2f} of the baseline", flush=True)
         return
 
     run_trials(sample_heroes(4), "large", 50, seed=args.seed + 1)  # warm up: imports, caches

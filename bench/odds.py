@@ -3,6 +3,7 @@ half-width), by sequential stopping, against today's fixed-trial path, in the sa
 
     .venv/bin/python bench/odds.py [--heroes 4] [--precision 1] [--fixed 5000] [--workers 2] [--no-rq]
     .venv/bin/python bench/odds.py --darkness [--turns 15]    (will the Darkness escape, to +-2 points)
+    .venv/bin/python bench/odds.py --compiled build/compiled   (the same on the compiled build: scripts/build_compiled.py)
 
 Prints, per way of asking: wall and CPU seconds, the first partial answer's wall time, the trials used per option,
 the widest half-width reached, and the CPU ratio to the fixed path. Offline on one core (in this process), on N
@@ -22,10 +23,25 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _compiled_arg(argv: list[str]) -> Path | None:
+    """`--compiled DIR`, read before the engine is imported: that build's modules must be the ones found."""
+    for index, arg in enumerate(argv):
+        if arg.startswith("--compiled="):
+            return Path(arg.split("=", 1)[1]).resolve()
+        if arg == "--compiled" and index + 1 < len(argv):
+            return Path(argv[index + 1]).resolve()
+    return None
+
+
+COMPILED = _compiled_arg(sys.argv)
+ENGINE_PATH = [str(p) for p in (COMPILED, ROOT) if p is not None]  # also the rq workers' PYTHONPATH
+sys.path[:0] = ENGINE_PATH
 
 from services.odds_cli import ask_here  # noqa: E402
-from shared_rules import odds  # noqa: E402
+from shared_rules import flow, odds  # noqa: E402
 from shared_rules.codec import encode_state  # noqa: E402
 from shared_rules.engine import legal_commands, new_session  # noqa: E402
 from shared_rules.simulate import sample_heroes  # noqa: E402
@@ -119,10 +135,11 @@ def through_rq(plan: odds.Plan, precision: float, fixed: int, workers: int, base
                     raise
                 time.sleep(0.05)
         settings = Settings.from_env({}, redis_url=url)
-        env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(ENGINE_PATH)}
         procs = [
             subprocess.Popen(
-                [sys.executable, "-m", "services.jobs.worker", "--redis", url, "--log-level", "warning"], env=env
+                [sys.executable, "-m", "services.jobs.worker", "--redis", url, "--log-level", "warning"], env=env,
+                cwd=workdir,  # not the checkout: `-m` puts the working directory ahead of PYTHONPATH
             )
             for _ in range(workers)
         ]
@@ -232,7 +249,12 @@ def main() -> None:
     parser.add_argument("--no-offline", action="store_true", help="only the rq path (no ratio to the fixed path)")
     parser.add_argument("--darkness", action="store_true", help="the Darkness question instead, to ±2 points")
     parser.add_argument("--turns", type=int, default=15)
+    parser.add_argument("--compiled", type=Path, help="the compiled build's directory (scripts/build_compiled.py)")
     args = parser.parse_args()
+    build = "compiled" if str(flow.__file__).endswith(".so") else "source"
+    if (build == "compiled") != (COMPILED is not None):
+        raise SystemExit(f"asked for the {'compiled' if COMPILED else 'source'} build, loaded {flow.__file__}")
+    print(f"engine: the {build} build ({Path(str(flow.__file__)).parent.parent})")
     if args.darkness:
         darkness(args.turns, 0.02, 20_000)
         return

@@ -17,10 +17,11 @@ fi
 if [ "$extras" = "dev" ]; then
   # What the suite runs beside Python, installed here in one apt-get before pytest (tests installing them on demand
   # from parallel workers raced for dpkg's lock): throwaway redis-servers (pytest-redis), the client checks' Node
-  # tools (tests/clients), headless Chromium (the host's pages), nginx (the deployment test), promtool (monitoring).
+  # tools (tests/clients), headless Chromium (the host's pages), nginx (the deployment test), promtool (monitoring),
+  # gcc (the engine's compiled build, scripts/build_compiled.py).
   missing=()
   for pair in redis-server:redis-server npm:"nodejs npm" chromium:chromium chromedriver:chromium-driver \
-              nginx:nginx promtool:prometheus; do
+              nginx:nginx promtool:prometheus gcc:gcc; do
     binary=${pair%%:*}
     if ! command -v "$binary" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$binary" ]; then
       missing+=(${pair#*:})

@@ -3,7 +3,8 @@
 Metrics (served by each replica on a port of its own, BRIMSTONE_METRICS_PORT, never on the public listener; no
 ``_created`` series: they doubled the series stored and no dashboard reads them):
 
-- ``brimstone_build_info{version,revision,python}``: 1, labelled with what runs.
+- ``brimstone_build_info{version,revision,python,engine}``: 1, labelled with what runs (``engine``: ``compiled``
+  when the engine's hot modules are the mypyc build, scripts/build_compiled.py, else ``source``).
 - ``process_*`` (CPU, memory, open files, start time), ``python_info``, ``python_gc_*``: prometheus_client's own.
 - ``brimstone_requests_total{operation,status}`` and ``brimstone_request_seconds{operation}`` (histogram): every
   HTTP request by its operation id (REST), ``graphql``, the route's path (the host's pages, static files) or
@@ -161,6 +162,14 @@ REGISTRY.register(LIVE)
 BUILD = Info("brimstone_build", "What this replica runs", registry=REGISTRY)
 
 
+def engine_build() -> str:
+    """Which build of the engine this process runs: `compiled` (scripts/build_compiled.py, found first on
+    PYTHONPATH) or `source`."""
+    from shared_rules import flow
+
+    return "compiled" if str(flow.__file__).endswith((".so", ".pyd")) else "source"
+
+
 def _build_labels() -> dict[str, str]:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -169,7 +178,7 @@ def _build_labels() -> dict[str, str]:
     except PackageNotFoundError:  # run from a checkout that was never installed
         package = "unknown"
     return {"version": package, "revision": os.environ.get("BRIMSTONE_REVISION", "unknown"),
-            "python": platform.python_version()}
+            "python": platform.python_version(), "engine": engine_build()}
 
 
 BUILD.info(_build_labels())

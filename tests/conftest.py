@@ -3,11 +3,26 @@ pytest process (or xdist worker) finishes, even if a fixture failed to stop it."
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
+from pathlib import Path
 
 import pytest
 
-from tests import processes
+# The engine's compiled build under test (scripts/build_compiled.py): the package is imported from it here, so its
+# submodules are found there however pytest orders sys.path for the test modules later.
+if os.environ.get("BRIMSTONE_COMPILED"):
+    if "shared_rules" in sys.modules:
+        raise RuntimeError("shared_rules was imported before the compiled build could be put first on sys.path")
+    compiled = Path(os.environ["BRIMSTONE_COMPILED"]).resolve()
+    sys.path.insert(0, str(compiled))
+    import shared_rules
+
+    if not Path(shared_rules.__file__ or "").is_relative_to(compiled):
+        raise RuntimeError(f"shared_rules came from {shared_rules.__file__}, not the compiled build in {compiled}")
+
+from tests import processes  # noqa: E402
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

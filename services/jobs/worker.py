@@ -91,8 +91,10 @@ def main(argv: list[str] | None = None) -> None:
     queue = Queue(settings.rq_queue, connection=connection)
     worker_class, _ = worker_classes()
     worker = worker_class([queue], connection=connection, name=args.name)
-    logging.getLogger("brimstone.jobs").info("worker %s (pid %d) on queue %s", worker.name, os.getpid(),
-                                             settings.rq_queue)
+    from services.observability import engine_build
+
+    logging.getLogger("brimstone.jobs").info("worker %s (pid %d) on queue %s, the engine's %s build", worker.name,
+                                             os.getpid(), settings.rq_queue, engine_build())
     try:
         worker.work(burst=args.burst, logging_level=args.log_level.upper())
     except StopRequested:  # a stop signal that arrives while rq tears the worker down: the stop was wanted

@@ -8,7 +8,11 @@ assert t.hero("a").xp == 10
 
 from __future__ import annotations
 
+import ast
+import sys
+from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from shared_rules import (
@@ -31,6 +35,16 @@ from shared_rules import (
 )
 from shared_rules.commands import Command
 from shared_rules.state import Phase, TownSize, Travel
+
+
+def docstring(rule: Callable[..., Any]) -> str:
+    """A rule function's docstring, read from its source when the compiled build kept none (mypyc drops them)."""
+    if rule.__doc__:
+        return rule.__doc__
+    compiled = Path(str(sys.modules[rule.__module__].__file__))
+    tree = ast.parse(compiled.with_name(compiled.name.split(".")[0] + ".py").read_text())
+    found = [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name == rule.__name__]
+    return (ast.get_docstring(found[0]) or "") if found else ""
 
 
 def hero(hero_id: str = "a", name: str | None = None, **values: Any) -> Hero:

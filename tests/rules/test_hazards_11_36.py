@@ -9,7 +9,7 @@ import pytest
 from shared_rules import Effect, IllegalCommand
 from shared_rules.rules.travel.hazards import HAZARDS
 from shared_rules.state import TownSize, Travel
-from tests.rules.table import Table, hero, item
+from tests.rules.table import Table, docstring, hero, item
 
 MINE = (11, 13, 14, 15, 16, 21, 22, 23, 25, 26, 31, 32, 33, 34, 35, 36)
 
@@ -26,7 +26,7 @@ def lost_grit_events(t: Table) -> list[str]:
 @pytest.mark.parametrize("number", MINE)
 def test_every_result_is_registered_and_cites_its_id(number: int) -> None:
     rule = HAZARDS[number]
-    assert rule.__doc__ is not None and f"FT-TRAVEL-D{number}" in rule.__doc__
+    assert f"FT-TRAVEL-D{number}" in docstring(rule)
 
 
 # ---- 11 Possession ---------------------------------------------------------------------------------------------

@@ -484,5 +484,5 @@ def test_metrics_on_their_own_port_count_every_refusal_under_its_operation(serve
     assert "brimstone_request_seconds_bucket" in metrics and "brimstone_subscribers" in metrics
     assert "brimstone_simulation_queue_depth" in metrics
     assert "process_cpu_seconds_total" in metrics and "process_resident_memory_bytes" in metrics
-    assert 'brimstone_build_info{python="' in metrics and "python_info" in metrics
+    assert 'brimstone_build_info{engine="source",python="' in metrics and "python_info" in metrics
     assert "_created" not in metrics  # they doubled the series stored

@@ -1,0 +1,58 @@
+"""The engine's two builds (issue 19): the pure-Python source the phone runs, and the same source with its hot modules
+compiled by mypyc for the service's workers (scripts/build_compiled.py). The rules tests run on both
+(`BRIMSTONE_COMPILED=build/compiled`, see scripts/test.sh); these make sure each run tests the build it names."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scripts.build_compiled import COMPILED
+
+COMPILED_RUN = bool(os.environ.get("BRIMSTONE_COMPILED"))
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _is_compiled(name: str) -> bool:
+    module = importlib.import_module("shared_rules." + name.replace("/", "."))
+    return str(module.__file__).endswith(".so")
+
+
+@pytest.mark.skipif(not COMPILED_RUN, reason="the compiled build is tested when BRIMSTONE_COMPILED names it")
+def test_the_compiled_run_plays_every_hot_module_compiled() -> None:
+    assert [name for name in COMPILED if not _is_compiled(name)] == []
+
+
+@pytest.mark.skipif(COMPILED_RUN, reason="this run tests the compiled build")
+def test_the_pure_run_plays_the_source_the_phone_ships() -> None:
+    """A build left beside the source would make both runs test the compiled one, and the phone's untested."""
+    assert [name for name in COMPILED if _is_compiled(name)] == []
+
+
+_TRIALS = """
+import hashlib, json
+from shared_rules import flow, odds
+from shared_rules.engine import new_session
+from shared_rules.simulate import sample_heroes
+plan = odds.plan(new_session(sample_heroes(3)), "town_size", {})
+samples = [odds.run_chunk(plan, size, 0, 60, seed=7).to_json() for size in ("small", "large")]
+print(flow.__file__.endswith(".so"), hashlib.sha256(json.dumps(samples, sort_keys=True).encode()).hexdigest())
+"""
+
+
+@pytest.mark.skipif(not COMPILED_RUN, reason="compares the compiled build with the source")
+def test_a_compiled_odds_trial_is_the_same_trial_as_the_source_plays() -> None:
+    """Same seed, same journeys and the same dice tallied on either build: a worker's chunk merges with a phone's."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    compiled = Path(os.environ["BRIMSTONE_COMPILED"]).resolve()
+    here = subprocess.run([sys.executable, "-c", _TRIALS], capture_output=True, text=True, check=True, cwd=compiled,
+                          env=env).stdout.split()
+    source = subprocess.run([sys.executable, "-c", _TRIALS], capture_output=True, text=True, check=True, cwd=ROOT,
+                            env=env).stdout.split()
+    assert (here[0], source[0]) == ("True", "False")  # each ran the build it names
+    assert len(here[1]) == 64 and here[1] == source[1]
