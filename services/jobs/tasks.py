@@ -18,6 +18,21 @@ if TYPE_CHECKING:
     from shared_rules.state import RuleOptions
 
 
+class ChunkStopped(Exception):
+    """The rq job playing a chunk was asked to stop (its odds option is within the precision, or its job was
+    cancelled): raised at the chunk's next progress check, so rq records the job as stopped."""
+
+
+_stop_asked: set[str] = set()  # the rq job this (no-fork) worker was asked to stop; written by its command thread
+
+
+def ask_to_stop(job_id: str) -> None:
+    """A worker that plays chunks in its own process cannot kill them: the chunk playing `job_id` stops itself at its
+    next progress check (every ~2% of its trials). One chunk plays at a time, so only the last ask is kept."""
+    global _stop_asked
+    _stop_asked = {job_id}
+
+
 def _inputs(spec: dict[str, Any]) -> tuple[tuple[Any, ...], RuleOptions]:
     heroes = tuple(shared_rules.decode_hero(data, f"heroes[{i}]") for i, data in enumerate(spec["heroes"]))
     options: RuleOptions = shared_rules.codec.decode(shared_rules.RuleOptions, spec.get("options") or {}, "options")
@@ -38,7 +53,9 @@ def run_chunk(
     return tally.to_json()
 
 
-def _rq_progress() -> Callable[[int], None] | None:
+def _rq_progress(*, save: bool = True) -> Callable[[int], None] | None:
+    """Inside an rq job: a progress callback that stops the chunk when the job was asked to stop and (with `save`)
+    writes the trials done to the job's meta."""
     try:
         from rq import get_current_job
     except ImportError:  # pragma: no cover - rq is a service dependency
@@ -48,8 +65,12 @@ def _rq_progress() -> Callable[[int], None] | None:
         return None
 
     def report(done: int) -> None:
-        job.meta["done"] = done
-        job.save_meta()
+        if job.id in _stop_asked:
+            _stop_asked.discard(job.id)
+            raise ChunkStopped(f"chunk {job.id} stopped after {done} trials, as asked")
+        if save:
+            job.meta["done"] = done
+            job.save_meta()
 
     return report
 
@@ -100,14 +121,16 @@ def _odds_plan(key: str) -> odds.Plan:
 def odds_chunk(
     spec: dict[str, Any], option: str, start: int, count: int, progress: Callable[[int], None] | None = None
 ) -> dict[str, Any]:
-    """Trials start..start+count-1 of one option of an odds job; returns the chunk's Sample as JSON data."""
-    sample = shared_rules.odds.run_chunk(odds_plan(spec), option, start, count, seed=spec["seed"], progress=progress)
+    """Trials start..start+count-1 of one option of an odds job; returns the chunk's Sample as JSON data. In an rq
+    job it stops when asked (its progress is not saved: the API counts an odds chunk's trials when it is done)."""
+    report = progress if progress is not None else _rq_progress(save=False)
+    sample = shared_rules.odds.run_chunk(odds_plan(spec), option, start, count, seed=spec["seed"], progress=report)
     return sample.to_json()
 
 
 def warm() -> None:
-    """Load the engine's rule areas in this process (they load on the first command): an rq worker forks a work
-    horse per chunk, so warmed once in the parent, no chunk pays for it again (~0.3 CPU-s each otherwise)."""
+    """Load the engine's rule areas in this process (they load on the first command), before the first chunk: so a
+    forking worker's horses never pay for it (~0.3 CPU-s each otherwise), nor a no-fork worker's first chunk."""
     from shared_rules.engine import legal_commands, new_session
     from shared_rules.simulate import sample_heroes
 

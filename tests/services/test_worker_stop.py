@@ -5,8 +5,11 @@ that had done its job long before."""
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
+import uuid
+from typing import Any
 
 from redis import Redis
 from rq import Queue
@@ -33,3 +36,42 @@ def test_the_pubsub_thread_stops_after_it_read_its_own_unsubscribe(store_redis_u
         # rq's own wait is 60 s: a worker that stops only after it says nothing for a minute fails here
         assert not stopper.is_alive() and not thread.is_alive(), f"{worker_class.__name__} did not stop"
 
+
+
+def _odds_spec(trials: int) -> dict[str, Any]:
+    from shared_rules.codec import encode_state
+    from shared_rules.engine import new_session
+    from shared_rules.simulate import sample_heroes
+
+    state = new_session(sample_heroes(4))
+    return {"question": "town_size", "session_id": None, "state": encode_state(state), "params": {},
+            "options": ["small", "medium", "large"], "trials": trials, "seed": 1, "precision": None, "owner": None}
+
+
+def test_a_worker_stops_the_odds_chunk_it_plays_when_asked_and_plays_on(store_redis_url: str) -> None:
+    """`brimstone worker` plays chunks in its own process (no horse to kill): a stop command, as the API sends when
+    an option reaches its precision, makes the chunk stop itself, and the worker takes the next one."""
+    from rq.command import send_stop_job_command
+    from rq.job import Job, JobStatus
+
+    from services.jobs import tasks
+
+    connection = Redis.from_url(store_redis_url)
+    name = f"stop-chunk-{uuid.uuid4().hex[:8]}"
+    queue = Queue(name, connection=connection)
+    worker = processes.launch([sys.executable, "-m", "services.jobs.worker", "--redis", store_redis_url,
+                               "--queue", name, "--log-level", "warning"])
+    try:
+        long = queue.enqueue(tasks.odds_chunk, _odds_spec(100_000), "large", 0, 100_000, job_timeout=3600)
+        processes.wait_ready(lambda: long.get_status(refresh=True) == JobStatus.STARTED, what="the long chunk",
+                             process=worker)
+        send_stop_job_command(connection, long.id)
+        processes.wait_ready(lambda: long.get_status(refresh=True) in (JobStatus.STOPPED, JobStatus.FINISHED),
+                             what="the stopped chunk", process=worker)
+        assert long.get_status(refresh=True) == JobStatus.STOPPED  # 100,000 journeys would take minutes
+        short = queue.enqueue(tasks.odds_chunk, _odds_spec(10), "small", 0, 10)
+        processes.wait_ready(lambda: short.get_status(refresh=True) == JobStatus.FINISHED, what="the next chunk",
+                             process=worker)
+        assert Job.fetch(short.id, connection=connection).return_value()["trials"] == 10
+    finally:
+        processes.stop(worker)
