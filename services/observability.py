@@ -164,10 +164,12 @@ BUILD = Info("brimstone_build", "What this replica runs", registry=REGISTRY)
 
 def engine_build() -> str:
     """Which build of the engine this process runs: `compiled` (scripts/build_compiled.py, found first on
-    PYTHONPATH) or `source`."""
-    from shared_rules import flow
+    PYTHONPATH) or `source`. Found as an import would find it, without importing the engine at start-up."""
+    from importlib.machinery import PathFinder
 
-    return "compiled" if str(flow.__file__).endswith((".so", ".pyd")) else "source"
+    package = PathFinder.find_spec("shared_rules")
+    flow = PathFinder.find_spec("shared_rules.flow", list(package.submodule_search_locations or ())) if package else None
+    return "compiled" if flow is not None and str(flow.origin).endswith((".so", ".pyd")) else "source"
 
 
 def _build_labels() -> dict[str, str]:

@@ -4,6 +4,9 @@ readiness waits fail at once when the process exits, with a deadline that grows 
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -103,10 +106,15 @@ def test_a_test_run_killed_from_outside_takes_what_it_launched_with_it() -> None
     launched gets the parent-death signal and goes (PR_SET_PDEATHSIG), rather than living on, holding a core."""
     root = str(Path(__file__).resolve().parents[1])
     runner = subprocess.Popen([sys.executable, "-c", RUNNER.format(root=root)], stdout=subprocess.PIPE)
+    server = -1
     try:
         assert runner.stdout is not None
         server = int(runner.stdout.readline())
         assert not _gone(server)
+        # the signal is armed once `setpriv` has run (it then execs the server): a run killed before that, as a
+        # busy machine can make a test do within microseconds of the launch, would orphan it for real
+        processes.wait_ready(lambda: b"time.sleep" in Path(f"/proc/{server}/cmdline").read_bytes(),
+                             what="the server to be started")
         runner.kill()
         runner.wait(timeout=30)
         processes.wait_ready(lambda: _gone(server), what="the orphaned server to go", timeout=30)
@@ -115,6 +123,9 @@ def test_a_test_run_killed_from_outside_takes_what_it_launched_with_it() -> None
             runner.kill()
         if runner.stdout is not None:
             runner.stdout.close()
+        if not _gone(server):  # the test failed: the orphan goes anyway
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(server, signal.SIGKILL)
 
 
 def test_readiness_waits_fail_at_once_when_the_process_exits() -> None:
