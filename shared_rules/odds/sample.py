@@ -30,6 +30,9 @@ class Sample:
     values: dict[str, Histogram] = field(default_factory=dict)
     categories: dict[str, dict[str, int]] = field(default_factory=dict)
     moments: Moments = field(default_factory=Moments)  # how the dice fell, for chances adjusted by them
+    # each chance read since the last trials came in: stopping checks a chance, then the answer reports it, and an
+    # adjusted chance refits its controls (most of what reading a sample costs)
+    _read: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
 
     def add_rows(self, metrics: Sequence[str], rows: Sequence[Sequence[int]], kinds: Sequence[str] = (),
                  labels: Sequence[Sequence[str]] = (), dice: Sequence[Counts] = (),
@@ -41,6 +44,7 @@ class Sample:
         Each column is counted in one pass, so a trial costs only its row."""
         if not rows:
             return
+        self._read.clear()
         read = [(column, name) for column, name in enumerate(metrics) if name in chances]
         for index, (row, counts) in enumerate(zip(rows, dice, strict=False), start=first):
             self.moments.add(index, read, row, counts)
@@ -53,6 +57,7 @@ class Sample:
 
     def merge(self, other: Sample) -> None:
         """Add another chunk of the same option's trials."""
+        self._read.clear()
         self.trials += other.trials
         for metric, hist in other.values.items():
             _add(self.values.setdefault(metric, {}), hist)
@@ -63,6 +68,12 @@ class Sample:
     def chance(self, metric: str) -> dict[str, Any]:
         """The chance that `metric` came out above zero: adjusted by how the dice fell when the sample counted
         them and is large enough (`controls`), otherwise from its count alone (Wilson's interval)."""
+        figure = self._read.get(metric)
+        if figure is None:
+            figure = self._read[metric] = self._chance(metric)
+        return {**figure, "ci": None if figure["ci"] is None else list(figure["ci"])}  # a copy the caller may change
+
+    def _chance(self, metric: str) -> dict[str, Any]:
         n = self.trials
         hits = sum(c for v, c in self.values.get(metric, {}).items() if v > 0)
         adjusted = self.moments.chance(metric, hits, n) if n else None
