@@ -20,6 +20,8 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TextIO
 
 from shared_rules import odds
@@ -86,7 +88,8 @@ def ask_here(plan: Plan, trials: int, seed: int, workers: int, precision: float 
     however many processes played it.
 
     Pieces go out in order, one waiting behind each busy process, and only for options still open; once every
-    option is settled the pool is terminated, so a piece still running that nobody needs costs no wait."""
+    option is settled the pool's processes are ended, so a piece still running that nobody needs costs no wait. A
+    process that dies fails the question (ChildProcessError) rather than leave it waiting for the lost piece."""
     if workers <= 1:
         return odds.ask(plan, trials, seed=seed, precision=precision, chunk=CHUNK)
     cut = odds.option_pieces(plan.question, trials, CHUNK)
@@ -98,15 +101,17 @@ def ask_here(plan: Plan, trials: int, seed: int, workers: int, precision: float 
     arrived: queue.SimpleQueue[tuple[int, Sample | BaseException]] = queue.SimpleQueue()
     waiting = iter(enumerate(pieces))
     flying: dict[int, str] = {}
-    with multiprocessing.Pool(min(workers, len(pieces))) as pool:  # leaving it terminates what still runs
+    pool = ProcessPoolExecutor(min(workers, len(pieces)), mp_context=multiprocessing.get_context("fork"))
+    try:
 
         def send_next() -> None:
             for index, piece in waiting:
                 if piece[0] in settled:
                     continue
                 flying[index] = piece[0]
-                pool.apply_async(_chunk, ((plan, *piece, seed),), callback=lambda r, i=index: arrived.put((i, r)),
-                                 error_callback=lambda e, i=index: arrived.put((i, e)))
+                future = pool.submit(_chunk, (plan, *piece, seed))
+                future.add_done_callback(lambda done, i=index: done.cancelled()
+                                         or arrived.put((i, done.exception() or done.result())))
                 return
 
         for _ in range(min(workers, len(pieces)) + 1):
@@ -114,6 +119,9 @@ def ask_here(plan: Plan, trials: int, seed: int, workers: int, precision: float 
         while any(key not in settled for key in flying.values()):
             index, result = arrived.get()
             key = flying.pop(index)
+            if isinstance(result, BrokenProcessPool):
+                raise ChildProcessError(f"--workers: a process playing the odds ended unexpectedly ({result}); "
+                                        f"--workers 1 plays them in this one")
             if isinstance(result, BaseException):
                 raise result
             results[index] = result
@@ -123,7 +131,19 @@ def ask_here(plan: Plan, trials: int, seed: int, workers: int, precision: float 
                 if met:
                     settled.add(key)
             send_next()
+    finally:
+        _end(pool)
     return odds.answer(plan, samples, trials=trials, precision=precision)
+
+
+def _end(pool: ProcessPoolExecutor) -> None:
+    """Shut the pool down now: pieces not started are dropped, a piece still running (nobody needs it) is ended."""
+    processes = list(getattr(pool, "_processes", {}).values())  # the executor ends its processes only after them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join()
 
 
 def _chunk(job: tuple[Plan, str, int, int, int]) -> Sample:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
+import pytest
+
+from services import odds_cli
 from services.cli import main
 
 
@@ -38,3 +42,17 @@ def test_odds_on_two_processes_gives_the_answer_of_one(tmp_path: Path) -> None:
 
 def test_odds_refuses_a_question_that_does_not_fit(capsys: object) -> None:
     assert main(["odds", "--heroes", "2", "--question", "choice", "--trials", "5"], out=io.StringIO()) == 2
+
+
+def _dies(job: object) -> None:
+    os._exit(3)  # a worker process killed mid-piece (the OOM killer, a crash)
+
+
+@pytest.mark.timeout(300, method="thread")  # what this guards against is a wait that never ends
+def test_odds_on_processes_says_so_when_one_dies_instead_of_waiting_for_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(odds_cli, "_chunk", _dies)  # forked processes play the patched piece
+    code = main(["odds", "--heroes", "1", "--trials", "400", "--workers", "2"], out=io.StringIO())
+    assert code == 2
+    assert "a process playing the odds ended unexpectedly" in capsys.readouterr().err
