@@ -88,8 +88,9 @@ def ask_here(plan: Plan, trials: int, seed: int, workers: int, precision: float 
     however many processes played it.
 
     Pieces go out in order, one waiting behind each busy process, and only for options still open; once every
-    option is settled the pool's processes are ended, so a piece still running that nobody needs costs no wait. A
-    process that dies fails the question (ChildProcessError) rather than leave it waiting for the lost piece."""
+    option is settled a piece still running that nobody needs stops at its next progress check, so it costs no
+    wait. A process that dies fails the question (ChildProcessError) rather than leave it waiting for the lost
+    piece."""
     if workers <= 1:
         return odds.ask(plan, trials, seed=seed, precision=precision, chunk=CHUNK)
     cut = odds.option_pieces(plan.question, trials, CHUNK)
@@ -101,7 +102,9 @@ def ask_here(plan: Plan, trials: int, seed: int, workers: int, precision: float 
     arrived: queue.SimpleQueue[tuple[int, Sample | BaseException]] = queue.SimpleQueue()
     waiting = iter(enumerate(pieces))
     flying: dict[int, str] = {}
-    pool = ProcessPoolExecutor(min(workers, len(pieces)), mp_context=multiprocessing.get_context("fork"))
+    context = multiprocessing.get_context("fork")
+    stop = context.Event()  # set once every option is settled: a piece still playing ends at its next progress check
+    pool = ProcessPoolExecutor(min(workers, len(pieces)), mp_context=context, initializer=_arm, initargs=(stop,))
     try:
 
         def send_next() -> None:
@@ -132,23 +135,33 @@ def ask_here(plan: Plan, trials: int, seed: int, workers: int, precision: float 
                     settled.add(key)
             send_next()
     finally:
-        _end(pool)
+        stop.set()  # pieces nobody needs stop within ~2% of their trials; those not started are dropped
+        pool.shutdown(wait=True, cancel_futures=True)
     return odds.answer(plan, samples, trials=trials, precision=precision)
 
 
-def _end(pool: ProcessPoolExecutor) -> None:
-    """Shut the pool down now: pieces not started are dropped, a piece still running (nobody needs it) is ended."""
-    processes = list(getattr(pool, "_processes", {}).values())  # the executor ends its processes only after them
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join()
+class _Stopped(Exception):
+    """A piece nobody needs any more, ended at its progress check."""
+
+
+_stop: Any = None  # in a pool process: the question's stop event (set when every option is settled)
+
+
+def _arm(stop: Any) -> None:
+    """The pool process's initializer: the event its pieces watch. The processes are not killed instead: one killed
+    while it sends its result leaves the executor's reader waiting for the rest, and the command never exits."""
+    global _stop
+    _stop = stop
+
+
+def _check(done: int) -> None:
+    if _stop is not None and _stop.is_set():
+        raise _Stopped(f"stopped after {done} trials: every option is settled")
 
 
 def _chunk(job: tuple[Plan, str, int, int, int]) -> Sample:
     plan, key, start, count, seed = job
-    return odds.run_chunk(plan, key, start, count, seed=seed)
+    return odds.run_chunk(plan, key, start, count, seed=seed, progress=_check)
 
 
 def ask_service(url: str, session: str, token: str | None, question: str, params: dict[str, Any], trials: int,
