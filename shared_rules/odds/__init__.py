@@ -31,7 +31,8 @@ from .questions import CARRY_ON, QUESTIONS, Choice, Plan, Question, measure, pla
 from .sample import Sample, chance_figure, histogram_bars, mean_figure, merged
 
 __all__ = [
-    "CARRY_ON", "QUESTIONS", "Choice", "Plan", "Question", "Sample", "answer", "ask", "measure", "merged",
+    "CARRY_ON", "QUESTIONS", "Choice", "Plan", "Question", "Sample", "answer", "answer_of", "ask", "measure",
+    "merged", "option_answer",
     "option_pieces", "pieces",
     "plan", "reached", "register", "run_chunk", "settle", "Settled", "travel_metrics",
 ]  # fmt: skip
@@ -199,8 +200,15 @@ def answer(plan: Plan, samples: Mapping[str, Sample], *, trials: int,
     fewer trials than asked (a partial answer while chunks arrive); `complete` says whether all are in: every
     trial, or with a `precision` target, every option within it (an option stops there) or out of trials.
     `precision` says the target, the widest half-width reached and where, and `met`; each option has its own."""
-    options = [_option(plan, choice, samples.get(choice.key) or Sample(), precision) for choice in plan.options]
-    done = {c.key: (samples.get(c.key) or Sample()).trials for c in plan.options}
+    options = [option_answer(plan, c.key, samples.get(c.key) or Sample(), precision) for c in plan.options]
+    return answer_of(plan, options, trials=trials, precision=precision)
+
+
+def answer_of(plan: Plan, options: Sequence[dict[str, Any]], *, trials: int,
+              precision: float | None = None) -> dict[str, Any]:
+    """`answer` from each option's part of it (`option_answer`, in the plan's order), made wherever its sample
+    is: the service's workers make each option's part as they settle it, and the API puts the parts together."""
+    done = {o["key"]: o["trials"] for o in options}
     widest = max(options, key=lambda o: o["precision"]["reached"])["precision"] if options else None
     return {
         "version": ANSWER_VERSION,
@@ -218,7 +226,9 @@ def answer(plan: Plan, samples: Mapping[str, Sample], *, trials: int,
     }
 
 
-def _option(plan: Plan, choice: Choice, sample: Sample, precision: float | None) -> dict[str, Any]:
+def option_answer(plan: Plan, key: str, sample: Sample, precision: float | None) -> dict[str, Any]:
+    """One option's part of the answer: its figures from `sample`, and how sharp they are against `precision`."""
+    choice = next(c for c in plan.options if c.key == key)
     n = sample.trials
     widest, figure = reached(plan, sample)
 
@@ -249,7 +259,7 @@ def _option(plan: Plan, choice: Choice, sample: Sample, precision: float | None)
     }
 
 
-def _comparison(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _comparison(options: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """For each headline figure: every option's expected value with its interval, the best for the table, and
     whether the best is clear (its interval does not overlap the next best's)."""
     rows = []

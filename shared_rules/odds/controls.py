@@ -142,6 +142,7 @@ def _group(*parts: object) -> str:
     return ":".join(str(part.value) if isinstance(part, Enum) else str(part) for part in parts)
 
 
+@cache
 def hit_chance(kind: DieKind, target: int) -> float:
     """The chance one die of `kind` shows `target` or more."""
     faces = face_range(kind)
@@ -287,6 +288,15 @@ class Moments:
         groups = sorted({group for fold in self.folds for group in fold.sums})
         index = {group: i for i, group in enumerate(groups)}
         return {"groups": groups, "folds": [fold.to_json(index) for fold in self.folds]}
+
+    def to_plain(self) -> tuple[Any, ...]:
+        return tuple((f.trials, f.yes, f.sums, f.cross, f.above) for f in self.folds)
+
+    @classmethod
+    def from_plain(cls, data: tuple[Any, ...]) -> Moments:
+        if len(data) != FOLDS:
+            raise ValueError(f"moments: expected {FOLDS} folds, got {len(data)}")
+        return cls(tuple(Part(*fold) for fold in data))
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Moments:

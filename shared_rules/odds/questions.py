@@ -193,7 +193,7 @@ class WhichTownSize(Question):
         return _keys(params, "sizes", offered)
 
     counts_dice = True
-    largest_piece = 250  # pieces of a few hundred journeys past the first: sequential stopping looks often
+    largest_piece = 100  # pieces of a hundred journeys past the first: sequential stopping looks often
 
     def trial(self, plan: Plan, option: str, rng: int, dice: Policy | None = None) -> Row:
         start = replace(plan.state, rng=rng)
@@ -223,7 +223,7 @@ class PendingChoice(Question):
         return _keys(params, "options", offered)
 
     counts_dice = True
-    largest_piece = 250  # pieces of a few hundred journeys past the first: sequential stopping looks often
+    largest_piece = 100  # pieces of a hundred journeys past the first: sequential stopping looks often
 
     def trial(self, plan: Plan, option: str, rng: int, dice: Policy | None = None) -> Row:
         start = replace(plan.state, rng=rng)

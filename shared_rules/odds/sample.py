@@ -90,6 +90,19 @@ class Sample:
                 "categories": {k: dict(sorted(c.items())) for k, c in self.categories.items()},
                 "moments": self.moments.to_json()}
 
+    def to_plain(self) -> tuple[Any, ...]:
+        """The sample as plain containers (ints, strings, dicts, tuples), for pickling between the service's
+        processes: no text to build or parse, and it shares the dicts (the caller hands the sample over)."""
+        return (SAMPLE_VERSION, self.trials, self.values, self.categories, self.moments.to_plain())
+
+    @classmethod
+    def from_plain(cls, data: tuple[Any, ...]) -> Sample:
+        """The sample `to_plain()` gave (its dicts are taken, not copied); another version raises ValueError."""
+        if not isinstance(data, tuple) or len(data) != 5 or data[0] != SAMPLE_VERSION:
+            raise ValueError(f"sample: expected plain sample data of version {SAMPLE_VERSION}")
+        _, trials, values, categories, moments = data
+        return cls(trials, values, categories, Moments.from_plain(moments))
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Sample:
         """The sample `to_json()` wrote; a wrong version or shape raises ValueError."""
