@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 import shared_rules  # the odds engine is read on use: a server imports this module at start, runs a job later
-from services.jobs import tasks
+from services.jobs import odds_book, tasks
 from services.jobs.runner import LocalRunner, RqRunner, SimulationRunner, new_job_id
 from services.settings import Settings
 
@@ -258,20 +258,9 @@ class LocalOddsRunner:
 
 
 # ---- rq ----------------------------------------------------------------------------------------------------
-@dataclass
-class _Read:
-    """What an API process has read of one rq odds job: its plan, the chunk results in (by chunk id), how far
-    each option is settled, and the answer built from them (rebuilt only when a chunk comes in)."""
-
-    plan: Plan
-    seen: dict[str, Sample] = field(default_factory=dict)
-    memos: dict[str, Settled] = field(default_factory=dict)
-    answer: JSON | None = None
-    answered: int = -1  # chunks seen when `answer` was built
-
-
 class RqOddsRunner:
-    """Chunks as rq jobs for `brimstone worker`s; the API merges the finished chunks' samples when asked."""
+    """Pieces as rq jobs for `brimstone worker`s, which settle each option as its pieces come in and write its part
+    of the answer (`odds_book`); the API puts the parts together when asked."""
 
     backend = "rq"
 
@@ -279,29 +268,27 @@ class RqOddsRunner:
         self.settings = settings
         self.redis = simulations.redis
         self.queue = simulations.queue
-        self._read: dict[str, _Read] = {}  # what this process has read of each job, by job id
+        self._plans: dict[str, Plan] = {}  # per job: its plan (the empty options' parts are made from it)
+        self._empty: dict[str, JSON] = {}  # per job: each option's part before any of its pieces is in
 
     def _key(self, job_id: str) -> str:
         return f"{self.settings.redis_prefix}:odds:{job_id}"
 
-    def _start(self, spec: JSON) -> JSON:
-        from rq import Queue
+    def _book(self, job_id: str, record: JSON) -> odds_book.OddsBook:
+        return odds_book.OddsBook(self.redis, self.settings.redis_prefix, job_id, record, self.settings.result_ttl)
 
+    def _start(self, spec: JSON) -> JSON:
         tasks.odds_plan(spec)  # refuse what cannot run before anything is queued
         job_id = new_job_id()
         pieces = plan_pieces(spec, self.settings.odds_chunk_trials)
         ttl = self.settings.result_ttl
-        ids = [f"odds-{job_id}-{i}" for i in range(len(pieces))]
-        self.queue.enqueue_many([
-            Queue.prepare_data(tasks.odds_chunk, (spec, option, start, count), job_id=chunk_id, result_ttl=ttl,
-                               ttl=ttl, failure_ttl=ttl, timeout=3600, meta={"count": count})
-            for chunk_id, (option, start, count) in zip(ids, pieces, strict=True)
-        ])
-        record = {"spec": spec, "pieces": pieces, "chunks": ids, "status": "queued", "created_at": time.time()}
+        record = {"spec": spec, "pieces": pieces, "queue": self.queue.name, "ttl": ttl, "status": "queued",
+                  "created_at": time.time()}
         self.redis.set(self._key(job_id), json.dumps(record), ex=ttl)
-        return _view(job_id, spec, self.backend, status="queued", done=0, chunks=len(ids), chunks_done=0,
+        self._book(job_id, record).feed(self.queue, odds_book.WINDOW * len(spec["options"]))
+        return _view(job_id, spec, self.backend, status="queued", done=0, chunks=len(pieces), chunks_done=0,
                      answer=shared_rules.odds.answer(tasks.odds_plan(spec), {}, trials=spec["trials"],
-                                        precision=spec.get("precision")), error=None)
+                                                     precision=spec.get("precision")), error=None)
 
     async def start(self, spec: JSON) -> JSON:
         return await asyncio.to_thread(self._start, spec)
@@ -311,51 +298,62 @@ class RqOddsRunner:
         return None if raw is None else dict(json.loads(raw))
 
     def _status(self, job_id: str) -> JSON | None:
-        from rq.job import JobStatus
-
         record = self._record(job_id)
         if record is None:
             return None
-        spec, ids, pieces = record["spec"], record["chunks"], record["pieces"]
-        read = self._read.get(job_id)
-        if read is None:
-            read = self._read[job_id] = _Read(tasks.odds_plan(spec))
-        seen = read.seen
-        status, error = record["status"], None
-        started = False
-        settled_before = {key for key, memo in read.memos.items() if memo.met}
-        unread = [chunk_id for (option, _, _), chunk_id in zip(pieces, ids, strict=True)
-                  if chunk_id not in seen and option not in settled_before]
-        for chunk_id, state in zip(unread, self._states(unread), strict=True):
-            if state == JobStatus.FINISHED:  # its result is read once, then kept in `seen`
-                job = self._fetch(chunk_id)
-                if job is not None:
-                    seen[chunk_id] = shared_rules.odds.Sample.from_json(job.return_value())
-            elif state == JobStatus.FAILED and status not in TERMINAL:
+        spec = record["spec"]
+        book = self._book(job_id, record)
+        done, parts, closed, error = book.read()
+        status = record["status"]
+        if status not in TERMINAL and error is None:
+            error = self._lost(book, done)
+        if error is not None and status not in TERMINAL:
+            status = "failed"
+        precision, trials = spec.get("precision"), spec["trials"]
+        answer = shared_rules.odds.answer_of(self._plan(job_id, spec),
+                                             [parts[key]["part"] if key in parts else self._empty_part(job_id, spec, key)
+                                              for key in spec["options"]], trials=trials, precision=precision)
+        settled = {key for key in spec["options"] if key in parts and parts[key]["met"]}
+        played = sum(count if index in done or option in settled else 0
+                     for index, (option, _, count) in enumerate(book.pieces))
+        if status not in TERMINAL:
+            status = "finished" if answer["complete"] else "running" if done else "queued"
+        if status in TERMINAL:
+            self._plans.pop(job_id, None)
+            self._empty.pop(job_id, None)
+        return _view(job_id, spec, self.backend, status=status, done=played, chunks=len(book.pieces),
+                     chunks_done=len(done), answer=answer, error=error)
+
+    def _plan(self, job_id: str, spec: JSON) -> Plan:
+        plan = self._plans.get(job_id)
+        if plan is None:
+            while len(self._plans) >= MAX_LOCAL_JOBS:
+                self._plans.pop(next(iter(self._plans)))
+            plan = self._plans[job_id] = tasks.odds_plan(spec)
+        return plan
+
+    def _empty_part(self, job_id: str, spec: JSON, key: str) -> JSON:
+        part = self._empty.get(f"{job_id}:{key}")
+        if part is None:
+            while len(self._empty) >= MAX_LOCAL_JOBS:
+                self._empty.pop(next(iter(self._empty)))
+            part = self._empty[f"{job_id}:{key}"] = shared_rules.odds.option_answer(
+                self._plan(job_id, spec), key, shared_rules.odds.Sample(), spec.get("precision"))
+        return part
+
+    def _lost(self, book: odds_book.OddsBook, done: dict[int, int]) -> str | None:
+        """Why a queued piece failed without writing to the book (its worker died, rq timed it out), if one did."""
+        from rq.job import JobStatus
+
+        waiting = [odds_book.piece_id(book.job_id, i) for i in book.queued() if i not in done]
+        for chunk_id, state in zip(waiting, self._states(waiting), strict=True):
+            if state == JobStatus.FAILED:
                 job = self._fetch(chunk_id)
                 exc_info = job.exc_info if job is not None else None
-                status, error = "failed", (exc_info or "a chunk failed").strip().splitlines()[-1]
-            started = started or state == JobStatus.STARTED
-        plan = read.plan
-        results = {index: seen[chunk_id] for index, chunk_id in enumerate(ids) if chunk_id in seen}
-        samples, stopped = settled(plan, spec, [tuple(p) for p in pieces], results, read.memos)
-        done = sum(count if index in results or option in stopped else 0
-                   for index, (option, _, count) in enumerate(pieces))
-        needed = [chunk_id for (option, _, _), chunk_id in zip(pieces, ids, strict=True)
-                  if chunk_id not in seen and option not in stopped]
-        if stopped - settled_before and status not in TERMINAL:  # once, as an option settles
-            self._drop([chunk_id for (option, _, _), chunk_id in zip(pieces, ids, strict=True)
-                        if chunk_id not in seen and option in stopped - settled_before])
-        if status not in TERMINAL:
-            status = "finished" if not needed else "running" if seen or started else "queued"
-        if status in TERMINAL and len(self._read) > MAX_LOCAL_JOBS:
-            self._read.pop(next(iter(self._read)))
-        if read.answer is None or read.answered != len(seen):  # a poll with no new chunk reads the same answer
-            read.answer = shared_rules.odds.answer(plan, samples, trials=spec["trials"],
-                                                   precision=spec.get("precision"))
-            read.answered = len(seen)
-        return _view(job_id, spec, self.backend, status=status, done=done, chunks=len(ids), chunks_done=len(seen),
-                     answer=read.answer, error=error)
+                if exc_info and "ChunkStopped" in exc_info:
+                    continue  # stopped as asked: its option was settled
+                return (exc_info or "a chunk failed").strip().splitlines()[-1]
+        return None
 
     async def status(self, job_id: str) -> JSON | None:
         return await asyncio.to_thread(self._status, job_id)
@@ -365,7 +363,7 @@ class RqOddsRunner:
 
     def _states(self, chunk_ids: list[str]) -> list[Any]:
         """Each chunk's rq status (None: gone), read in one round trip: only the status field of each job's hash,
-        not the whole job, so reading a job with a hundred chunks stays cheap while clients poll it."""
+        not the whole job."""
         from rq.job import Job, JobStatus
 
         with self.redis.pipeline(transaction=False) as pipe:
@@ -383,44 +381,14 @@ class RqOddsRunner:
         except NoSuchJobError:
             return None
 
-    def _drop(self, chunk_ids: list[str]) -> None:
-        """Chunks no longer needed (their option met its precision): cancelled if no worker has taken them yet,
-        stopped if one is playing them, so the workers move on to the pieces still needed."""
-        from rq.command import send_stop_job_command
-        from rq.job import JobStatus
-
-        for chunk_id, state in zip(chunk_ids, self._states(chunk_ids), strict=True):
-            if state in (JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED):
-                job = self._fetch(chunk_id)
-                if job is not None:
-                    job.cancel()
-            elif state == JobStatus.STARTED:
-                try:
-                    send_stop_job_command(self.redis, chunk_id)
-                except Exception:  # it finished meanwhile: nothing to stop
-                    log.debug("odds chunk %s: nothing to stop", chunk_id, exc_info=True)
-
     def _cancel(self, job_id: str) -> JSON | None:
-        from rq.command import send_stop_job_command
-        from rq.job import Job, JobStatus
-
         record = self._record(job_id)
         if record is None:
             return None
         if record["status"] not in TERMINAL:
             record["status"] = "cancelled"
             self.redis.set(self._key(job_id), json.dumps(record), keepttl=True)
-            for job in Job.fetch_many(record["chunks"], connection=self.redis):
-                if job is None:
-                    continue
-                state = job.get_status(refresh=False)
-                if state in (JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED):
-                    job.cancel()
-                elif state == JobStatus.STARTED:
-                    try:
-                        send_stop_job_command(self.redis, job.id)
-                    except Exception:  # the worker may finish the chunk first: nothing left to stop
-                        log.debug("odds chunk %s ended before it could be stopped", job.id)
+            self._book(job_id, record).close(self.queue, {odds_book.CANCELLED})
         return self._status(job_id)
 
     async def cancel(self, job_id: str) -> JSON | None:

@@ -128,6 +128,54 @@ def odds_chunk(
     return sample.to_json()
 
 
+_memos: Any = None  # this worker's odds_book.Memos: what it merged of the options it settled
+_books: dict[str, Any] = {}  # job id -> its OddsBook (the spec and pieces never change), the last few jobs
+
+
+def odds_piece(prefix: str, job_id: str, index: int) -> dict[str, Any]:
+    """Piece `index` of the rq odds job `job_id` (`services.jobs.odds_book`): played unless its option is closed,
+    put in the book, its option settled, and the next open piece queued. Returns the trials played."""
+    from rq import Queue, get_current_job
+
+    from services.jobs import odds_book
+
+    global _memos
+    job = get_current_job()
+    if job is None:
+        raise RuntimeError("odds_piece runs as an rq job")
+    book = _books.get(job_id)
+    if book is None:
+        raw = job.connection.get(f"{prefix}:odds:{job_id}")
+        if raw is None:
+            raise RuntimeError(f"odds job {job_id}: its record expired")
+        while len(_books) >= 4:
+            _books.pop(next(iter(_books)))
+        record = json.loads(raw)
+        book = _books[job_id] = odds_book.OddsBook(job.connection, prefix, job_id, record, int(record["ttl"]))
+    queue = Queue(book.queue_name, connection=job.connection)
+    option, start, count = book.pieces[index]
+    if book.is_closed(option):
+        book.feed(queue, 1)
+        return {"trials": 0}
+    plan = odds_plan(book.spec)
+    try:
+        sample = shared_rules.odds.run_chunk(plan, option, start, count, seed=book.spec["seed"],
+                                             progress=_rq_progress(save=False))
+    except ChunkStopped:
+        book.feed(queue, 1)
+        raise
+    except Exception as error:
+        book.fail(f"{type(error).__name__}: {error}")
+        raise
+    book.put(index, sample.to_plain())
+    _memos = _memos or odds_book.Memos()
+    if book.settle(plan, option, _memos.get(job_id, option), own=(index, sample)):
+        book.feed(queue, 1 + book.close(queue, {option}))
+    else:
+        book.feed(queue, 1)
+    return {"trials": count}
+
+
 def warm() -> None:
     """Load the engine's rule areas in this process (they load on the first command), before the first chunk: so a
     forking worker's horses never pay for it (~0.3 CPU-s each otherwise), nor a no-fork worker's first chunk."""

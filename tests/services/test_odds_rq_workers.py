@@ -1,0 +1,86 @@
+"""Odds on rq with two real `brimstone worker` processes: the workers settle each option as its pieces come in
+(services/jobs/odds_book.py), so whoever played which piece and in what order, the answer is the one a single
+process gives (issue 19: the same seed gives the same answer on any number of workers), nothing of a settled option
+is left on the queue, and a cancelled job leaves the workers idle."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from redis import Redis
+from rq.job import Job, JobStatus
+
+from services.jobs.odds import RqOddsRunner
+from services.jobs.runner import RqRunner
+from services.settings import Settings
+from shared_rules import odds
+from shared_rules.codec import encode_state
+from shared_rules.engine import new_session
+from shared_rules.simulate import sample_heroes
+from tests import processes
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def runner(store_redis_url: str) -> Iterator[RqOddsRunner]:
+    name = f"odds-workers-{uuid.uuid4().hex[:8]}"
+    settings = Settings.from_env({}, redis_url=store_redis_url, rq_queue=name, redis_prefix=name,
+                                 odds_chunk_trials=50)
+    workers = [processes.launch([sys.executable, "-m", "services.jobs.worker", "--redis", store_redis_url,
+                                 "--queue", name, "--log-level", "warning"]) for _ in range(2)]
+    try:
+        from rq import Worker
+
+        connection = Redis.from_url(store_redis_url)
+        processes.wait_ready(lambda: sum(name in w.queue_names() for w in Worker.all(connection=connection)) == 2,
+                             what="two workers", process=workers[0])
+        yield RqOddsRunner(settings, RqRunner(settings))
+    finally:
+        for worker in workers:
+            processes.stop(worker)
+
+
+def _spec(state: Any, trials: int, precision: float | None) -> dict[str, Any]:
+    return {"question": "town_size", "session_id": None, "state": encode_state(state), "params": {},
+            "options": ["small", "medium", "large"], "trials": trials, "seed": 5, "precision": precision,
+            "owner": None}
+
+
+def _view(runner: RqOddsRunner, job_id: str) -> dict[str, Any]:
+    view = asyncio.run(runner.status(job_id))
+    assert view is not None
+    return view
+
+
+def test_two_workers_settle_a_question_as_one_process_would(runner: RqOddsRunner) -> None:
+    state = new_session(sample_heroes(2))
+    job = asyncio.run(runner.start(_spec(state, 4000, 0.04)))
+    processes.wait_ready(lambda: _view(runner, job["job_id"])["status"] == "finished", what="the answer")
+    view = _view(runner, job["job_id"])
+    expected = odds.ask(odds.plan(state, "town_size"), 4000, seed=5, precision=0.04, chunk=50)
+    assert view["answer"] == json.loads(json.dumps(expected))  # every chance within +-4 points, as in one process
+    assert view["answer"]["precision_met"] and view["chunks_done"] < view["chunks"]
+    assert runner.queue.count == 0  # a settled option's pieces were taken off the queue, not left to be skipped
+
+
+def test_a_cancelled_job_leaves_the_queue_empty_and_the_workers_idle(runner: RqOddsRunner) -> None:
+    job = asyncio.run(runner.start(_spec(new_session(sample_heroes(4)), 100_000, None)))
+    processes.wait_ready(lambda: _view(runner, job["job_id"])["chunks_done"] >= 2, what="the first pieces")
+    cancelled = asyncio.run(runner.cancel(job["job_id"]))
+    assert cancelled is not None and cancelled["status"] == "cancelled"
+    ids = [f"odds-{job['job_id']}-{index}" for index in range(cancelled["chunks"])]
+
+    def idle() -> bool:
+        jobs = [j for j in Job.fetch_many(ids, connection=runner.redis) if j is not None]
+        return runner.queue.count == 0 and not any(j.get_status(refresh=False) == JobStatus.STARTED for j in jobs)
+
+    processes.wait_ready(idle, what="the workers idle")  # 100,000 journeys an option would take minutes
+    after = _view(runner, job["job_id"])
+    assert after["status"] == "cancelled" and after["chunks_done"] < 20
