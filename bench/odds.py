@@ -8,7 +8,8 @@ half-width), by sequential stopping, against today's fixed-trial path, in the sa
 Prints, per way of asking: wall and CPU seconds, the first partial answer's wall time, the trials used per option,
 the widest half-width reached, and the CPU ratio to the fixed path. Offline on one core (in this process), on N
 processes (`brimstone odds --workers N`), and through a throwaway redis-server with N `brimstone worker`s (the
-service's rq path: chunks with derived seeds, merged; later chunks cancelled once an option is within the target).
+service's rq path: pieces with derived seeds; the worker that finishes a piece settles its option, and closes it once
+it is within the target).
 """
 
 from __future__ import annotations
@@ -207,7 +208,8 @@ def _played(queue: Any, job_id: str, used: int) -> None:
     prefix = f"odds-{job_id}-"
     finished = [i for i in FinishedJobRegistry(queue=queue).get_job_ids() if i.startswith(prefix)]
     stopped = [i for i in FailedJobRegistry(queue=queue).get_job_ids() if i.startswith(prefix)]
-    played = sum(int(job.meta.get("count", 0)) for job in Job.fetch_many(finished, connection=queue.connection) if job)
+    played = sum(int((job.return_value() or {}).get("trials", 0))  # a piece of a closed option plays none
+                 for job in Job.fetch_many(finished, connection=queue.connection) if job)
     print(f"    the workers finished {len(finished)} pieces ({played} trials, {played - used} past the stopping "
           f"points) and stopped {len(stopped)} part-way")
 

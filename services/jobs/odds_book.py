@@ -53,6 +53,7 @@ class OddsBook:
         self.spec: JSON = record["spec"]
         self.pieces: list[tuple[str, int, int]] = [(str(o), int(s), int(c)) for o, s, c in record["pieces"]]
         self.queue_name: str = record["queue"]
+        self._orders: dict[str, list[int]] = {}
 
     # ---- what the API asks -------------------------------------------------------------------------------------
     def read(self) -> tuple[dict[int, int], dict[str, JSON], set[str], str | None]:
@@ -162,12 +163,24 @@ class OddsBook:
                 return met
 
     def _order(self, option: str) -> list[int]:
-        return [i for i, piece in enumerate(self.pieces) if piece[0] == option]
+        """The option's pieces, in order."""
+        order = self._orders.get(option)
+        if order is None:
+            order = self._orders[option] = [i for i, piece in enumerate(self.pieces) if piece[0] == option]
+        return order
 
     def _behind(self, option: str, memo: Settled) -> bool:
-        """Whether the option's next piece to merge is in (put while this worker held the lock)."""
+        """Whether the option is open and its next piece to merge is in (put while this worker held the lock)."""
+        if memo.met:
+            return False
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hget(f"{self.key}:parts", option)
+            pipe.hgetall(f"{self.key}:done")
+            raw, done = pipe.execute()
+        booked = json.loads(raw) if raw is not None else {"merged": 0, "met": False}
         order = self._order(option)
-        return memo.merged < len(order) and bool(self.redis.hexists(f"{self.key}:done", str(order[memo.merged])))
+        following = max(memo.merged, booked["merged"])
+        return not booked["met"] and following < len(order) and str(order[following]).encode() in done
 
     def _settle_locked(self, plan: Plan, option: str, memo: Settled, own: tuple[int, Sample] | None) -> bool:
         odds = shared_rules.odds

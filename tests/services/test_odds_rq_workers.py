@@ -16,7 +16,8 @@ import pytest
 from redis import Redis
 from rq.job import Job, JobStatus
 
-from services.jobs.odds import RqOddsRunner
+from services.jobs import odds_book, tasks
+from services.jobs.odds import RqOddsRunner, plan_pieces
 from services.jobs.runner import RqRunner
 from services.settings import Settings
 from shared_rules import odds
@@ -24,8 +25,6 @@ from shared_rules.codec import encode_state
 from shared_rules.engine import new_session
 from shared_rules.simulate import sample_heroes
 from tests import processes
-
-pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
@@ -59,6 +58,28 @@ def _view(runner: RqOddsRunner, job_id: str) -> dict[str, Any]:
     return view
 
 
+@pytest.mark.timeout(120, method="thread")  # what this guards against is a settle that never returns
+def test_a_piece_played_past_the_stop_changes_nothing_and_its_worker_moves_on(store_redis_url: str) -> None:
+    """Two workers, in order: one settles the option on its first piece; the other then finishes the second piece
+    (started before the stop was seen). Its settle returns at once, closed already: it once looped for ever."""
+    redis = Redis.from_url(store_redis_url)
+    name = f"odds-book-{uuid.uuid4().hex[:8]}"
+    spec = {**_spec(new_session(sample_heroes(1)), 1000, 0.5), "options": ["small"]}
+    record = {"spec": spec, "pieces": plan_pieces(spec, 50), "queue": name, "ttl": 60}
+    book = odds_book.OddsBook(redis, name, "job1", record, 60)
+    plan = tasks.odds_plan(spec)
+    first, second = (odds.run_chunk(plan, "small", start, count, seed=5) for _, start, count in book.pieces[:2])
+    settler, late = odds.Settled(), odds.Settled()  # what each worker has merged
+    book.put(0, first.to_plain())
+    assert book.settle(plan, "small", settler, own=(0, first))  # +-50 points: met by the first piece
+    book.put(1, second.to_plain())
+    assert not book.settle(plan, "small", late, own=(1, second))  # closed already
+    assert not book.settle(plan, "small", settler)
+    _, parts, _, _ = book.read()
+    assert parts["small"]["merged"] == 1 and parts["small"]["part"]["trials"] == first.trials
+
+
+@pytest.mark.slow
 def test_two_workers_settle_a_question_as_one_process_would(runner: RqOddsRunner) -> None:
     state = new_session(sample_heroes(2))
     job = asyncio.run(runner.start(_spec(state, 4000, 0.04)))
@@ -70,6 +91,7 @@ def test_two_workers_settle_a_question_as_one_process_would(runner: RqOddsRunner
     assert runner.queue.count == 0  # a settled option's pieces were taken off the queue, not left to be skipped
 
 
+@pytest.mark.slow
 def test_a_cancelled_job_leaves_the_queue_empty_and_the_workers_idle(runner: RqOddsRunner) -> None:
     job = asyncio.run(runner.start(_spec(new_session(sample_heroes(4)), 100_000, None)))
     processes.wait_ready(lambda: _view(runner, job["job_id"])["chunks_done"] >= 2, what="the first pieces")
