@@ -193,7 +193,11 @@ def through_rq(plan: odds.Plan, precision: float, fixed: int, workers: int, base
         for proc in procs:
             proc.terminate()
         for proc in procs:
-            proc.wait(timeout=30)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:  # a worker stuck in a piece: the figures above stand, end it
+                proc.kill()
+                proc.wait()
         redis.terminate()
         redis.wait(timeout=10)
         shutil.rmtree(workdir, ignore_errors=True)

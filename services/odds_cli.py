@@ -93,7 +93,7 @@ def ask_here(plan: Plan, trials: int, seed: int, workers: int, precision: float 
     piece."""
     if workers <= 1:
         return odds.ask(plan, trials, seed=seed, precision=precision, chunk=CHUNK)
-    cut = odds.option_pieces(plan.question, trials, CHUNK)
+    cut = odds.option_pieces(plan.question, trials, CHUNK, stopping=precision is not None)
     pieces = [(key, start, count) for start, count in cut for key in (c.key for c in plan.options)]
     results: dict[int, Sample] = {}
     samples: dict[str, Sample] = {}

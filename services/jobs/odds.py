@@ -39,7 +39,8 @@ WATCH_INTERVAL = 0.1  # seconds between looks at a job for its watchers
 def plan_pieces(spec: JSON, chunk: int) -> list[tuple[str, int, int]]:
     """(option, start, count) pieces (`odds.option_pieces`: the first small, none over `chunk` trials), interleaved across
     the options so every option's estimate sharpens together as pieces finish."""
-    cut = shared_rules.odds.option_pieces(spec["question"], spec["trials"], chunk)
+    cut = shared_rules.odds.option_pieces(spec["question"], spec["trials"], chunk,
+                                          stopping=spec.get("precision") is not None)
     return [(key, start, count) for start, count in cut for key in spec["options"]]
 
 

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from shared_rules.odds import Plan, Sample, Settled
 
 JSON = dict[str, Any]
-PART_EVERY = 0.25  # seconds: without a precision, how often an option's part of the answer is made afresh
+PART_EVERY = 1.0  # seconds: without a precision, how often an option's part of the answer is made afresh
 WINDOW = 2  # pieces queued ahead per option: enough to keep every worker busy, little to take back at a stop
 LOCK_MS = 30_000  # a settling worker that dies frees its option's lock after this long
 CANCELLED = "*"  # in `:closed`: the whole job

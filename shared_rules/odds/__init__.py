@@ -107,7 +107,7 @@ def ask(plan: Plan, trials: int, *, seed: int = 0, precision: float | None = Non
                       trials=trials)
     samples = {c.key: Sample() for c in plan.options}
     open_ = [c.key for c in plan.options]
-    for start, count in option_pieces(plan.question, trials, chunk):
+    for start, count in option_pieces(plan.question, trials, chunk, stopping=precision is not None):
         for key in list(open_):
             samples[key].merge(run_chunk(plan, key, start, count, seed=seed))
             if precision is not None and reached(plan, samples[key])[0] <= precision:
@@ -119,11 +119,16 @@ def ask(plan: Plan, trials: int, *, seed: int = 0, precision: float | None = Non
     return answer(plan, samples, trials=trials, precision=precision)
 
 
-def option_pieces(question: str, trials: int, chunk: int) -> list[tuple[int, int]]:
+def option_pieces(question: str, trials: int, chunk: int, *, stopping: bool = True) -> list[tuple[int, int]]:
     """`pieces` of an option of `question`: its own first piece and largest piece (an Adventure is ~50 times a
-    journey's cost, so its pieces are smaller), `chunk` at most."""
+    journey's cost, so its pieces are smaller), `chunk` at most; when the option may stop at a boundary
+    (`stopping`: asked with a precision), its stopping piece at most (small, so it stops near its target).
+    Without a precision every trial is played and the boundaries change nothing: larger pieces cost less."""
     asked = QUESTIONS[question]
-    return pieces(trials, min(chunk, asked.largest_piece or chunk), first=asked.first_piece)
+    largest = min(chunk, asked.largest_piece or chunk)
+    if stopping:
+        largest = min(largest, asked.stopping_piece or largest)
+    return pieces(trials, largest, first=asked.first_piece)
 
 
 def pieces(trials: int, chunk: int, *, first: int = 100) -> list[tuple[int, int]]:

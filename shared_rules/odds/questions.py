@@ -65,6 +65,7 @@ class Question:
     params: ClassVar[frozenset[str]] = frozenset()  # what a request may add (beyond trials and seed)
     first_piece: ClassVar[int] = 100  # trials in an option's first piece (a first estimate in a few hundred ms)
     largest_piece: ClassVar[int | None] = None  # at most this many trials a piece (None: the service's chunk)
+    stopping_piece: ClassVar[int | None] = None  # and with a precision, at most this many (stops near its target)
     counts_dice: ClassVar[bool] = False  # `trial` takes `dice` (a controls.DiceTally) and lets it roll and draw
 
     def options(self, state: Session, params: Mapping[str, Any]) -> tuple[Choice, ...]:
@@ -193,7 +194,7 @@ class WhichTownSize(Question):
         return _keys(params, "sizes", offered)
 
     counts_dice = True
-    largest_piece = 100  # pieces of a hundred journeys past the first: sequential stopping looks often
+    stopping_piece = 100  # with a precision, pieces of a hundred journeys past the first: stopping looks often
 
     def trial(self, plan: Plan, option: str, rng: int, dice: Policy | None = None) -> Row:
         start = replace(plan.state, rng=rng)
@@ -223,7 +224,7 @@ class PendingChoice(Question):
         return _keys(params, "options", offered)
 
     counts_dice = True
-    largest_piece = 100  # pieces of a hundred journeys past the first: sequential stopping looks often
+    stopping_piece = 100  # with a precision, pieces of a hundred journeys past the first: stopping looks often
 
     def trial(self, plan: Plan, option: str, rng: int, dice: Policy | None = None) -> Row:
         start = replace(plan.state, rng=rng)
