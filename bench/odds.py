@@ -104,7 +104,7 @@ def through_rq(plan: odds.Plan, precision: float, fixed: int, workers: int, base
 
     from redis import Redis
 
-    from services.jobs.odds import WATCH_INTERVAL, RqOddsRunner
+    from services.jobs.odds import RqOddsRunner
     from services.jobs.runner import RqRunner
     from services.settings import Settings
 
@@ -169,26 +169,16 @@ def through_rq(plan: odds.Plan, precision: float, fixed: int, workers: int, base
                 "owner": None,
             }
             cpu = _cpu_of([p.pid for p in procs])
-            polls, api_cpu = 0, time.process_time()
+            api_cpu = time.process_time()
             wall = time.perf_counter()
-            job = asyncio.run(runner.start(spec))
-            first = None
-            while True:
-                view = asyncio.run(runner.status(job["job_id"]))
-                polls += 1
-                assert view is not None and view["status"] != "failed", view
-                if first is None and any(view["answer"]["done"].values()):
-                    first = time.perf_counter() - wall
-                if view["status"] == "finished":
-                    break
-                time.sleep(WATCH_INTERVAL)  # as the service's own watchers look (SSE, subscriptions)
+            view, first, polls = asyncio.run(_follow(runner, spec, wall))
             wall = time.perf_counter() - wall
             _line(label, view["answer"], wall, _cpu_of([p.pid for p in procs]) - cpu, first, base_cpu)
             api_cpu = time.process_time() - api_cpu
-            print(f"    the API's reads of the job (every {WATCH_INTERVAL * 1000:.0f} ms): {polls} reads, {api_cpu:.2f} CPU-s, "
-                  f"{1000 * api_cpu / max(1, polls):.1f} ms each")
+            print(f"    the API's reads of the job (as the workers announce changes): {polls} reads, {api_cpu:.2f} "
+                  f"CPU-s, {1000 * api_cpu / max(1, polls):.1f} ms each")
             time.sleep(0.5)  # a stop sent to a work horse lands in a registry a moment later
-            _played(runner.queue, job["job_id"], sum(view["answer"]["done"].values()))
+            _played(runner.queue, view["job_id"], sum(view["answer"]["done"].values()))
     finally:
         for proc in procs:
             proc.terminate()
@@ -201,6 +191,20 @@ def through_rq(plan: odds.Plan, precision: float, fixed: int, workers: int, base
         redis.terminate()
         redis.wait(timeout=10)
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+async def _follow(runner: Any, spec: dict[str, Any], start: float) -> tuple[dict[str, Any], float | None, int]:
+    """Ask, then follow the job as the service's watchers do (SSE, subscriptions): its last view, when the first
+    figures came (seconds after `start`), and how many views were read."""
+    job = await runner.start(spec)
+    view, first, reads = job, None, 0
+    async for view in runner.watch(job["job_id"]):
+        reads += 1
+        assert view["status"] != "failed", view
+        if first is None and any(view["answer"]["done"].values()):
+            first = time.perf_counter() - start
+    assert view["status"] == "finished", view["status"]
+    return view, first, reads
 
 
 def _played(queue: Any, job_id: str, used: int) -> None:

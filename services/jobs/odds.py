@@ -33,7 +33,8 @@ log = logging.getLogger("brimstone.jobs")
 JSON = dict[str, Any]
 TERMINAL = ("finished", "failed", "cancelled")
 MAX_LOCAL_JOBS = 200
-WATCH_INTERVAL = 0.1  # seconds between looks at a job for its watchers
+WATCH_INTERVAL = 0.1  # seconds between looks at a job for its watchers (a backend that cannot tell them)
+WATCH_FALLBACK = 1.0  # seconds between looks at an rq job whose workers announce each change
 
 
 def plan_pieces(spec: JSON, chunk: int) -> list[tuple[str, int, int]]:
@@ -303,6 +304,9 @@ class RqOddsRunner:
         if record is None:
             return None
         spec = record["spec"]
+        if "queue" not in record:  # asked of the version before the workers kept a book: its chunks wrote none
+            return _view(job_id, spec, self.backend, status="failed", done=0, chunks=len(record["pieces"]),
+                         chunks_done=0, answer=None, error="asked before the service was upgraded: ask again")
         book = self._book(job_id, record)
         done, parts, closed, error = book.read()
         status = record["status"]
@@ -359,8 +363,31 @@ class RqOddsRunner:
     async def status(self, job_id: str) -> JSON | None:
         return await asyncio.to_thread(self._status, job_id)
 
-    def watch(self, job_id: str) -> AsyncIterator[JSON]:
-        return poll(self, job_id)  # the chunks finish in the workers: looked at, not told
+    async def watch(self, job_id: str) -> AsyncIterator[JSON]:
+        """The job's view now, then each time the workers announce an option's part (`odds_book.channel`), with a look every WATCH_FALLBACK seconds should an announcement be missed; until it ends."""
+        from redis.asyncio import Redis as AsyncRedis
+
+        client = AsyncRedis.from_url(str(self.settings.redis_url))
+        pubsub = client.pubsub()
+        try:
+            await pubsub.subscribe(odds_book.channel(self.settings.redis_prefix, job_id))
+            last: tuple[Any, ...] | None = None
+            while True:
+                view = await self.status(job_id)
+                if view is None:
+                    return
+                key = (view["status"], view["chunks_done"], view["progress"])
+                if key != last:
+                    last = key
+                    yield view
+                if view["status"] in TERMINAL:
+                    return
+                if await pubsub.get_message(ignore_subscribe_messages=True, timeout=WATCH_FALLBACK) is not None:
+                    while await pubsub.get_message(ignore_subscribe_messages=True, timeout=0) is not None:
+                        pass  # a burst of announcements is one read
+        finally:
+            await pubsub.aclose()
+            await client.aclose()
 
     def _states(self, chunk_ids: list[str]) -> list[Any]:
         """Each chunk's rq status (None: gone), read in one round trip: only the status field of each job's hash,

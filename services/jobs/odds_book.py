@@ -11,7 +11,7 @@ option that settles leaves little to take off the queue.
 
 Keys, under `{prefix}:odds:{job_id}`: the record (spec, pieces, status: JSON), `:sample:{i}` (piece i's sample,
 pickled plain data), `:done` (piece -> trials), `:parts` (option -> its part of the answer and how far it is
-settled: JSON), `:closed` (the options settled, and `*` once the job is cancelled), `:next` (the next piece to
+settled: JSON), `:changed` (a pub/sub channel: an option's part was written), `:closed` (the options settled, and `*` once the job is cancelled), `:next` (the next piece to
 queue), `:error`, `:lock:{option}`.
 """
 
@@ -39,6 +39,12 @@ LOCK_MS = 30_000  # a settling worker that dies frees its option's lock after th
 CANCELLED = "*"  # in `:closed`: the whole job
 
 
+def channel(prefix: str, job_id: str) -> str:
+    """The pub/sub channel a job's book is announced on each time an option's part is written (its settler has
+    just merged a piece: the progress moved too)."""
+    return f"{prefix}:odds:{job_id}:changed"
+
+
 def piece_id(job_id: str, index: int) -> str:
     """The rq job id of piece `index` of odds job `job_id`."""
     return f"odds-{job_id}-{index}"
@@ -50,6 +56,7 @@ class OddsBook:
     def __init__(self, redis: Redis, prefix: str, job_id: str, record: JSON, ttl: int) -> None:
         self.redis, self.job_id, self.ttl = redis, job_id, ttl
         self.key = f"{prefix}:odds:{job_id}"
+        self.channel = channel(prefix, job_id)
         self.spec: JSON = record["spec"]
         self.pieces: list[tuple[str, int, int]] = [(str(o), int(s), int(c)) for o, s, c in record["pieces"]]
         self.queue_name: str = record["queue"]
@@ -216,8 +223,11 @@ class OddsBook:
             # a long question's part is made a few times a second, not on every piece (each is a refit)
             part, at = odds.option_answer(plan, option, memo.sample, precision), time.time()
         entry = {"merged": memo.merged, "met": memo.met, "at": at, "part": part}
-        self.redis.hset(f"{self.key}:parts", option, json.dumps(entry))
-        self.redis.expire(f"{self.key}:parts", self.ttl)
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(f"{self.key}:parts", option, json.dumps(entry))
+            pipe.expire(f"{self.key}:parts", self.ttl)
+            pipe.publish(self.channel, "part")  # the API's watchers read the job now, not at their next look
+            pipe.execute()
         return memo.met
 
     def _sample(self, index: int, own: tuple[int, Sample] | None) -> Sample:

@@ -105,4 +105,5 @@ def test_a_cancelled_job_leaves_the_queue_empty_and_the_workers_idle(runner: RqO
 
     processes.wait_ready(idle, what="the workers idle")  # 100,000 journeys an option would take minutes
     after = _view(runner, job["job_id"])
-    assert after["status"] == "cancelled" and after["chunks_done"] < 20
+    # at most the piece each worker was finishing as the cancel came; none queued after it
+    assert after["status"] == "cancelled" and after["chunks_done"] <= cancelled["chunks_done"] + 2
