@@ -159,17 +159,17 @@ class LocalOddsRunner:
 
             try:
                 if threads:
-                    result = await loop.run_in_executor(pool, tasks.odds_chunk, job.spec, option, start, count,
+                    result = await loop.run_in_executor(pool, tasks.odds_sample, job.spec, option, start, count,
                                                         progress)
                 else:
-                    result = await loop.run_in_executor(pool, tasks.odds_chunk, job.spec, option, start, count)
+                    result = await loop.run_in_executor(pool, tasks.odds_sample, job.spec, option, start, count)
             except asyncio.CancelledError:
                 if option in job.stopped and job.status not in TERMINAL:
                     return  # its option is within the precision: this piece is not needed
                 raise
             if job.status in TERMINAL or option in job.stopped:
                 return
-            job.results[index] = shared_rules.odds.Sample.from_json(result)
+            job.results[index] = shared_rules.odds.Sample.from_plain(result)
             job.done[index] = count
             job.chunks_done += 1
             job.samples, stopped = settled(job.plan, job.spec, job.pieces, job.results, job.settling)

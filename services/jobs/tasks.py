@@ -128,6 +128,15 @@ def odds_chunk(
     return sample.to_json()
 
 
+def odds_sample(
+    spec: dict[str, Any], option: str, start: int, count: int, progress: Callable[[int], None] | None = None
+) -> tuple[Any, ...]:
+    """`odds_chunk` for the embedded pool: the sample as plain data (`Sample.to_plain`), which crosses to the
+    API's process pickled, with no JSON text to build there and parse here."""
+    sample = shared_rules.odds.run_chunk(odds_plan(spec), option, start, count, seed=spec["seed"], progress=progress)
+    return sample.to_plain()
+
+
 _memos: Any = None  # this worker's odds_book.Memos: what it merged of the options it settled
 _books: dict[str, Any] = {}  # job id -> its OddsBook (the spec and pieces never change), the last few jobs
 
