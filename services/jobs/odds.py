@@ -311,7 +311,7 @@ class RqOddsRunner:
         done, parts, closed, error = book.read()
         status = record["status"]
         if status not in TERMINAL and error is None:
-            error = self._lost(book, done)
+            error = self._lost(book)
         if error is not None and status not in TERMINAL:
             status = "failed"
         precision, trials = spec.get("precision"), spec["trials"]
@@ -346,15 +346,17 @@ class RqOddsRunner:
                 self._plan(job_id, spec), key, shared_rules.odds.Sample(), spec.get("precision"))
         return part
 
-    def _lost(self, book: odds_book.OddsBook, done: dict[int, int]) -> str | None:
-        """Why a queued piece failed without writing to the book (its worker died, rq timed it out), if one did."""
+    def _lost(self, book: odds_book.OddsBook) -> str | None:
+        """Why a queued piece failed (its worker died, rq timed it out, its settle raised), if one did: before it
+        was put in the book, or after (a worker that dies while it settles leaves its option's lock to expire)."""
         from rq.job import JobStatus
 
-        waiting = [odds_book.piece_id(book.job_id, i) for i in book.queued() if i not in done]
+        waiting = [odds_book.piece_id(book.job_id, i) for i in book.queued()]
         for chunk_id, state in zip(waiting, self._states(waiting), strict=True):
             if state == JobStatus.FAILED:
                 job = self._fetch(chunk_id)
-                exc_info = job.exc_info if job is not None else None
+                result = job.latest_result() if job is not None else None
+                exc_info = result.exc_string if result is not None else None
                 if exc_info and "ChunkStopped" in exc_info:
                     continue  # stopped as asked: its option was settled
                 return (exc_info or "a chunk failed").strip().splitlines()[-1]

@@ -107,3 +107,28 @@ def test_a_cancelled_job_leaves_the_queue_empty_and_the_workers_idle(runner: RqO
     after = _view(runner, job["job_id"])
     # at most the piece each worker was finishing as the cancel came; none queued after it
     assert after["status"] == "cancelled" and after["chunks_done"] <= cancelled["chunks_done"] + 2
+
+
+@pytest.mark.parametrize("where", ["playing", "settling"])
+def test_a_piece_that_fails_fails_the_job_with_its_reason(where: str, store_redis_url: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A piece that raises while it plays (the book is told) or after it was put, while it settles (rq records the
+    job failed): either way the question reads failed with the reason, instead of waiting for an option that
+    cannot settle."""
+    from rq import SimpleWorker
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the dice rolled off the table")
+
+    name = f"odds-fail-{uuid.uuid4().hex[:8]}"
+    settings = Settings.from_env({}, redis_url=store_redis_url, rq_queue=name, redis_prefix=name,
+                                 odds_chunk_trials=50)
+    runner = RqOddsRunner(settings, RqRunner(settings))
+    job = asyncio.run(runner.start({**_spec(new_session(sample_heroes(1)), 100, None), "options": ["small"]}))
+    if where == "playing":
+        monkeypatch.setattr(odds, "run_chunk", broken)
+    else:
+        monkeypatch.setattr(odds_book.OddsBook, "_settle_locked", broken)
+    SimpleWorker([runner.queue], connection=runner.redis).work(burst=True, max_jobs=1, logging_level="ERROR")
+    view = _view(runner, job["job_id"])
+    assert view["status"] == "failed" and "the dice rolled off the table" in view["error"], view["error"]
