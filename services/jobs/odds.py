@@ -287,13 +287,19 @@ class RqOddsRunner:
         record = {"spec": spec, "pieces": pieces, "queue": self.queue.name, "ttl": ttl, "status": "queued",
                   "created_at": time.time()}
         self.redis.set(self._key(job_id), json.dumps(record), ex=ttl)
-        self._book(job_id, record).feed(self.queue, odds_book.WINDOW * len(spec["options"]))
+        self._book(job_id, record).feed(self.queue, odds_book.ahead(len(spec["options"]), self._workers()))
         return _view(job_id, spec, self.backend, status="queued", done=0, chunks=len(pieces), chunks_done=0,
                      answer=shared_rules.odds.answer(tasks.odds_plan(spec), {}, trials=spec["trials"],
                                                      precision=spec.get("precision")), error=None)
 
     async def start(self, spec: JSON) -> JSON:
         return await asyncio.to_thread(self._start, spec)
+
+    def _workers(self) -> int:
+        """The workers listening on the queue now (each ending piece queues one more, so this sets the depth)."""
+        from rq import Worker
+
+        return int(Worker.count(connection=self.redis, queue=self.queue))
 
     def _record(self, job_id: str) -> JSON | None:
         raw = self.redis.get(self._key(job_id)) if job_id.isalnum() else None

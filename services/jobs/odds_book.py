@@ -6,7 +6,7 @@ option's part of the answer (`odds.option_answer`). An option within its precisi
 pieces are taken off the queue and a piece still playing is asked to stop. So the stop costs no wait for the API's
 next look, and the API only puts the options' parts together (`odds.answer_of`), with no sample to read or refit.
 
-Pieces are queued a few at a time (`WINDOW` per option): each piece that ends queues the next open one, so an
+Pieces are queued a few at a time (`WINDOW` per option or per worker, whichever is more): each piece that ends queues the next open one, so an
 option that settles leaves little to take off the queue.
 
 Keys, under `{prefix}:odds:{job_id}`: the record (spec, pieces, status: JSON), `:sample:{i}` (piece i's sample,
@@ -34,9 +34,15 @@ if TYPE_CHECKING:
 
 JSON = dict[str, Any]
 PART_EVERY = 1.0  # seconds: without a precision, how often an option's part of the answer is made afresh
-WINDOW = 2  # pieces queued ahead per option: enough to keep every worker busy, little to take back at a stop
+WINDOW = 2  # pieces queued ahead per option, and per worker: every worker busy, little to take back at a stop
 LOCK_MS = 30_000  # a settling worker that dies frees its option's lock after this long
 CANCELLED = "*"  # in `:closed`: the whole job
+
+
+def ahead(options: int, workers: int) -> int:
+    """How many pieces a question starts with on the queue: WINDOW per option or per worker, whichever is more
+    (each piece that ends queues one more, so the queue stays this deep)."""
+    return WINDOW * max(options, workers)
 
 
 def channel(prefix: str, job_id: str) -> str:
