@@ -117,6 +117,8 @@ class OddsBook:
         self.redis.sadd(f"{self.key}:closed", *options)
         self.redis.expire(f"{self.key}:closed", self.ttl)
         everything = CANCELLED in options
+        if everything:  # nothing will be settled: the samples put so far go now, not in a week
+            self.redis.delete(*(f"{self.key}:sample:{index}" for index in range(len(self.pieces))))
         done = self.redis.hgetall(f"{self.key}:done")
         ids = [piece_id(self.job_id, i) for i in self.queued()
                if str(i).encode() not in done and (everything or self.pieces[i][0] in options)]
@@ -161,10 +163,10 @@ class OddsBook:
     def settle(self, plan: Plan, option: str, memo: Settled, own: tuple[int, Sample] | None = None) -> bool:
         """Merge `option`'s pieces that are in, in order, from where the book says it is settled, checking the
         precision at each boundary; write its part of the answer; returns whether this call found the option
-        within the precision (the caller then closes it). One worker settles an option at a time: one that finds the lock taken leaves it to the holder,
-        who looks again after letting go (so a piece put meanwhile is never left unmerged)."""
+        within the precision (the caller then closes it). One worker settles an option at a time: one that finds
+        the lock taken leaves it to the holder, who looks again after letting go (so a piece put meanwhile is never
+        left unmerged), unless the option is closed (settled before, or the job cancelled)."""
         lock = f"{self.key}:lock:{option}"
-        met = False
         while True:
             if not self.redis.set(lock, self.job_id, nx=True, px=LOCK_MS):
                 return False
@@ -172,8 +174,8 @@ class OddsBook:
                 met = self._settle_locked(plan, option, memo, own)
             finally:
                 self.redis.delete(lock)
-            if met or not self._behind(option, memo):
-                return met
+            if met is not False or not self._behind(option, memo):
+                return bool(met)
 
     def _order(self, option: str) -> list[int]:
         """The option's pieces, in order."""
@@ -195,16 +197,21 @@ class OddsBook:
         following = max(memo.merged, booked["merged"])
         return not booked["met"] and following < len(order) and str(order[following]).encode() in done
 
-    def _settle_locked(self, plan: Plan, option: str, memo: Settled, own: tuple[int, Sample] | None) -> bool:
+    def _settle_locked(self, plan: Plan, option: str, memo: Settled, own: tuple[int, Sample] | None) -> bool | None:
+        """`settle` under the lock: True when the option is met now, None when it was closed already."""
         odds = shared_rules.odds
         order = self._order(option)
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.hget(f"{self.key}:parts", option)
             pipe.hgetall(f"{self.key}:done")
-            raw, done = pipe.execute()
+            pipe.sismember(f"{self.key}:closed", CANCELLED)
+            raw, done, cancelled = pipe.execute()
         booked: JSON = json.loads(raw) if raw is not None else {"merged": 0, "met": False, "at": 0.0, "part": None}
-        if booked["met"] or memo.met:
-            return False  # settled already (a piece played before the stop was seen changes nothing)
+        if booked["met"] or memo.met or cancelled:
+            # settled already (a piece played before the stop was seen changes nothing), or the job is cancelled
+            if own is not None:
+                self.redis.delete(f"{self.key}:sample:{own[0]}")
+            return None
         # this worker's own merge may be behind the book's (others settled since): catch up, checked already
         while memo.merged < booked["merged"]:
             memo.sample.merge(self._sample(order[memo.merged], own))
@@ -233,6 +240,8 @@ class OddsBook:
             pipe.hset(f"{self.key}:parts", option, json.dumps(entry))
             pipe.expire(f"{self.key}:parts", self.ttl)
             pipe.publish(self.channel, "part")  # the API's watchers read the job now, not at their next look
+            if memo.met or memo.merged == len(order):  # settled: no worker reads its samples again (~160 kB each)
+                pipe.delete(*(f"{self.key}:sample:{index}" for index in order))
             pipe.execute()
         return memo.met
 

@@ -89,6 +89,7 @@ def test_two_workers_settle_a_question_as_one_process_would(runner: RqOddsRunner
     assert view["answer"] == json.loads(json.dumps(expected))  # every chance within +-4 points, as in one process
     assert view["answer"]["precision_met"] and view["chunks_done"] < view["chunks"]
     assert runner.queue.count == 0  # a settled option's pieces were taken off the queue, not left to be skipped
+    assert _samples_kept(runner, job["job_id"]) == []  # ~160 kB each, kept a week unless deleted once settled
 
 
 @pytest.mark.slow
@@ -107,6 +108,11 @@ def test_a_cancelled_job_leaves_the_queue_empty_and_the_workers_idle(runner: RqO
     after = _view(runner, job["job_id"])
     # at most the piece each worker was finishing as the cancel came; none queued after it
     assert after["status"] == "cancelled" and after["chunks_done"] <= cancelled["chunks_done"] + 2
+    assert _samples_kept(runner, job["job_id"]) == []
+
+
+def _samples_kept(runner: RqOddsRunner, job_id: str) -> list[bytes]:
+    return list(runner.redis.scan_iter(f"{runner.settings.redis_prefix}:odds:{job_id}:sample:*"))
 
 
 @pytest.mark.parametrize("where", ["playing", "settling"])
