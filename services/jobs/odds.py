@@ -16,7 +16,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -90,8 +90,10 @@ async def watch(runner: OddsRunner, job_id: str) -> AsyncIterator[JSON]:
         yield view
 
 
-async def poll(runner: OddsRunner, job_id: str) -> AsyncIterator[JSON]:
-    """`watch` by looking at the job every WATCH_INTERVAL (a backend that cannot tell its watchers of a change)."""
+async def poll(runner: OddsRunner, job_id: str, wait: Callable[[], Awaitable[object]] | None = None
+               ) -> AsyncIterator[JSON]:
+    """`watch` by reading the job, then `wait()` (by default WATCH_INTERVAL: a backend that cannot tell its watchers
+    of a change), again until it ends; a view is handed on only when its progress changed."""
     last: tuple[Any, ...] | None = None
     while True:
         view = await runner.status(job_id)
@@ -103,7 +105,7 @@ async def poll(runner: OddsRunner, job_id: str) -> AsyncIterator[JSON]:
             yield view
         if view["status"] in TERMINAL:
             return
-        await asyncio.sleep(WATCH_INTERVAL)
+        await (wait() if wait is not None else asyncio.sleep(WATCH_INTERVAL))
 
 
 # ---- embedded ----------------------------------------------------------------------------------------------
@@ -372,27 +374,22 @@ class RqOddsRunner:
         return await asyncio.to_thread(self._status, job_id)
 
     async def watch(self, job_id: str) -> AsyncIterator[JSON]:
-        """The job's view now, then each time the workers announce an option's part (`odds_book.channel`), with a look every WATCH_FALLBACK seconds should an announcement be missed; until it ends."""
+        """The job's view now, then each time the workers announce an option's part (`odds_book.channel`), with a
+        look every WATCH_FALLBACK seconds should an announcement be missed; until it ends."""
         from redis.asyncio import Redis as AsyncRedis
 
         client = AsyncRedis.from_url(str(self.settings.redis_url))
         pubsub = client.pubsub()
+
+        async def announced() -> None:
+            if await pubsub.get_message(ignore_subscribe_messages=True, timeout=WATCH_FALLBACK) is not None:
+                while await pubsub.get_message(ignore_subscribe_messages=True, timeout=0) is not None:
+                    pass  # a burst of announcements is one read
+
         try:
             await pubsub.subscribe(odds_book.channel(self.settings.redis_prefix, job_id))
-            last: tuple[Any, ...] | None = None
-            while True:
-                view = await self.status(job_id)
-                if view is None:
-                    return
-                key = (view["status"], view["chunks_done"], view["progress"])
-                if key != last:
-                    last = key
-                    yield view
-                if view["status"] in TERMINAL:
-                    return
-                if await pubsub.get_message(ignore_subscribe_messages=True, timeout=WATCH_FALLBACK) is not None:
-                    while await pubsub.get_message(ignore_subscribe_messages=True, timeout=0) is not None:
-                        pass  # a burst of announcements is one read
+            async for view in poll(self, job_id, announced):
+                yield view
         finally:
             await pubsub.aclose()
             await client.aclose()
