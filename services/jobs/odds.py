@@ -38,8 +38,8 @@ WATCH_FALLBACK = 1.0  # seconds between looks at an rq job whose workers announc
 
 
 def plan_pieces(spec: JSON, chunk: int) -> list[tuple[str, int, int]]:
-    """(option, start, count) pieces (`odds.option_pieces`: the first small, none over `chunk` trials), interleaved across
-    the options so every option's estimate sharpens together as pieces finish."""
+    """(option, start, count) pieces (`odds.option_pieces`: the first small, none over `chunk` trials), interleaved
+    across the options so every option's estimate sharpens together as pieces finish."""
     cut = shared_rules.odds.option_pieces(spec["question"], spec["trials"], chunk,
                                           stopping=spec.get("precision") is not None)
     return [(key, start, count) for start, count in cut for key in spec["options"]]
@@ -323,9 +323,8 @@ class RqOddsRunner:
         if error is not None and status not in TERMINAL:
             status = "failed"
         precision, trials = spec.get("precision"), spec["trials"]
-        answer = shared_rules.odds.answer_of(self._plan(job_id, spec),
-                                             [parts[key]["part"] if key in parts else self._empty_part(job_id, spec, key)
-                                              for key in spec["options"]], trials=trials, precision=precision)
+        each = [parts[key]["part"] if key in parts else self._empty_part(job_id, spec, key) for key in spec["options"]]
+        answer = shared_rules.odds.answer_of(self._plan(job_id, spec), each, trials=trials, precision=precision)
         settled = {key for key in spec["options"] if key in parts and parts[key]["met"]}
         played = sum(count if index in done or option in settled else 0
                      for index, (option, _, count) in enumerate(book.pieces))

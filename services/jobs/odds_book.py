@@ -6,13 +6,14 @@ option's part of the answer (`odds.option_answer`). An option within its precisi
 pieces are taken off the queue and a piece still playing is asked to stop. So the stop costs no wait for the API's
 next look, and the API only puts the options' parts together (`odds.answer_of`), with no sample to read or refit.
 
-Pieces are queued a few at a time (`WINDOW` per option or per worker, whichever is more): each piece that ends queues the next open one, so an
-option that settles leaves little to take off the queue.
+Pieces are queued a few at a time (`WINDOW` per option or per worker, whichever is more): each piece that ends
+queues the next open one, so an option that settles leaves little to take off the queue.
 
 Keys, under `{prefix}:odds:{job_id}`: the record (spec, pieces, status: JSON), `:sample:{i}` (piece i's sample,
-pickled plain data), `:done` (piece -> trials), `:parts` (option -> its part of the answer and how far it is
-settled: JSON), `:changed` (a pub/sub channel: an option's part was written), `:closed` (the options settled, and `*` once the job is cancelled), `:next` (the next piece to
-queue), `:error`, `:lock:{option}`.
+pickled plain data, deleted once its option is settled), `:done` (piece -> trials), `:parts` (option -> its part
+of the answer and how far it is settled: JSON), `:changed` (a pub/sub channel: an option's part was written),
+`:closed` (the options settled, and `*` once the job is cancelled), `:next` (the next piece to queue), `:error`,
+`:lock:{option}`.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ class OddsBook:
     """One odds job's keys; `pieces` are its (option, start, count) in order, interleaved across the options."""
 
     def __init__(self, redis: Redis, prefix: str, job_id: str, record: JSON, ttl: int) -> None:
-        self.redis, self.job_id, self.ttl = redis, job_id, ttl
+        self.redis, self.prefix, self.job_id, self.ttl = redis, prefix, job_id, ttl
         self.key = f"{prefix}:odds:{job_id}"
         self.channel = channel(prefix, job_id)
         self.spec: JSON = record["spec"]
@@ -101,7 +102,7 @@ class OddsBook:
             if self.pieces[index][0] in closed:
                 continue
             jobs.append(RqQueue.prepare_data(
-                "services.jobs.tasks.odds_piece", (self.key.rsplit(":", 2)[0], self.job_id, index),
+                "services.jobs.tasks.odds_piece", (self.prefix, self.job_id, index),
                 job_id=piece_id(self.job_id, index), result_ttl=self.ttl, ttl=self.ttl, failure_ttl=self.ttl,
                 timeout=3600, meta={"count": self.pieces[index][2]}))
         if jobs:
@@ -216,20 +217,15 @@ class OddsBook:
         while memo.merged < booked["merged"]:
             memo.sample.merge(self._sample(order[memo.merged], own))
             memo.merged += 1
-        ready = []
-        for index in order[memo.merged:]:
-            if str(index).encode() not in done:
+        chunks: list[Sample | None] = [None] * len(order)  # the pieces in, from where the merge stands
+        for position in range(memo.merged, len(order)):
+            if str(order[position]).encode() not in done:
                 break
-            ready.append(index)
-        if not ready:
+            chunks[position] = self._sample(order[position], own)
+        if memo.merged >= len(order) or chunks[memo.merged] is None:
             return False
         precision = self.spec.get("precision")
-        for index in ready:
-            memo.sample.merge(self._sample(index, own))
-            memo.merged += 1
-            if precision is not None and odds.reached(plan, memo.sample)[0] <= precision:
-                memo.met = True
-                break
+        odds.settle(plan, chunks, precision, memo)  # merged in order, checked at each boundary, as in one process
         part, at = booked["part"], booked["at"]
         if precision is not None or memo.merged == len(order) or time.time() - at >= PART_EVERY or part is None:
             # with a precision the chances were just read for the check, so the part costs little; without one,
