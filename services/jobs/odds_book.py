@@ -89,25 +89,36 @@ class OddsBook:
 
     def feed(self, queue: Queue, wanted: int) -> None:
         """Queue up to `wanted` more pieces, the next in order whose option is still open."""
-        from rq import Queue as RqQueue
-
-        closed = {_text(k) for k in self.redis.smembers(f"{self.key}:closed")}
+        if wanted < 1:
+            return
+        with self.redis.pipeline(transaction=False) as pipe:  # one round trip for the usual case
+            pipe.smembers(f"{self.key}:closed")
+            pipe.incr(f"{self.key}:next")
+            raw, taken = pipe.execute()
+        if int(taken) == 1:  # the counter was made just now (INCR keeps a key's expiry after that)
+            self.redis.expire(f"{self.key}:next", self.ttl)
+        closed = {_text(k) for k in raw}
         if CANCELLED in closed:
             return
         jobs: list[Any] = []
         while len(jobs) < wanted:
-            index = int(self.redis.incr(f"{self.key}:next")) - 1
+            index = int(taken) - 1
             if index >= len(self.pieces):
                 break
-            if self.pieces[index][0] in closed:
-                continue
-            jobs.append(RqQueue.prepare_data(
-                "services.jobs.tasks.odds_piece", (self.prefix, self.job_id, index),
-                job_id=piece_id(self.job_id, index), result_ttl=self.ttl, ttl=self.ttl, failure_ttl=self.ttl,
-                timeout=3600, meta={"count": self.pieces[index][2]}))
+            if self.pieces[index][0] not in closed:
+                jobs.append(self._piece_job(index))
+            if len(jobs) < wanted:
+                taken = self.redis.incr(f"{self.key}:next")
         if jobs:
             queue.enqueue_many(jobs)
-        self.redis.expire(f"{self.key}:next", self.ttl)
+
+    def _piece_job(self, index: int) -> Any:
+        from rq import Queue as RqQueue
+
+        return RqQueue.prepare_data(
+            "services.jobs.tasks.odds_piece", (self.prefix, self.job_id, index),
+            job_id=piece_id(self.job_id, index), result_ttl=self.ttl, ttl=self.ttl, failure_ttl=self.ttl,
+            timeout=3600, meta={"count": self.pieces[index][2]})
 
     def close(self, queue: Queue, options: set[str]) -> int:
         """Close `options` (or the whole job: CANCELLED): their queued pieces come off the queue (returns how many)

@@ -138,7 +138,7 @@ def odds_sample(
 
 
 _memos: Any = None  # this worker's odds_book.Memos: what it merged of the options it settled
-_books: dict[str, Any] = {}  # job id -> its OddsBook (the spec and pieces never change), the last few jobs
+_books: dict[str, tuple[Any, odds.Plan]] = {}  # job id -> its OddsBook and plan (they never change), the last few
 
 
 def odds_piece(prefix: str, job_id: str, index: int) -> dict[str, Any]:
@@ -152,21 +152,22 @@ def odds_piece(prefix: str, job_id: str, index: int) -> dict[str, Any]:
     job = get_current_job()
     if job is None:
         raise RuntimeError("odds_piece runs as an rq job")
-    book = _books.get(job_id)
-    if book is None:
+    known = _books.get(job_id)
+    if known is None:
         raw = job.connection.get(f"{prefix}:odds:{job_id}")
         if raw is None:
             raise RuntimeError(f"odds job {job_id}: its record expired")
         while len(_books) >= 4:
             _books.pop(next(iter(_books)))
         record = json.loads(raw)
-        book = _books[job_id] = odds_book.OddsBook(job.connection, prefix, job_id, record, int(record["ttl"]))
+        book = odds_book.OddsBook(job.connection, prefix, job_id, record, int(record["ttl"]))
+        known = _books[job_id] = (book, odds_plan(book.spec))  # the plan's cache key is the state as JSON: once
+    book, plan = known
     queue = Queue(book.queue_name, connection=job.connection)
     option, start, count = book.pieces[index]
     if book.is_closed(option):
         book.feed(queue, 1)
         return {"trials": 0}
-    plan = odds_plan(book.spec)
     try:
         sample = shared_rules.odds.run_chunk(plan, option, start, count, seed=book.spec["seed"],
                                              progress=_rq_progress(save=False))

@@ -100,6 +100,8 @@ def test_two_workers_settle_a_question_as_one_process_would(runner: RqOddsRunner
     assert view["answer"]["precision_met"] and view["chunks_done"] < view["chunks"]
     assert runner.queue.count == 0  # a settled option's pieces were taken off the queue, not left to be skipped
     assert _samples_kept(runner, job["job_id"]) == []  # ~160 kB each, kept a week unless deleted once settled
+    keys = list(runner.redis.scan_iter(f"{runner.settings.redis_prefix}:odds:{job['job_id']}*"))
+    assert keys and all(runner.redis.ttl(key) > 0 for key in keys)  # the book expires whole: nothing kept for ever
 
 
 @pytest.mark.slow
