@@ -427,8 +427,29 @@ def encode_event(value: Event) -> dict[str, Any]:
 
 
 def decode_event(data: Any) -> Event:
-    event: Event = decode(Event, data, "event")
+    event: Event = decode(Event, _older_changes(data), "event")
     return event
+
+
+def _older_changes(data: Any) -> Any:
+    """An event logged before a `changed` event named the one Mutation, keyword or skill level that moved (it held
+    the whole list or skill sheet in `before`/`after`), in today's form, so an old log still reads back."""
+    changes = data.get("changes") if isinstance(data, dict) else None
+    if not isinstance(changes, list) or not any(isinstance(c, dict) and isinstance(c.get("before"), (list, dict))
+                                                for c in changes):
+        return data
+    now: list[Any] = []
+    for change in changes:
+        before, after = (change.get("before"), change.get("after")) if isinstance(change, dict) else (None, None)
+        if isinstance(before, list) and isinstance(after, list):
+            now += [{"field": change["field"], "before": "", "after": name} for name in after if name not in before]
+            now += [{"field": change["field"], "before": name, "after": ""} for name in before if name not in after]
+        elif isinstance(before, dict) and isinstance(after, dict):
+            now += [{"field": change["field"], "before": before[k], "after": after[k]} for k in after
+                    if before.get(k) != after[k]]
+        else:
+            now.append(change)
+    return {**data, "changes": now}
 
 
 def dumps(value: Any) -> str:

@@ -366,7 +366,13 @@ class Ctx(Requests):
             return
         self._put(_reclamp(_with(hero, field, value)))
         text = f"{hero.name}: {field.replace('_', ' ')} {before} -> {value}" + (f" ({why})" if why else "")
-        moved = (Change(field, before, value),)
+        if skill:  # the one skill's level, not the whole sheet
+            moved: tuple[Change, ...] = (Change(field, getattr(before, skill), level),)
+        elif isinstance(value, tuple):  # a Mutation or keyword gained or lost: its name, as an item's is given
+            moved = tuple(Change(field, "", name) for name in value if name not in before) + tuple(
+                Change(field, name, "") for name in before if name not in value)
+        else:
+            moved = (Change(field, before, value),)
         if skill:
             self.emit("changed", text, hero=hero_id, rule=rule, changes=moved, why=why, skill=skill, value=level)
         else:

@@ -693,13 +693,9 @@ def event_text(event: Event, names: dict[str, str]) -> str:
     if worded is not None:
         return worded
     if event.type == "changed" and event.changes and event.changes[0].field in ("mutations", "keywords"):
-        field = event.changes[0].field
-        before, after = event.changes[0].before, event.changes[0].after
-        had: tuple[object, ...] = tuple(before) if isinstance(before, (tuple, list)) else ()
-        has: tuple[object, ...] = tuple(after) if isinstance(after, (tuple, list)) else ()
-        gained = [str(x) for x in has if x not in had]
-        lost = [str(x) for x in had if x not in has]
-        kind = "Mutation" if field == "mutations" else "keyword"
+        kind = "Mutation" if event.changes[0].field == "mutations" else "keyword"
+        gained = [str(c.after) for c in event.changes if c.after]  # a name gained: after, as for an item
+        lost = [str(c.before) for c in event.changes if c.before]
         if gained:
             return f"{name} gains the {kind} {', '.join(gained)}"
         if lost:

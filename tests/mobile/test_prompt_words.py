@@ -424,6 +424,23 @@ def test_a_spanish_log_says_what_each_roll_was_for(spanish: None, monkeypatch: p
     assert event_text(farm, names) == "Ann rolled 2 for Burning Farmstead: Wounds" == farm.text
 
 
+def test_the_log_says_which_mutation_keyword_or_skill_a_card_changed() -> None:
+    """A card that gives or takes a Mutation or keyword, or sets a skill, is logged with the one name or level that
+    moved (as an item's name is), within the API's own types, so the log reads back and the app words it."""
+    from mobile.presenters.words import event_text
+    from shared_rules.codec import decode_event, encode_event
+    from shared_rules.commands import Adjust, Effect
+
+    state = new_session([replace(hero("ann", "Ann"), mutations=("Claw",)), hero("bo", "Bo")])
+    card = (Effect("add_mutation", name="Tentacle"), Effect("remove_mutation", name="Claw"),
+            Effect("add_keyword", name="Holy"), Effect("set", "luck", 4))
+    events = [e for e in apply(state, Adjust("ann", card, reason="a card")).events if e.type == "changed"]
+    assert [decode_event(encode_event(e)) for e in events] == events
+    names = {"ann": "Ann", "bo": "Bo"}
+    assert [event_text(e, names) for e in events] == ["Ann gains the Mutation Tentacle", "Ann loses the Mutation Claw",
+                                                      "Ann gains the keyword Holy", "Ann: Luck is now 4"]
+
+
 def test_the_keyed_roll_words_read_like_the_engines_own_in_english(monkeypatch: pytest.MonkeyPatch) -> None:
     """In English the app's words for a keyed roll are the engine's own line, but where the key words it a little
     differently (the hazard's printed name, "Heal Sanity" for Tequila, the draw's question)."""

@@ -39,7 +39,7 @@ from shared_rules import (
 from shared_rules.codec import SCHEMA_VERSION, decode, decode_checked, decode_content
 from shared_rules.content.adventure import EnemySheet, ThreatDoc
 from shared_rules.errors import ContentError
-from shared_rules.events import Change, Event
+from shared_rules.events import Change, Event, EventType
 from shared_rules.state import Carry, Phase
 from tests.rules.table import Table, hero, item
 
@@ -124,7 +124,7 @@ def test_events_round_trip_exactly() -> None:
     t = Table.travelling([rich_hero("a")])
     t.hazard(12)
     t.roll(1, 1, 1, 1)  # fails: the Side Bag is torn already, events with rolls and changes
-    events = [*t.events, Event("changed", "flag", "a", "X", (Change("bag_torn", False, True),))]
+    events = [*t.events, Event(EventType.CHANGED, "flag", "a", "X", (Change("bag_torn", False, True),))]
     assert any(e.roll is not None for e in events) and any(e.changes for e in events)
     for event in events:
         back = decode_event(through_json(encode_event(event)))
@@ -133,7 +133,7 @@ def test_events_round_trip_exactly() -> None:
 
 
 def test_a_bool_change_stays_a_bool() -> None:
-    back = decode_event(through_json(encode_event(Event("changed", "x", changes=(Change("bag_torn", False, True),)))))
+    back = decode_event(through_json(encode_event(Event(EventType.CHANGED, "x", changes=(Change("bag_torn", False, True),)))))
     assert back.changes[0].before is False and back.changes[0].after is True
 
 
@@ -287,3 +287,16 @@ def test_a_content_refusal_is_a_content_error_naming_the_path() -> None:
     assert caught.value.message == "threats.low[0].enemies: at least 1 item(s), got 0"
     with pytest.raises(ContentError, match=r"^content pack: expected an object$"):
         decode_content(ThreatDoc, [], "")
+
+
+def test_an_event_logged_with_a_whole_list_or_skill_sheet_still_reads_back() -> None:
+    """Before, a `changed` event held a hero's whole Mutation list (or skill sheet) in before/after: a log with one
+    now reads back as the one name (or level) that moved, so an old table's history and offline file open."""
+    older = {"type": "changed", "text": "Ann: mutations ('Claw',) -> ('Claw', 'Tentacle')", "hero": "a",
+             "changes": [{"field": "mutations", "before": ["Claw"], "after": ["Claw", "Tentacle"]}]}
+    assert decode_event(older).changes == (Change("mutations", "", "Tentacle"),)
+    lost = {**older, "changes": [{"field": "keywords", "before": ["Law", "Holy"], "after": ["Holy"]}]}
+    assert decode_event(lost).changes == (Change("keywords", "Law", ""),)
+    sheet = {"agility": 2, "cunning": 2, "spirit": 2, "strength": 2, "lore": 2, "luck": 2}
+    skill = {**older, "changes": [{"field": "skills", "before": sheet, "after": {**sheet, "luck": 4}}]}
+    assert decode_event(skill).changes == (Change("skills", 2, 4),)

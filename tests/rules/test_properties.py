@@ -49,7 +49,7 @@ from shared_rules import (
     new_session,
 )
 from shared_rules.codec import _fields as codec_fields
-from shared_rules.codec import encode_event
+from shared_rules.codec import decode_event, encode_event
 from shared_rules.commands import (
     COMMAND_TYPES,
     OPS,
@@ -232,6 +232,7 @@ def check_codec(state: Session) -> None:
 def check_events(events: tuple[Any, ...]) -> None:
     for event in events:
         assert json.dumps(encode_event(event)) == json.dumps(walked(event))
+        assert decode_event(json.loads(json.dumps(encode_event(event)))) == event  # the log reads back (history, offline file)
         roll = event.roll
         if roll is not None:
             allowed = set(face_range(roll.kind))
