@@ -2,9 +2,10 @@
 
 The service's workers and bulk odds run on it; the phone, and any machine without a C compiler, run the pure-Python
 source, which stays the only source of truth. Only the modules a journey or an odds trial spends its time in are
-compiled (a one-minute build, not the whole engine's six). Left interpreted: the modules whose dataclasses the codec
-decodes (state, dice, prompts, events, commands), as mypyc erases the annotations the codec reads, and the odds'
-questions, whose frozen Plan is pickled to worker processes (a compiled frozen dataclass cannot be unpickled).
+compiled (a minute's build, not the whole engine's six), the state and the values a request carries among them:
+their dataclasses are rewritten in the build's copy so that mypyc compiles how they are built and copied
+(`native_source`). Left interpreted: the commands (a class decorator registers each), and the odds' questions,
+whose frozen Plan is pickled to worker processes.
 
     .venv/bin/python scripts/build_compiled.py [--out build/compiled]
     PYTHONPATH=build/compiled brimstone worker      # any process: the compiled modules are found first
@@ -15,6 +16,7 @@ A build whose source has not changed since is kept (its stamp holds the source's
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import os
 import shutil
@@ -35,7 +37,138 @@ COMPILED = (
     "rules/travel/hazards/common",
     *(f"rules/travel/hazards/d{tens}" for tens in range(1, 7)),
     "rules/town/arrival",
+    # the state and the values a request carries: compiled so that building and copying them runs compiled
+    # (`native_source`), which is most of what a journey does outside the rules
+    "frozen",
+    "dice",
+    "events",
+    "prompts",
+    "state/hero",
+    "state/road",
+    "state/stay",
+    "state/session",
 )
+
+
+# ---- the compiled build's dataclasses ---------------------------------------------------------------------------
+# mypyc compiles a dataclass's methods but not the `__init__` the dataclass decorator writes at import (an
+# interpreted function that sets each field by name: 2.8 us for a Hero, against 0.1 us for a compiled one), and it
+# erases what the codec and the API documents read (field annotations as written, docstrings). `native_source`
+# rewrites a module's text for the build only: each plain dataclass gets an `__init__` written out (so mypyc
+# compiles it), a `_evolve_with` that `frozen.evolve` calls, and, when frozen, a `__reduce__` (a compiled frozen
+# value cannot be unpickled field by field); `@quick` goes (a class decorator makes a class interpreted); and the
+# module keeps its classes' annotations and docstrings as written in `_WRITTEN` (read by `shared_rules.written`).
+
+
+def native_source(source: str) -> str:
+    """The module's source with its dataclasses made ready for mypyc (see above); the rules are not touched."""
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    inserts: dict[int, list[str]] = {}  # line index -> text put before it
+    replaced: dict[int, str] = {}  # line index -> the line's new text
+    written: dict[str, tuple[dict[str, str], str]] = {}
+    tail = ["\nfrom typing import Any as _Any\n"]
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        fields = _fields(node)
+        written[node.name] = ({name: annotation for name, annotation, _, _ in fields},
+                              ast.get_docstring(node, clean=False) or "")
+        decorator = _dataclass_decorator(node)
+        if decorator is None or not _plain(node, decorator, fields):
+            continue
+        options = {k.arg: ast.literal_eval(k.value) for k in decorator.keywords} if isinstance(decorator, ast.Call) else {}
+        for other in node.decorator_list:
+            if isinstance(other, ast.Name) and other.id == "quick":
+                replaced[other.lineno - 1] = "\n"
+        line, end, last = (decorator.end_lineno or 0) - 1, decorator.end_col_offset or 0, node.end_lineno or 0
+        text = lines[line]
+        if isinstance(decorator, ast.Call):  # before its closing parenthesis
+            comma = ", " if decorator.keywords or decorator.args else ""
+            replaced[line] = text[:end - 1] + comma + "init=False" + text[end - 1:]
+        else:
+            replaced[line] = text[:end] + "(init=False)" + text[end:]
+        inserts.setdefault(last, []).append(_methods(node.name, fields, bool(options.get("frozen"))))
+        names = tuple(name for name, *_ in fields)
+        tail.append(f"_FIELDS_{node.name}: frozenset[str] = frozenset({names!r})\n")
+    out: list[str] = []
+    for index, text in enumerate(lines):
+        out.extend(inserts.get(index, ()))
+        out.append(replaced.get(index, text))
+    out.extend(inserts.get(len(lines), ()))
+    out.extend(tail)
+    out.append(f"_WRITTEN: dict[str, tuple[dict[str, str], str]] = {written!r}\n")
+    return "".join(out)
+
+
+def _dataclass_decorator(node: ast.ClassDef) -> ast.expr | None:
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if isinstance(target, ast.Name) and target.id == "dataclass":
+            return decorator
+    return None
+
+
+def _fields(node: ast.ClassDef) -> list[tuple[str, str, str | None, str | None]]:
+    """(name, annotation, default, default factory) of each field, in order; ClassVars left out."""
+    found = []
+    for statement in node.body:
+        if not (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)):
+            continue
+        annotation = ast.unparse(statement.annotation)
+        if annotation.startswith(("ClassVar", "typing.ClassVar")):
+            continue
+        default = factory = None
+        value = statement.value
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "field":
+            for keyword in value.keywords:
+                if keyword.arg == "default":
+                    default = ast.unparse(keyword.value)
+                elif keyword.arg == "default_factory":
+                    factory = ast.unparse(keyword.value)
+                elif keyword.arg in ("init", "kw_only"):
+                    factory = default = "<unsupported>"
+        elif value is not None:
+            default = ast.unparse(value)
+        found.append((statement.target.id, annotation, default, factory))
+    return found
+
+
+def _plain(node: ast.ClassDef, decorator: ast.expr, fields: list[tuple[str, str, str | None, str | None]]) -> bool:
+    """Whether the class is a record this rewrite can give an `__init__`: no base, no `__init__` or
+    `__post_init__` of its own, no option that changes the generated `__init__`."""
+    if node.bases or node.keywords:
+        return False
+    if any(isinstance(s, ast.FunctionDef) and s.name in ("__init__", "__post_init__") for s in node.body):
+        return False
+    if isinstance(decorator, ast.Call) and any(k.arg in ("init", "kw_only") for k in decorator.keywords):
+        return False
+    return all(default != "<unsupported>" for _, _, default, _ in fields)
+
+
+def _methods(cls: str, fields: list[tuple[str, str, str | None, str | None]], frozen: bool) -> str:
+    ignore = "  # type: ignore[misc]" if frozen else ""  # a frozen field is set once, here
+    parameters, body = [], []
+    for name, annotation, default, factory in fields:
+        if factory is not None:
+            parameters.append(f"{name}: {annotation} | None = None")
+            body.append(f"self.{name} = {name} if {name} is not None else ({factory})(){ignore}")
+        else:
+            parameters.append(f"{name}: {annotation}" + (f" = {default}" if default is not None else ""))
+            body.append(f"self.{name} = {name}{ignore}")
+    names = [name for name, *_ in fields]
+    values = ", ".join(f"self.{name}" for name in names)
+    text = [f"def __init__(self{''.join(', ' + p for p in parameters)}) -> None:", *(f"    {b}" for b in body or ["pass"]),
+            "", f"def _evolve_with(self, changes: dict[str, _Any]) -> {cls}:",
+            f"    if not changes.keys() <= _FIELDS_{cls}:",
+            f"        raise TypeError(f'{cls} has no field(s) {{sorted(changes.keys() - _FIELDS_{cls})}}')",
+            f"    new = {cls}({values})",
+            "    for name, value in changes.items():",
+            "        object.__setattr__(new, name, value)",
+            "    return new"]
+    if frozen:
+        text += ["", "def __reduce__(self) -> tuple[_Any, ...]:", f"    return ({cls}, ({values}{',' if len(names) == 1 else ''}))"]
+    return "".join(f"    {t}\n" if t else "\n" for t in ["", *text])
 
 
 def source_hash() -> str:
@@ -43,12 +176,16 @@ def source_hash() -> str:
     for path in sorted((ROOT / "shared_rules").rglob("*.py")):
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
     digest.update(repr(COMPILED).encode())
+    digest.update(Path(__file__).read_bytes())  # the rewrite of the dataclasses is part of the build
     return digest.hexdigest()
 
 
 def build(into: Path) -> None:
     """Compile COMPILED inside `into`, which holds a copy of `shared_rules`."""
     sources = [f"shared_rules/{name}.py" for name in COMPILED]
+    for source in sources:
+        path = into / source
+        path.write_text(native_source(path.read_text()))
     mypyc = Path(sys.executable).with_name("mypyc")
     env = {**os.environ, "MYPYC_OPT_LEVEL": os.environ.get("MYPYC_OPT_LEVEL", "3")}
     done = subprocess.run([str(mypyc), *sources], cwd=into, env=env, capture_output=True, text=True)

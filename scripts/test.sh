@@ -14,7 +14,8 @@ for arg in "$@"; do
 done
 # The engine's second build (issue 19): its hot modules compiled by mypyc, as the service's workers run it, built
 # (one core, about a minute) while the suite runs on the source; the rules tests (or the paths given, if any) then
-# run again on it. BRIMSTONE_TEST_BUILDS=source leaves it out.
+# run again on it, with the API documents the service builds from its values (their annotations and docstrings
+# come back from the build's `_WRITTEN`). BRIMSTONE_TEST_BUILDS=source leaves it out.
 both=$([ "${BRIMSTONE_TEST_BUILDS:-both}" != "source" ] && echo 1 || true)
 if [ -n "$both" ]; then
   mkdir -p build
@@ -26,7 +27,7 @@ fi
 .venv/bin/python -m pytest "${workers[@]}" --durations=15 "$@"
 if [ -n "$both" ]; then
   wait "$building" || { cat build/compiled.log; exit 1; }
-  paths=(tests/rules)
+  paths=(tests/rules tests/services/test_api_schemas.py)  # the rules, and the API documents made from the compiled values
   for arg in "$@"; do
     if [ -e "${arg%%::*}" ]; then paths=(); break; fi
   done

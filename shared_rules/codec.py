@@ -131,7 +131,11 @@ class _Lazy:
 @cache
 def type_hints(cls: type) -> dict[str, Any]:
     """A dataclass's field types, resolved in its own module (names imported only for type checking included)."""
-    return typing.get_type_hints(cls, globalns={**_NAMESPACE, **vars(sys.modules[cls.__module__])})
+    namespace = {**_NAMESPACE, **vars(sys.modules[cls.__module__])}
+    found = meta.written(cls)
+    if found is not None:  # the compiled build: the annotations as written, resolved the same way
+        cls = type(cls.__name__, (), {"__annotations__": dict(found[0]), "__module__": cls.__module__})
+    return typing.get_type_hints(cls, globalns=namespace)
 
 
 @cache

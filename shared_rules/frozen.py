@@ -65,6 +65,9 @@ def evolve(value: _T, changes: dict[str, Any]) -> _T:
 
 @cache
 def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+    compiled: Callable[[Any, dict[str, Any]], Any] | None = getattr(cls, "_evolve_with", None)
+    if compiled is not None:  # the compiled build writes each value's copy out (scripts/build_compiled.py)
+        return compiled
     names = [f.name for f in fields(cls)]
     if getattr(cls, "__post_init__", None) is not None or not hasattr(cls, "__slots__"):
         return lambda value, changes: replace(value, **changes)  # not the plain frozen record this copier assumes

@@ -15,6 +15,7 @@ and the documents reuse its name) or a mapping (its keys).
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -105,3 +106,17 @@ def read(metadata: Mapping[str, Any]) -> dict[str, Any]:
         elif callable(value) and not isinstance(value, type) and key != "example":
             found[key] = value()
     return found
+
+
+def written(cls: type) -> tuple[dict[str, str], str] | None:
+    """A class's field annotations and docstring as its source writes them, when the compiled build erased them
+    (mypyc keeps a field's class, `tuple`, not `tuple[int, ...]`, and no docstring): scripts/build_compiled.py
+    keeps them in the module's `_WRITTEN`. None on the source build, whose classes still have both."""
+    table: dict[str, tuple[dict[str, str], str]] | None = getattr(sys.modules.get(cls.__module__), "_WRITTEN", None)
+    return None if table is None else table.get(cls.__qualname__)
+
+
+def docstring(cls: type) -> str:
+    """A class's docstring on either build."""
+    found = written(cls)
+    return cls.__doc__ or (found[1] if found is not None else "")

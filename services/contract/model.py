@@ -16,6 +16,7 @@ import dataclasses
 import inspect
 import itertools
 import linecache
+import os
 import re
 import sys
 import types
@@ -178,7 +179,7 @@ def command_tag(cls: type) -> str | None:
 
 def description(cls: type) -> str:
     """The first paragraph of a docstring (dataclasses without one get a generated signature: none)."""
-    doc = (cls.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+    doc = meta.docstring(cls).strip().split("\n\n")[0].replace("\n", " ")
     return "" if doc.startswith(f"{cls.__name__}(") else re.sub(r"\s+", " ", doc)
 
 
@@ -204,8 +205,12 @@ def _class_source(cls: type) -> list[str]:
         filename = inspect.getsourcefile(cls)
     except TypeError:
         return []
-    if filename is None:
-        return []
+    if filename is None:  # a compiled module: its source is beside it (scripts/build_compiled.py)
+        compiled = getattr(sys.modules.get(cls.__module__), "__file__", None) or ""
+        filename = compiled.rsplit("/", 1)[0] + "/" + compiled.rsplit("/", 1)[-1].split(".")[0] + ".py" \
+            if compiled.endswith(".so") else None
+        if filename is None or not os.path.exists(filename):
+            return []
     span = _class_spans(filename).get(cls.__qualname__)
     if span is None:
         try:

@@ -115,9 +115,10 @@ def test_serve_and_worker_pass_their_arguments_through(
 # ---- the table-dice traps (issue 11) ----------------------------------------------------------------------------
 def test_slot_numbers_stay_slot_numbers_after_a_building_is_destroyed_FT_TOWN_05() -> None:
     from shared_rules import Option, Prompt
+    from shared_rules.prompts import PromptKind
 
     standing = [("1", "1 Saloon"), ("3", "3 Church"), ("4", "4 Blacksmith"), ("5", "5 Doc's Office")]  # 2 is gone
-    prompt = Prompt("p9", "choice", "Draw at random: a Random Building Slot to destroy", "choose", None,
+    prompt = Prompt("p9", PromptKind.CHOICE, "Draw at random: a Random Building Slot to destroy", "choose", None,
                     "FT-TOWN-05", tuple(Option(k, v) for k, v in standing), purpose="a Random Building Slot")
     assert cli.answer_for(prompt, "4").option == "4"  # slot 4, not the 4th standing slot (which is 5)
     assert "  4. Blacksmith" in cli.question_for(prompt) and "  2." not in cli.question_for(prompt)
@@ -127,8 +128,9 @@ def test_slot_numbers_stay_slot_numbers_after_a_building_is_destroyed_FT_TOWN_05
 
 def test_a_card_line_mixing_a_description_and_an_effect_keeps_both() -> None:
     from shared_rules import Effect, Prompt
+    from shared_rules.prompts import PromptKind
 
-    prompt = Prompt("p3", "card", "Hanzo: roll once on the Madness chart", "enter_card", "h1", "FT-TRAVEL-D11",
+    prompt = Prompt("p3", PromptKind.CARD, "Hanzo: roll once on the Madness chart", "enter_card", "h1", "FT-TRAVEL-D11",
                     chart="madness")
     entered = cli.answer_for(prompt, "Paranoia, sanity_damage +2")
     assert entered.text == "Paranoia" and entered.effects == (Effect("change", "sanity_damage", 2),)  # type: ignore[union-attr]
