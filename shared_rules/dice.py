@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:  # a machine word to mypyc (the compiled build); only an annotation to the interpreter
+    from mypy_extensions import i64
 
 from .errors import InvalidCommand
 from .frozen import evolve, quick
 from .meta import meta
 
-_MASK = (1 << 64) - 1
+_MASK: Final = (1 << 64) - 1
 
 
 class DieKind(str, Enum):
@@ -29,7 +33,7 @@ class DieKind(str, Enum):
     INJURY_3D6 = "3d6-drop-lowest"  # Stampede's Injury roll (FT-TRAVEL-D41)
 
 
-PERIL_FACES = (3, 3, 4, 4, 5, 6)
+PERIL_FACES: Final = (3, 3, 4, 4, 5, 6)
 
 
 @quick
@@ -133,7 +137,9 @@ def validate_faces(kind: DieKind, faces: object, pool: int, *, field: str, purpo
     return tuple(faces)
 
 
-_GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB  # SplitMix64's constants
+_GOLDEN: Final = 0x9E3779B97F4A7C15  # SplitMix64's constants
+_MIX1: Final = 0xBF58476D1CE4E5B9
+_MIX2: Final = 0x94D049BB133111EB
 
 
 def next_random(state: int) -> tuple[int, int]:
@@ -151,8 +157,11 @@ def roll_faces(state: int, kind: DieKind, pool: int = 1) -> tuple[int, tuple[int
     Each die is one `next_random` step, written out here (a bulk run rolls ~80 dice a journey): the same faces."""
     sides = 8 if kind is DieKind.D8 else 6
     peril = kind is DieKind.PERIL
+    count = 1 if kind is DieKind.D6 or kind is DieKind.D3 else die_count(kind, pool)
+    if _IN_WORDS:
+        return _roll_in_words(state, count, sides, peril)
     faces = []
-    for _ in range(1 if kind is DieKind.D6 or kind is DieKind.D3 else die_count(kind, pool)):
+    for _ in range(count):
         state = (state + _GOLDEN) & _MASK
         z = ((state ^ (state >> 30)) * _MIX1) & _MASK
         z = ((z ^ (z >> 27)) * _MIX2) & _MASK
@@ -163,8 +172,78 @@ def roll_faces(state: int, kind: DieKind, pool: int = 1) -> tuple[int, tuple[int
 
 def pick_index(state: int, count: int) -> tuple[int, int]:
     """Draw uniformly among `count` things (a Random Hero, a token from the pool)."""
+    if _IN_WORDS:
+        state, faces = _roll_in_words(state, 1, count, False)
+        return state, faces[0] - 1
     state, out = next_random(state)
     return state, out % count
+
+
+# ---- the same SplitMix64 steps in machine words, for the compiled build -----------------------------------------
+# A 64-bit product is a Python long, slow in compiled code (a third of a compiled journey's instructions went to
+# rolling dice): here the state is two 32-bit halves and each product is taken in 16-bit pieces, so no value
+# reaches 2^36 and mypyc keeps every one in a machine word (i64). Interpreted, the plain steps above are the
+# faster; both give the same faces (tests/rules/test_dice.py compares them on both builds).
+_IN_WORDS: Final = not __file__.endswith(".py")  # this module was compiled
+_M32: Final[i64] = 0xFFFFFFFF
+_M16: Final[i64] = 0xFFFF
+_G_HI: Final[i64] = _GOLDEN >> 32
+_G_LO: Final[i64] = _GOLDEN & 0xFFFFFFFF
+_A3: Final[i64] = _MIX1 >> 48
+_A2: Final[i64] = (_MIX1 >> 32) & 0xFFFF
+_A1: Final[i64] = (_MIX1 >> 16) & 0xFFFF
+_A0: Final[i64] = _MIX1 & 0xFFFF
+_B3: Final[i64] = _MIX2 >> 48
+_B2: Final[i64] = (_MIX2 >> 32) & 0xFFFF
+_B1: Final[i64] = (_MIX2 >> 16) & 0xFFFF
+_B0: Final[i64] = _MIX2 & 0xFFFF
+
+
+def _roll_in_words(state: int, count: int, sides: int, peril: bool) -> tuple[int, tuple[int, ...]]:
+    """`count` SplitMix64 steps from `state`, each output taken modulo `sides` (a face, or a drawn index + 1)."""
+    hi: i64 = state >> 32
+    lo: i64 = state & 0xFFFFFFFF
+    modulo: i64 = sides
+    wrap: i64 = (1 << 32) % modulo  # the high half's weight, modulo `sides`
+    faces = []
+    for _ in range(count):
+        lo += _G_LO  # state += golden, with the carry into the high half
+        hi = (hi + _G_HI + (lo >> 32)) & _M32
+        lo &= _M32
+        zh: i64 = hi ^ (hi >> 30)  # z ^= z >> 30
+        zl: i64 = lo ^ (((lo >> 30) | (hi << 2)) & _M32)
+        z0: i64 = zl & _M16  # z *= MIX1 (mod 2^64), column by column
+        z1: i64 = zl >> 16
+        z2: i64 = zh & _M16
+        z3: i64 = zh >> 16
+        column: i64 = z0 * _A0
+        r0: i64 = column & _M16
+        column = (column >> 16) + z0 * _A1 + z1 * _A0
+        r1: i64 = column & _M16
+        column = (column >> 16) + z0 * _A2 + z1 * _A1 + z2 * _A0
+        r2: i64 = column & _M16
+        column = (column >> 16) + z0 * _A3 + z1 * _A2 + z2 * _A1 + z3 * _A0
+        zh = ((column & _M16) << 16) | r2
+        zl = (r1 << 16) | r0
+        zh, zl = zh ^ (zh >> 27), zl ^ (((zl >> 27) | (zh << 5)) & _M32)  # z ^= z >> 27
+        z0 = zl & _M16  # z *= MIX2 (mod 2^64)
+        z1 = zl >> 16
+        z2 = zh & _M16
+        z3 = zh >> 16
+        column = z0 * _B0
+        r0 = column & _M16
+        column = (column >> 16) + z0 * _B1 + z1 * _B0
+        r1 = column & _M16
+        column = (column >> 16) + z0 * _B2 + z1 * _B1 + z2 * _B0
+        r2 = column & _M16
+        column = (column >> 16) + z0 * _B3 + z1 * _B2 + z2 * _B1 + z3 * _B0
+        zh = ((column & _M16) << 16) | r2
+        zl = (r1 << 16) | r0
+        out_hi: i64 = zh ^ (zh >> 31)  # z ^ (z >> 31), modulo `sides`
+        out_lo: i64 = zl ^ (((zl >> 31) | (zh << 1)) & _M32)
+        out: i64 = ((out_hi % modulo) * wrap + out_lo) % modulo
+        faces.append(PERIL_FACES[out] if peril else 1 + int(out))
+    return (int(hi) << 32) | int(lo), tuple(faces)
 
 
 def seed_state(seed: int) -> int:

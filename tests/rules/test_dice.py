@@ -6,6 +6,7 @@ is refused with InvalidCommand naming the field (`dice[0]`, `dice[0][1]`, `faces
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from typing import Any
 
@@ -13,9 +14,11 @@ import pytest
 
 from shared_rules import ChooseTownSize, InvalidCommand, RollDice, RuleOptions, apply, new_session
 from shared_rules.dice import (
+    _MASK,
     PERIL_FACES,
     DieKind,
     Roll,
+    _roll_in_words,
     die_count,
     face_range,
     next_random,
@@ -237,6 +240,24 @@ def test_rolled_faces_are_one_rng_step_per_die_read_as_that_die(kind: DieKind) -
             expected.append(PERIL_FACES[out % 6] if kind is DieKind.PERIL else 1 + out % (8 if kind is DieKind.D8 else 6))
         assert roll_faces(state, kind, pool) == (after, tuple(expected))
         state = after if after != state else next_random(state)[0]
+
+
+def test_the_rng_in_machine_words_is_splitmix64_step_for_step() -> None:
+    """The compiled build rolls with SplitMix64 in 32-bit halves and 16-bit products (`_roll_in_words`), the
+    interpreter with Python's integers: every state, edges of the carries included, gives the same faces, draws
+    and next state on either (this runs on both builds), so a table's dice do not depend on where it is played."""
+    rnd = random.Random(19)
+    edges = [0, 1, _MASK, _MASK - 0x9E3779B97F4A7C15, 2**32 - 1, 2**32, 2**63, 2**63 - 1, 0xFFFFFFFF00000000]
+    for state in edges + [rnd.getrandbits(64) for _ in range(3000)]:
+        for sides, count in ((6, 1), (6, 4), (8, 1), (1, 1), (5, 2), (97, 3), (4096, 1)):
+            expected, after = [], state
+            for _ in range(count):
+                after, out = next_random(after)
+                expected.append(1 + out % sides)
+            assert _roll_in_words(state, count, sides, False) == (after, tuple(expected)), (state, sides)
+        peril = next_random(state)
+        assert _roll_in_words(state, 1, 6, True) == (peril[0], (PERIL_FACES[peril[1] % 6],))
+        assert pick_index(state, 37) == (peril[0], peril[1] % 37)
 
 
 @pytest.mark.parametrize("kind", list(DieKind))
