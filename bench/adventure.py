@@ -6,12 +6,14 @@ scavenging; Attack! tokens bring no enemies without Threat cards), and the tests
 invented enemies, Threat cards and tokens, so Fights happen).
 
     .venv/bin/python bench/adventure.py --trials 300 --turns 15
-    .venv/bin/python bench/adventure.py --instructions     (callgrind: instructions per Adventure, each set-up)
+    .venv/bin/python bench/adventure.py --instructions [--compiled build/compiled]
+                                       (callgrind: instructions per Adventure, each set-up, on each build)
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -19,8 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # after PYTHONPATH: a compiled build given there comes first
 
+from shared_rules import flow  # noqa: E402
 from shared_rules.autoplay.adventure import darkness_odds  # noqa: E402
 from shared_rules.commands import SheetEntry  # noqa: E402
 from shared_rules.simulate import sample_heroes  # noqa: E402
@@ -41,16 +44,21 @@ def layout(length: int) -> tuple[TrackSpace, ...]:
     return tuple(spaces)
 
 
-def instructions_per_adventure(turns: int, run: int, small: int = 4, large: int = 16) -> float:
+def instructions_per_adventure(turns: int, run: int, small: int = 4, large: int = 16, build: Path | None = None) -> float:
     """callgrind's instruction count of `large` Adventures minus `small` ones (start-up cancels), per Adventure:
-    repeatable on a shared, noisy machine, unlike seconds."""
+    repeatable on a shared, noisy machine, unlike seconds. On the compiled build in `build` when given (checked:
+    the run says which `flow` module it played)."""
     counts = []
+    env = {**os.environ, "PYTHONPATH": str(build)} if build else {k: v for k, v in os.environ.items()
+                                                                   if k != "PYTHONPATH"}
     for trials in (small, large):
         with tempfile.TemporaryDirectory() as tmp:
             done = subprocess.run(
                 ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out", sys.executable, __file__,
                  "--trials", str(trials), "--turns", str(turns), "--only", str(run)],
-                capture_output=True, text=True, check=True)  # fmt: skip
+                capture_output=True, text=True, check=True, env=env)  # fmt: skip
+        if done.stdout.strip().splitlines()[-1].endswith(".so") != (build is not None):
+            raise SystemExit(f"asked for the {'compiled' if build else 'source'} build, ran {done.stdout.strip()}")
         found = re.search(r"Collected : (\d+)", done.stderr)
         if found is None:
             raise SystemExit(f"callgrind printed no count:\n{done.stderr[-2000:]}")
@@ -64,6 +72,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=15)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--instructions", action="store_true", help="count instructions per Adventure (callgrind)")
+    parser.add_argument("--compiled", type=Path, help="with --instructions: also count on this compiled build")
     parser.add_argument("--only", type=int, choices=(0, 1), help=argparse.SUPPRESS)
     args = parser.parse_args()
     runs = [
@@ -72,8 +81,12 @@ def main() -> None:
     ]
     if args.instructions:
         for index, (label, _) in enumerate(runs):
-            print(f"{label}: {instructions_per_adventure(args.turns, index):,.0f} instructions per Adventure "
-                  f"of up to {args.turns} turns", flush=True)
+            count = instructions_per_adventure(args.turns, index)
+            print(f"{label}: {count:,.0f} instructions per Adventure of up to {args.turns} turns", flush=True)
+            if args.compiled:
+                built = instructions_per_adventure(args.turns, index, build=args.compiled.resolve())
+                print(f"  compiled: {built:,.0f} instructions per Adventure; x{built / count:.2f} of the source's",
+                      flush=True)
         return
     if args.only is not None:
         runs = [runs[args.only]]
@@ -86,6 +99,8 @@ def main() -> None:
               f"({args.trials / cpu:.1f} per core-second)")
         print(f"  the Darkness escaped within {args.turns} turns: {odds['escaped_within']:.1%}; "
               f"escape turns {odds['escape_turns']}; endings {odds['endings']}")
+    if args.only is not None:
+        print(flow.__file__)  # which build this run played (--instructions checks it)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 The service's workers and bulk odds run on it; the phone, and any machine without a C compiler, run the pure-Python
 source, which stays the only source of truth. Only the modules a journey or an odds trial spends its time in are
-compiled (a minute's build, not the whole engine's six), the state and the values a request carries among them:
+compiled (a two-minute build, not the whole engine's six), the state and the values a request carries among them:
 their dataclasses are rewritten in the build's copy so that mypyc compiles how they are built and copied
 (`native_source`). Left interpreted: the commands (a class decorator registers each), and the odds' questions,
 whose frozen Plan is pickled to worker processes.
@@ -47,6 +47,11 @@ COMPILED = (
     "state/road",
     "state/stay",
     "state/session",
+    # an Adventure's turn ("does the Darkness escape?")
+    "state/adventure",
+    "autoplay/adventure",
+    *(f"rules/adventure/{name}" for name in ("turn", "common", "activation", "explore", "depth", "end",
+                                              "setup")),
 )
 
 
