@@ -37,6 +37,8 @@ COMPILED = (
     "rules/travel/hazards/common",
     *(f"rules/travel/hazards/d{tens}" for tens in range(1, 7)),
     "rules/town/arrival",
+    "rules/travel/__init__",  # the road's command checks
+    "rules/stay/days",  # the Stay's first dawn, which ends a journey
     # the state and the values a request carries: compiled so that building and copying them runs compiled
     # (`native_source`), which is most of what a journey does outside the rules
     "frozen",
@@ -72,7 +74,9 @@ def native_source(source: str) -> str:
     inserts: dict[int, list[str]] = {}  # line index -> text put before it
     replaced: dict[int, str] = {}  # line index -> the line's new text
     written: dict[str, tuple[dict[str, str], str]] = {}
-    tail = ["\nfrom typing import Any as _Any\n"]
+    helpers = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}  # may return a `field(...)`
+    left: list[str] = []
+    tail = ["from typing import Any as _Any\n\n"]
     for node in tree.body:
         if not isinstance(node, ast.ClassDef):
             continue
@@ -80,7 +84,10 @@ def native_source(source: str) -> str:
         written[node.name] = ({name: annotation for name, annotation, _, _ in fields},
                               ast.get_docstring(node, clean=False) or "")
         decorator = _dataclass_decorator(node)
-        if decorator is None or not _plain(node, decorator, fields):
+        if decorator is None:
+            continue
+        if not _plain(node, decorator, fields, helpers):
+            left.append(node.name)  # its __init__ stays the decorator's (tests/rules/test_builds.py reads these)
             continue
         options = {k.arg: ast.literal_eval(k.value) for k in decorator.keywords} if isinstance(decorator, ast.Call) else {}
         for other in node.decorator_list:
@@ -96,14 +103,26 @@ def native_source(source: str) -> str:
         inserts.setdefault(last, []).append(_methods(node.name, fields, bool(options.get("frozen"))))
         names = tuple(name for name, *_ in fields)
         tail.append(f"_FIELDS_{node.name}: frozenset[str] = frozenset({names!r})\n")
+    tail.append(f"_WRITTEN: dict[str, tuple[dict[str, str], str]] = {written!r}\n")
+    tail.append(f"_LEFT_INTERPRETED: tuple[str, ...] = {tuple(left)!r}\n\n")
+    inserts.setdefault(_after_imports(tree, len(lines)), []).insert(0, "".join(tail))  # before any code runs
     out: list[str] = []
     for index, text in enumerate(lines):
         out.extend(inserts.get(index, ()))
         out.append(replaced.get(index, text))
     out.extend(inserts.get(len(lines), ()))
-    out.extend(tail)
-    out.append(f"_WRITTEN: dict[str, tuple[dict[str, str], str]] = {written!r}\n")
     return "".join(out)
+
+
+def _after_imports(tree: ast.Module, end: int) -> int:
+    """The index of the line where the module's first statement after its docstring and imports begins (`end`
+    when there is none): what runs at import (a pack decoded there) finds `_WRITTEN` already set."""
+    for node in tree.body:
+        docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        if not (docstring or isinstance(node, (ast.Import, ast.ImportFrom))):
+            decorators: list[ast.expr] = getattr(node, "decorator_list", [])
+            return min([node.lineno, *(d.lineno for d in decorators)]) - 1
+    return end
 
 
 def _dataclass_decorator(node: ast.ClassDef) -> ast.expr | None:
@@ -139,9 +158,15 @@ def _fields(node: ast.ClassDef) -> list[tuple[str, str, str | None, str | None]]
     return found
 
 
-def _plain(node: ast.ClassDef, decorator: ast.expr, fields: list[tuple[str, str, str | None, str | None]]) -> bool:
+def _plain(node: ast.ClassDef, decorator: ast.expr, fields: list[tuple[str, str, str | None, str | None]],
+           helpers: set[str]) -> bool:
     """Whether the class is a record this rewrite can give an `__init__`: no base, no `__init__` or
-    `__post_init__` of its own, no option that changes the generated `__init__`."""
+    `__post_init__` of its own, no option that changes the generated `__init__`, no default made by one of the
+    module's own functions (it may be a `field(...)`, which only the decorator understands)."""
+    for statement in node.body:
+        value = statement.value if isinstance(statement, ast.AnnAssign) else None
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in helpers:
+            return False
     if node.bases or node.keywords:
         return False
     if any(isinstance(s, ast.FunctionDef) and s.name in ("__init__", "__post_init__") for s in node.body):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ...errors import IllegalCommand
 from ...legal import LegalCommand
 from ...state import Phase, Session
 from ..area import Area, CommandRule
@@ -12,16 +13,12 @@ from .road import choose_town_size, roll_hazard
 
 
 def _hazard_left(state: Session, command: object) -> None:
-    from ...errors import IllegalCommand
-
     if state.travel is None or state.travel.remaining <= 0:
         raise IllegalCommand("no Travel Hazard is left to roll (FT-TRAVEL-03)", field="type", rule="FT-TRAVEL-03")
 
 
 def _town_allowed(state: Session, command: object) -> None:
     """A failed Town Mission that says so forbids Town: the next Adventure begins directly (A33)."""
-    from ...errors import IllegalCommand
-
     if state.carry.no_town:
         raise IllegalCommand(f"the Heroes may not visit Town after that failure: start the next Adventure "
                              f"({state.carry.no_town})", field="type", rule=state.carry.no_town)  # fmt: skip
