@@ -34,13 +34,23 @@ def third_party_imports() -> set[str]:
     found: set[str] = set()
     files = [ROOT / "main.py", *(p for pkg in PACKAGED for p in (ROOT / pkg).rglob("*.py"))]
     for path in files:
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        tree = ast.parse(path.read_text(), str(path))
+        typing_only = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.If) and _type_checking(node.test)
+                       for statement in node.body for inner in ast.walk(statement)}  # never imported when run
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
             if isinstance(node, ast.Import):
                 found |= {alias.name.split(".")[0] for alias in node.names}
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 found.add(node.module.split(".")[0])
     on_device = {"jnius", "android"}  # python-for-android's own modules (pyjnius, android), on the phone only
     return {m for m in found if m not in sys.stdlib_module_names and m not in PACKAGED and m not in on_device}
+
+
+def _type_checking(test: ast.expr) -> bool:
+    return isinstance(test, ast.Name) and test.id == "TYPE_CHECKING" or \
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
 
 
 def runtime_closure(dists: set[str]) -> set[str]:
