@@ -99,6 +99,7 @@ def test_the_safety_net_kills_a_group_nobody_stopped_children_included() -> None
 RUNNER = ("import subprocess, sys, time; sys.path.insert(0, {root!r}); from tests import processes; "
           "server = processes.launch([sys.executable, '-c', 'import time; time.sleep(600)']); "
           "print(server.pid, flush=True); time.sleep(600)")
+SERVER_ARGS = [b"-c", b"import time; time.sleep(600)", b""]  # after the executable; cmdline ends with a NUL
 
 
 def test_a_test_run_killed_from_outside_takes_what_it_launched_with_it() -> None:
@@ -112,8 +113,10 @@ def test_a_test_run_killed_from_outside_takes_what_it_launched_with_it() -> None
         server = int(runner.stdout.readline())
         assert not _gone(server)
         # the signal is armed once `setpriv` has run (it then execs the server): a run killed before that, as a
-        # busy machine can make a test do within microseconds of the launch, would orphan it for real
-        processes.wait_ready(lambda: b"time.sleep" in Path(f"/proc/{server}/cmdline").read_bytes(),
+        # busy machine can make a test do within microseconds of the launch, would orphan it for real. So wait
+        # for the server's own command line: the forked child shows the runner's until `setpriv` execs (and the
+        # runner's holds the same `time.sleep` text), then `setpriv`'s until it has armed the signal
+        processes.wait_ready(lambda: Path(f"/proc/{server}/cmdline").read_bytes().split(b"\0")[1:] == SERVER_ARGS,
                              what="the server to be started")
         runner.kill()
         runner.wait(timeout=30)
