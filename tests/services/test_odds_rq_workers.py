@@ -133,7 +133,7 @@ def test_a_piece_that_fails_fails_the_job_with_its_reason(where: str, store_redi
     """A piece that raises while it plays (the book is told) or after it was put, while it settles (rq records the
     job failed): either way the question reads failed with the reason, instead of waiting for an option that
     cannot settle."""
-    from rq import SimpleWorker
+    from services.jobs.worker import worker_classes
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("the dice rolled off the table")
@@ -147,6 +147,7 @@ def test_a_piece_that_fails_fails_the_job_with_its_reason(where: str, store_redi
         monkeypatch.setattr(odds, "run_chunk", broken)
     else:
         monkeypatch.setattr(odds_book.OddsBook, "_settle_locked", broken)
-    SimpleWorker([runner.queue], connection=runner.redis).work(burst=True, max_jobs=1, logging_level="ERROR")
+    worker = worker_classes()[1]  # the service's: rq's own waits up to 60 s for its pub/sub thread to stop
+    worker([runner.queue], connection=runner.redis).work(burst=True, max_jobs=1, logging_level="ERROR")
     view = _view(runner, job["job_id"])
     assert view["status"] == "failed" and "the dice rolled off the table" in view["error"], view["error"]
