@@ -64,7 +64,7 @@ COMPILED = (
 # rewrites a module's text for the build only: each plain dataclass gets an `__init__` written out (so mypyc
 # compiles it), a `_evolve_with` that `frozen.evolve` calls, and, when frozen, a `__reduce__` (a compiled frozen
 # value cannot be unpickled field by field); `@quick` goes (a class decorator makes a class interpreted); and the
-# module keeps its classes' annotations and docstrings as written in `_WRITTEN` (read by `shared_rules.written`).
+# module keeps its classes' annotations and docstrings as written in `_WRITTEN` (read by `meta.written`).
 
 
 def native_source(source: str) -> str:
