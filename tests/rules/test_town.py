@@ -117,6 +117,17 @@ def test_several_tokens_of_a_location_can_fill_several_slots_but_no_more_FT_TOWN
     assert seen["Saloon"] > 40  # more than one Saloon per town on average: every token is in the pool
 
 
+def test_a_location_with_more_tokens_is_the_likelier_draw_FT_TOWN_03(use_pack: Any) -> None:
+    """The tokens are shuffled and each slot takes a random one: 9 Saloon tokens among 12 fill the first slot with
+    a Saloon about three times in four, not one time in four as a draw among the Location names would."""
+    use_pack({"name": "saloon-town", "version": 1,
+              "buildings": [{"location": "Saloon", "tokens": 9}, {"location": "Church"}, {"location": "Blacksmith"},
+                            {"location": "Street Market"}]})  # fmt: skip
+    first = Counter(town_of(apply(arriving(TownSize.SMALL, seed=seed, pack="saloon-town"), Arrive()).state)
+                    .slots[0].location for seed in range(200))
+    assert 120 <= first["Saloon"] <= 180, first  # 150 expected; a draw among names would give about 50
+
+
 def test_the_table_draws_tokens_and_a_used_up_location_is_no_longer_offered_FT_TOWN_03(use_pack: Any) -> None:
     use_pack({"name": "two-saloons", "version": 1,
               "buildings": [{"location": "Saloon", "tokens": 2}, {"location": "Church"}, {"location": "Blacksmith"},

@@ -66,13 +66,19 @@ def construct(ctx: Ctx, size: TownSize, town_type: str) -> Steps[tuple[Slot, ...
     for location in rules.always[:count]:
         placed.append(location)
         pool.remove(location)
-    pool = [location for location in pool if location not in rules.never]
-    while len(placed) < count and pool:
-        options = sorted({(location, location) for location in pool})
-        drawn = yield from ctx.draw(f"the Building token for slot {len(placed) + 1}", options, rule="FT-TOWN-03",
-                                    asks=Asks.BUILDING_TOKEN, said=(("number", len(placed) + 1),))  # fmt: skip
+    tokens: dict[str, int] = {}  # the tokens left in the shuffled pool, by Location
+    for location in pool:
+        if location not in rules.never:
+            tokens[location] = tokens.get(location, 0) + 1
+    while len(placed) < count and tokens:
+        names = sorted(tokens)  # a random token: a Location with more tokens is the likelier draw
+        drawn = yield from ctx.draw(f"the Building token for slot {len(placed) + 1}", [(n, n) for n in names],
+                                    rule="FT-TOWN-03", weights=[tokens[n] for n in names], asks=Asks.BUILDING_TOKEN,
+                                    said=(("number", len(placed) + 1),))  # fmt: skip
         placed.append(drawn)
-        pool.remove(drawn)
+        tokens[drawn] -= 1
+        if not tokens[drawn]:
+            del tokens[drawn]  # its last token is on the board
     if len(placed) < count:
         ctx.emit(
             "town_short", f"The Building pool ran out: {count - len(placed)} slot(s) stay empty", rule="FT-TOWN-03",
