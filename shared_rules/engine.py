@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from . import flow
 from .commands import ANSWERS, COMMAND_TYPES, Command
@@ -12,6 +12,7 @@ from .effects import check_hero
 from .errors import IllegalCommand, InvalidCommand
 from .events import Event
 from .flow import Ctx, Policy, drive, run_rule, server
+from .frozen import replace
 from .legal import LegalCommand
 from .prompts import Prompt
 from .rules import adjust

@@ -8,7 +8,7 @@ RNG (dice option "server"), and otherwise stops at a prompt. Same state + same c
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from .commands import CardEntry, Choose, Command, Effect, EnterCard, Faces, Reroll, RollDice
@@ -17,7 +17,7 @@ from .dice import DieKind, Roll, pick_index, roll_faces, validate_faces
 from .effects import check_effects, holds, item_id
 from .errors import IllegalCommand, InvalidCommand
 from .events import BanditPlan, Change, Event, EventType, Fact
-from .frozen import evolve
+from .frozen import evolve, replace
 from .prompts import (
     Ahead,
     AheadCard,

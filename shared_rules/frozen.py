@@ -4,16 +4,17 @@ bulk run ("what are our odds?") builds and copies tens of them per request.
 A frozen dataclass's generated `__init__` sets each field through `object.__setattr__(self, "name", value)`, which
 looks the slot up by name every time. `quick` gives a hot class an `__init__` with the same signature that sets
 each slot through its own descriptor (about 1.8x faster, still frozen), and `evolve` is `dataclasses.replace`
-through the same descriptors (the hot path of every change to a hero or the session).
+through the same descriptors (the hot path of every change to a hero or the session); `replace` is the same
+copy called as `dataclasses.replace` is, which the rules use.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from collections.abc import Callable
-from dataclasses import MISSING, fields, is_dataclass, replace
-from functools import cache
-from typing import Any, TypeVar
+from dataclasses import MISSING, fields, is_dataclass
+from typing import Any, Final, TypeVar
 
 _T = TypeVar("_T")
 _C = TypeVar("_C", bound=type)
@@ -59,18 +60,29 @@ def evolve(value: _T, changes: dict[str, Any]) -> _T:
     """`dataclasses.replace(value, **changes)` for the engine's frozen, slotted values, about 2.5x faster: the copy
     is made by code compiled once per class instead of re-running `__init__` with keywords."""
     cls: type = type(value)
-    copy: Callable[[_T, dict[str, Any]], _T] = _copier(cls)
-    return copy(value, changes)
+    copy = _COPIERS.get(cls)
+    if copy is None:
+        copy = _COPIERS[cls] = _copier(cls)
+    made: _T = copy(value, changes)
+    return made
 
 
-@cache
+def replace(value: _T, /, **changes: Any) -> _T:
+    """`dataclasses.replace(value, **changes)` through the value's fast copy (`evolve`): the same new value, made
+    without running `__init__` again (the compiled build writes each copy out)."""
+    return evolve(value, changes)
+
+
+_COPIERS: Final[dict[type, Callable[[Any, dict[str, Any]], Any]]] = {}  # each class's copy, made on first use
+
+
 def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     compiled: Callable[[Any, dict[str, Any]], Any] | None = getattr(cls, "_evolve_with", None)
     if compiled is not None:  # the compiled build writes each value's copy out (scripts/build_compiled.py)
         return compiled
     names = [f.name for f in fields(cls)]
     if getattr(cls, "__post_init__", None) is not None or not hasattr(cls, "__slots__"):
-        return lambda value, changes: replace(value, **changes)  # not the plain frozen record this copier assumes
+        return lambda value, changes: dataclasses.replace(value, **changes)  # not the plain frozen record this copier assumes
     # every field copied as it is, then the few changed ones set again: cheaper than asking per field whether
     # it changed (a Hero has ~36 fields; a change touches one to three)
     scope: dict[str, Any] = {"make": object.__new__, "cls": cls, "known": frozenset(names)}

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
 
@@ -23,7 +23,7 @@ from .content import TRAVEL_HAZARDS
 from .dice import next_random, seed_state
 from .engine import apply, autoplay, new_session
 from .flow import CardRequest, ChoiceRequest, Ctx, DrawRequest, Policy, Request, RerollRequest, RollRequest
-from .frozen import evolve
+from .frozen import evolve, replace
 from .prompts import Amount, Answer, Option, Part
 from .state import Hero, Item, ItemTag, Phase, RuleOptions, Session, Skills, TownSize
 

@@ -14,7 +14,7 @@ pack's stack (or `token`). In a Town Mission the Bandits play themselves (`activ
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ..commands import (
@@ -36,7 +36,7 @@ from ..dice import seed_state
 from ..engine import apply, autoplay, new_session
 from ..events import EventType
 from ..flow import Ctx, Policy
-from ..frozen import evolve
+from ..frozen import evolve, replace
 from ..rules.adventure import mission_of, up_next
 from ..rules.adventure.explore import hero_tile
 from ..rules.adventure.turn import to_reveal

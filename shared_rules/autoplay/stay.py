@@ -14,7 +14,7 @@ Bag is mended at a Blacksmith; Exotic Herbs and Tequila are bought when offered 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ..commands import (
@@ -34,6 +34,7 @@ from ..commands import (
 from ..engine import apply, legal_commands
 from ..errors import RulesError
 from ..flow import Policy
+from ..frozen import replace
 from ..legal import LegalCommand
 from ..rules.stay.visits import check_pay_off
 from ..rules.stay.wheel import check_play

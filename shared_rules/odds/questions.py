@@ -18,13 +18,14 @@ hero); a posse figure the screens should compare option against option goes into
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..commands import Arrive, Choose, RollHazard
 from ..engine import apply, autoplay
 from ..errors import IllegalCommand, InvalidCommand
 from ..flow import Ctx, Policy
+from ..frozen import replace
 from ..prompts import PromptKind
 from ..simulate import HERO_METRICS, NO_TOWN, GritCounter, autoplay_journey, hero_values
 from ..state import Phase, Session, TownSize

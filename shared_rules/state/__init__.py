@@ -1,7 +1,7 @@
 """The game state as frozen values: a posse of heroes, the road, the town, the Town Stay, the Adventure, what carries
 over, and the pending choice. One module per concept; every name is importable from `shared_rules.state`.
 
-Every change makes a new value (`dataclasses.replace`); the caller keeps the old one for undo.
+Every change makes a new value (`frozen.replace`, as `dataclasses.replace` does); the caller keeps the old one for undo.
 """
 
 from . import adventure, hero, road, session, stay

@@ -4,13 +4,11 @@ one Attack (explore.py, fight.py) or nothing (`end_activation`)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...commands import Activate, BoostMove, EndActivation, Move, RerollWithGrit
 from ...dice import DieKind
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure
-from ...frozen import evolve
+from ...frozen import evolve, replace
 from ...prompts import Amount, Asks, Option, Part, Says
 from ...state import Activation, Place, Session
 from ...state.adventure import MARKER_KINDS

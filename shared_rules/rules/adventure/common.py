@@ -4,14 +4,13 @@ the Grit re-roll offer, and the refusals every command shares."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from ...dice import DieKind, Roll
 from ...errors import IllegalCommand, InvalidCommand
 from ...events import Change
 from ...flow import Ctx, RerollRequest, Said, Steps
-from ...frozen import evolve
+from ...frozen import evolve, replace
 from ...prompts import Asks
 from ...state import Adventure, Figure, MissionCounter, PartyHero, Session, Side
 

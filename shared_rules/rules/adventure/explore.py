@@ -6,15 +6,13 @@ Rooms get a face-down Exploration Token, revealed in the Room Exploration step w
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...commands import RevealToken, Search
 from ...content import pack
 from ...content.adventure import EXPLORATION_TOKENS
 from ...dice import DieKind
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure, Steps, apply_effect
-from ...frozen import evolve
+from ...frozen import evolve, replace
 from ...prompts import Asks, Option, Part, Says
 from ...state import ExplorationToken, MapTile, Place, Session, TileKind, TurnStep
 from .common import adventure, member, need_adventure, need_hero, own_roll, put, put_member

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from ...commands import ActivateEnemy, AddEnemies, Attack, HeroHit, NewEnemy, ThrowShuriken, WoundEnemy
@@ -20,6 +19,7 @@ from ...dice import DieKind
 from ...errors import IllegalCommand, InvalidCommand
 from ...events import Fact
 from ...flow import Ctx, Procedure, Said, Steps
+from ...frozen import replace
 from ...prompts import Asks, Option, Says
 from ...state import Activation, Figure, Session, Side, TurnStep
 from .common import (

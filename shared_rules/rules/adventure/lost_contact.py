@@ -3,9 +3,8 @@ Heroes fight a High Threat card; defeating it wins (FF-END-01). Every Hero gains
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...flow import Ctx, Steps
+from ...frozen import replace
 from ...prompts import Asks
 from ...state import ExplorationToken, Figure, MapTile, Session
 from .common import adventure, party_ids, put, set_counter

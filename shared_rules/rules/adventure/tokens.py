@@ -5,11 +5,10 @@ others whose effect is known out of a fight (Exotic Herbs, Tequila, a pack's or 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...commands import UseToken
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure
+from ...frozen import replace
 from ...state import Session
 from ..stay import tokens as town
 from .classes import samurai

@@ -3,12 +3,10 @@ Exploration, the End of the Turn in the order the heroes pick, then a new turn w
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...commands import Flee
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure, Steps
-from ...frozen import evolve
+from ...frozen import evolve, replace
 from ...prompts import Asks, Option, Says
 from ...state import Session, Side, TurnStep
 from .common import (

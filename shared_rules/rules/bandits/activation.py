@@ -9,12 +9,13 @@ reason in plain words — and the shots to roll, as data. The table confirms or 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from ...events import BanditStep
 from ...flow import ChoiceRequest, DrawRequest, Request, Requests
+from ...frozen import replace
 from ...prompts import Asks
 from ..board import Board, Model, Pos, Side, Space, drive, has_cover, in_range
 from ..board.cover import Cover

@@ -10,11 +10,11 @@ Wall, on another model, or along a path through a Wall). Every step is in the lo
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from ...commands import ActivateBandits, PlaceModel, PlayGang
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure
+from ...frozen import replace
 from ...legal import LegalCommand
 from ...state import Session, TurnStep
 from ...state.adventure import Gang

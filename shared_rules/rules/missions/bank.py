@@ -9,12 +9,11 @@ Darkness total at or above its space ends the robbery (A3). The Money Bags' prin
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...dice import DieKind, Roll
 from ...errors import IllegalCommand
 from ...events import Fact
 from ...flow import Ctx, Steps
+from ...frozen import replace
 from ...prompts import Asks, Option, Part, Says
 from ...state import Figure, Place, Session, Side, SpaceMark, TrackSpace
 from ..adventure import Ending, register

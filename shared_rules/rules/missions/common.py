@@ -9,7 +9,6 @@ the Missions' diagrams (the board's named spaces, docs/board-format.md), the Dep
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import ClassVar, TypedDict
 
 from ...commands import EnemyStrike
@@ -19,6 +18,7 @@ from ...dice import DieKind, Roll
 from ...errors import IllegalCommand
 from ...events import BanditPlan, FireLine
 from ...flow import Ctx, Said, Steps
+from ...frozen import replace
 from ...prompts import Asks
 from ...state import Figure, MapTile, Place, Session, Side, TileKind
 from ...state.adventure import MARKER_KINDS

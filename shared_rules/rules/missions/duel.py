@@ -7,10 +7,9 @@ the table applies them from its Record Sheet.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...errors import IllegalCommand
 from ...flow import Ctx, Steps
+from ...frozen import replace
 from ...prompts import Asks
 from ...state import Session
 from ..adventure import Ending, register

@@ -9,13 +9,12 @@ Marshals and the 10 Townsfolk are the board's `gallows`, `hanging_high_bandits`,
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...commands import RescueHero
 from ...dice import DieKind, Roll
 from ...errors import IllegalCommand
 from ...events import Fact
 from ...flow import Ctx, Procedure, Steps
+from ...frozen import replace
 from ...prompts import Asks, Option, Part, Says
 from ...state import Figure, Place, Session, Side, TurnStep
 from ..adventure import Ending, register

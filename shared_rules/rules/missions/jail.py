@@ -9,12 +9,11 @@ spaces do nothing. The Prisoner, the Dynamite, the Horses and the 3 Bandits stan
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...dice import DieKind
 from ...errors import IllegalCommand
 from ...events import Fact
 from ...flow import Ctx, Steps
+from ...frozen import replace
 from ...prompts import Asks, Option, Says
 from ...state import Figure, Place, Session, Side, TrackSpace
 from ..adventure import Ending, register

@@ -9,13 +9,12 @@ Shootout). Every kill of 3 small Enemies, or one Large or bigger, moves the Poss
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...commands import Desperation, MoveTownsfolk, RandomTarget, StrikeTownsfolk
 from ...dice import DieKind, Roll
 from ...errors import IllegalCommand, InvalidCommand
 from ...events import Fact
 from ...flow import Ctx, Procedure, Steps
+from ...frozen import replace
 from ...prompts import Asks, Option, Says
 from ...state import Figure, Place, Session, Side
 from ..adventure import Ending, register

@@ -9,11 +9,11 @@ Sheet (Infamous and OtherWorld versions included, FT-FAQ-05), stacked with an In
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from ...commands import BountyTarget, SetBounty
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure
+from ...frozen import replace
 from ...prompts import Asks
 from ...state import Bounty, Session
 from .common import OUTPOST, SHERIFF, content

@@ -4,7 +4,6 @@ table, reading town charts, resolving their entries, Gold gained on a visit (FT-
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import Any
 
 from ...commands import Effect
@@ -13,6 +12,7 @@ from ...content.stay import CAMP_SITE, StayContent, TownChart, TownEntry
 from ...dice import DieKind, Roll
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import CardRequest, Ctx, Said, Steps, apply_effect
+from ...frozen import replace
 from ...prompts import Answer, Asks
 from ...state import Session, Slot, Stay, StayStage, Visit
 

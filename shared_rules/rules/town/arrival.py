@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...commands import Arrive
 from ...content import TOWN_SIZES, TOWN_TYPES, TownTypeRules, pack
 from ...errors import IllegalCommand, InvalidCommand
 from ...flow import Ctx, Procedure, Steps
+from ...frozen import replace
 from ...prompts import Asks
 from ...state import Phase, Slot, Town, TownSize
 from ..stay import begin_stay

@@ -5,11 +5,10 @@ Ki is gained at the start of each turn (turn.py) and spent on Combat Hits with a
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ....commands import RingBell, SpendKi
 from ....errors import IllegalCommand, InvalidCommand
 from ....flow import Ctx, Procedure
+from ....frozen import replace
 from ....state import Session
 from ..common import (
     MONK,

@@ -5,13 +5,12 @@ Fury comes from wounding Combat Hits (fight.py, FF-SAM-01) and is capped at Max 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ....commands import UseTactic, UseToken
 from ....content import pack
 from ....dice import DieKind
 from ....errors import IllegalCommand, InvalidCommand
 from ....flow import Ctx, Procedure
+from ....frozen import replace
 from ....prompts import Asks
 from ....state import Session
 from ..common import (

@@ -6,13 +6,12 @@ Mana refills at the start of each turn (turn.py); the Elemental Blast is cast as
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ....commands import CastSpell, SpellCard
 from ....content import pack
 from ....dice import DieKind, Roll
 from ....errors import IllegalCommand, InvalidCommand
 from ....flow import Ctx, Procedure, RerollRequest, Steps
+from ....frozen import replace
 from ....prompts import Amount, Asks, Option, Part, Says
 from ....state import Session
 from ..common import (

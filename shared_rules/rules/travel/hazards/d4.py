@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ....dice import DieKind
 from ....flow import Ctx, Procedure
+from ....frozen import replace
 from ....prompts import Amount, Asks, Option, Part, RollFor, Says, SkillCheck, roll_for
 from .common import hazard, takes_part
 
