@@ -53,8 +53,12 @@ COMPILED = (
     "state/adventure",
     "autoplay/adventure",
     *(f"rules/adventure/{name}" for name in ("turn", "common", "activation", "explore", "depth", "end",
-                                              "setup")),
+                                              "setup", "missions", "lost_contact", "fight", "strike", "ko")),
+    "rules/area",  # the commands' rules, which every command looks up
 )
+# Compiled classes that interpreted modules subclass (the Town Missions are `Mission`s): mypyc refuses an
+# interpreted subclass of a native class unless the class allows it, and then dispatches its methods by name.
+SUBCLASSED = {"rules/adventure/missions": ("Mission",)}
 
 
 # ---- the compiled build's dataclasses ---------------------------------------------------------------------------
@@ -67,8 +71,9 @@ COMPILED = (
 # module keeps its classes' annotations and docstrings as written in `_WRITTEN` (read by `meta.written`).
 
 
-def native_source(source: str) -> str:
-    """The module's source with its dataclasses made ready for mypyc (see above); the rules are not touched."""
+def native_source(source: str, subclassed: tuple[str, ...] = ()) -> str:
+    """The module's source with its dataclasses made ready for mypyc (see above), and the classes named in
+    `subclassed` open to interpreted subclasses; the rules are not touched."""
     tree = ast.parse(source)
     lines = source.splitlines(keepends=True)
     inserts: dict[int, list[str]] = {}  # line index -> text put before it
@@ -80,6 +85,10 @@ def native_source(source: str) -> str:
     for node in tree.body:
         if not isinstance(node, ast.ClassDef):
             continue
+        if node.name in subclassed:
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
+            inserts.setdefault(first, []).append("@_mypyc_attr(allow_interpreted_subclasses=True)\n")
+            tail.append("from mypy_extensions import mypyc_attr as _mypyc_attr\n\n")
         fields = _fields(node)
         written[node.name] = ({name: annotation for name, annotation, _, _ in fields},
                               ast.get_docstring(node, clean=False) or "")
@@ -101,8 +110,17 @@ def native_source(source: str) -> str:
         else:
             replaced[line] = text[:end] + "(init=False)" + text[end:]
         inserts.setdefault(last, []).append(_methods(node.name, fields, bool(options.get("frozen"))))
-        names = tuple(name for name, *_ in fields)
-        tail.append(f"_FIELDS_{node.name}: frozenset[str] = frozenset({names!r})\n")
+    rebound = {name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names}
+    for node in tree.body:  # a constant mypyc reads from the module's dict at every use unless it is Final
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+            continue
+        target = node.targets[0]
+        if (isinstance(target, ast.Name) and target.id.lstrip("_").isupper() and target.id not in rebound
+                and not (isinstance(node.value, ast.Call) and getattr(node.value.func, "id", "") == "TypeVar")):
+            line, column = target.lineno - 1, target.end_col_offset or 0
+            replaced[line] = replaced.get(line, lines[line])[:column] + ": _Final" + lines[line][column:]
+            if "from typing import Final as _Final\n" not in tail:
+                tail.append("from typing import Final as _Final\n")
     tail.append(f"_WRITTEN: dict[str, tuple[dict[str, str], str]] = {written!r}\n")
     tail.append(f"_LEFT_INTERPRETED: tuple[str, ...] = {tuple(left)!r}\n\n")
     inserts.setdefault(_after_imports(tree, len(lines)), []).insert(0, "".join(tail))  # before any code runs
@@ -190,11 +208,13 @@ def _methods(cls: str, fields: list[tuple[str, str, str | None, str | None]], fr
     values = ", ".join(f"self.{name}" for name in names)
     text = [f"def __init__(self{''.join(', ' + p for p in parameters)}) -> None:", *(f"    {b}" for b in body or ["pass"]),
             "", f"def _evolve_with(self, changes: dict[str, _Any]) -> {cls}:",
-            f"    if not changes.keys() <= _FIELDS_{cls}:",
-            f"        raise TypeError(f'{cls} has no field(s) {{sorted(changes.keys() - _FIELDS_{cls})}}')",
             f"    new = {cls}({values})",
-            "    for name, value in changes.items():",
-            "        object.__setattr__(new, name, value)",
+            "    for name, value in changes.items():",  # each change set through its own slot, no lookup by name
+            *(line for index, name in enumerate(names)
+              for line in (f"        {'if' if index == 0 else 'elif'} name == {name!r}:",
+                           f"            new.{name} = value{ignore}")),
+            *(["        else:"] if names else []),
+            f"        {'    ' if names else ''}raise TypeError(f'{cls} has no field {{name!r}}')",
             "    return new"]
     if frozen:
         text += ["", "def __reduce__(self) -> tuple[_Any, ...]:", f"    return ({cls}, ({values}{',' if len(names) == 1 else ''}))"]
@@ -213,9 +233,9 @@ def source_hash() -> str:
 def build(into: Path) -> None:
     """Compile COMPILED inside `into`, which holds a copy of `shared_rules`."""
     sources = [f"shared_rules/{name}.py" for name in COMPILED]
-    for source in sources:
+    for name, source in zip(COMPILED, sources, strict=True):
         path = into / source
-        path.write_text(native_source(path.read_text()))
+        path.write_text(native_source(path.read_text(), SUBCLASSED.get(name, ())))
     mypyc = Path(sys.executable).with_name("mypyc")
     env = {**os.environ, "MYPYC_OPT_LEVEL": os.environ.get("MYPYC_OPT_LEVEL", "3")}
     done = subprocess.run([str(mypyc), *sources], cwd=into, env=env, capture_output=True, text=True)

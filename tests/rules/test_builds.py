@@ -43,7 +43,7 @@ def test_the_compiled_builds_values_are_built_and_copied_compiled() -> None:
     import pickle
 
     from shared_rules import codec
-    from shared_rules.frozen import evolve
+    from shared_rules.frozen import evolve, replace
     from shared_rules.simulate import sample_heroes
     from shared_rules.state import Hero
 
@@ -63,6 +63,8 @@ def test_the_compiled_builds_values_are_built_and_copied_compiled() -> None:
     assert richer == dataclasses.replace(hero, gold=hero.gold + 25) and richer != hero
     with pytest.raises(TypeError, match="no field"):
         evolve(hero, {"goldd": 1})
+    assert replace(hero, gold=hero.gold + 25, name="Kenji") == dataclasses.replace(hero, gold=hero.gold + 25,
+                                                                                  name="Kenji")
     with pytest.raises(dataclasses.FrozenInstanceError):
         hero.gold = 5  # type: ignore[misc]
     assert pickle.loads(pickle.dumps(richer)) == richer

@@ -21,7 +21,7 @@ A mission keeps its numbers in `Adventure.counters` (`common.set_counter`). Regi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from ...commands import EnemyStrike
 from ...flow import Ctx, Steps
@@ -183,7 +183,7 @@ class Mission:
         yield from ()
 
 
-MISSIONS: dict[str, Mission] = {}
+MISSIONS: Final[dict[str, Mission]] = {}
 
 
 def register(mission: Mission) -> Mission:
