@@ -49,7 +49,10 @@ def _load_areas() -> None:
 
 def _rule_for(command_type: str, phase: Phase) -> CommandRule | None:
     """The rule a command runs in `phase` (use_token means one thing in town, another in an Adventure)."""
-    return next((r for r in RULES.get(command_type, ()) if not r.phases or phase in r.phases), None)
+    for rule in RULES.get(command_type, ()):
+        if not rule.phases or phase in rule.phases:
+            return rule
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,9 +104,9 @@ def apply(state: Session, command: Command, *, policy: Policy | None = None, qui
 
     Raises InvalidCommand (malformed) or IllegalCommand (not allowed now); the given state is never changed.
     """
-    _check_legal(state, command)
-    started = state.pending.checkpoint if state.pending is not None else state
-    origin = _rule_for(state.pending.command.type if state.pending is not None else command.type, started.phase)
+    origin = _check_legal(state, command)
+    if state.pending is not None:  # the command answers the prompt of the rule that stopped
+        origin = _rule_for(state.pending.command.type, state.pending.checkpoint.phase)
     assert origin is not None  # _check_legal found it
     run = run_rule(state, command, origin.procedure, policy=policy, quiet=quiet)
     new_state = replace(run.ctx.state, rng=run.ctx.rng, step=state.step + 1, pending=run.pending)
@@ -118,25 +121,27 @@ def autoplay(ctx: Ctx, command: Command, policy: Policy) -> None:
     Bulk runs chain commands on one context (the journey's state and RNG live in `ctx`), skipping what only a
     table needs: the pending record, the step counter and the Outcome.
     """
-    _check_legal(ctx.state, command)
-    rule = _rule_for(command.type, ctx.state.phase)
-    assert rule is not None  # _check_legal found it
+    rule = _check_legal(ctx.state, command)
+    assert rule is not None  # no prompt waits in a bulk run
     stopped, _ = drive(ctx, rule.procedure(ctx, command), (policy, server))
     if stopped is not None:
         raise RuntimeError(f"autoplay: the policy left a decision unanswered ({stopped!r})")
 
 
-def _check_legal(state: Session, command: Command) -> None:
+def _check_legal(state: Session, command: Command) -> CommandRule | None:
+    """Refuse a command not allowed now (IllegalCommand, InvalidCommand naming the field and rule), before anything
+    runs; the rule that runs it, or None when it answers the prompt waiting."""
     if not AREAS:
         _load_areas()
-    if command.type not in COMMAND_TYPES:
-        raise InvalidCommand(f"type: unknown command {command.type!r}", field="type")
+    kind = command.type
+    if kind not in COMMAND_TYPES:
+        raise InvalidCommand(f"type: unknown command {kind!r}", field="type")
     pending = state.pending
     if pending is not None:
         prompt = pending.prompt
-        if command.type != prompt.answer_with:
+        if kind != prompt.answer_with:
             raise IllegalCommand(
-                f"{command.type!r} is not allowed now: prompt {prompt.id} ({prompt.question}) waits for "
+                f"{kind!r} is not allowed now: prompt {prompt.id} ({prompt.question}) waits for "
                 f"{prompt.answer_with!r}",
                 field="type",
                 rule=prompt.rule,
@@ -146,22 +151,23 @@ def _check_legal(state: Session, command: Command) -> None:
             raise IllegalCommand(
                 f"prompt {given!r} is not the one waiting ({prompt.id})", field="prompt", rule=prompt.rule
             )
-        return
-    if command.type in ANSWERS:
-        raise IllegalCommand(f"{command.type!r} answers a prompt, and no prompt is waiting", field="type")
+        return None
+    if kind in ANSWERS:
+        raise IllegalCommand(f"{kind!r} answers a prompt, and no prompt is waiting", field="type")
     if not state.active_heroes:
         raise IllegalCommand("no hero is left in the posse", field="type")
-    rules = RULES.get(command.type, ())
+    rules = RULES.get(kind, ())
     if not rules:
-        raise IllegalCommand(f"{command.type!r} is not a command any rule area runs", field="type")
-    rule = _rule_for(command.type, state.phase)
+        raise IllegalCommand(f"{kind!r} is not a command any rule area runs", field="type")
+    rule = _rule_for(kind, state.phase)
     if rule is None:
         why = "; ".join(f"{r.why} ({r.rule})" for r in rules)
         raise IllegalCommand(
-            f"{command.type!r} is not allowed in phase {state.phase.value!r}: {why}", field="type", rule=rules[0].rule
+            f"{kind!r} is not allowed in phase {state.phase.value!r}: {why}", field="type", rule=rules[0].rule
         )
     if rule.check is not None:
         rule.check(state, command)
+    return rule
 
 
 def legal_commands(state: Session) -> tuple[LegalCommand, ...]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..commands import (
@@ -62,36 +63,48 @@ def next_command(state: Session, *, token: ExplorationToken = PLAIN_TOKEN) -> Co
     adv = state.adventure
     assert adv is not None
     if adv.step is TurnStep.START:
-        return HoldBackTheDarkness()
+        return _made(HoldBackTheDarkness)
     if adv.step is TurnStep.EXPLORATION:
-        return RevealToken(to_reveal(state)[0], None if pack(state.pack).adventure.exploration_tokens else token)
+        return _made(RevealToken, to_reveal(state)[0], None if pack(state.pack).adventure.exploration_tokens else token)
     act = adv.activation
     heroes = [m.id for m in adv.heroes]
     if act is None:
         figure = up_next(state)[0]
         if figure in heroes:
-            return Activate(figure)
+            return _made(Activate, figure)
         if adv.figure(figure).kind == "bandit" and mission_of(state).board == "town":
-            return ActivateBandits()  # the Bandits' Shootout AI (or a Mission's Bandits) plays them
+            return _made(ActivateBandits)  # the Bandits' Shootout AI (or a Mission's Bandits) plays them
         targets = [h for h in heroes if not state.hero(h).knocked_out]
         target = min(targets, key=lambda h: (state.hero(h).health_left, heroes.index(h)))
-        return ActivateEnemy(figure, strikes=(EnemyStrike(target),))
+        return _made(ActivateEnemy, figure, None, _strikes(target))
     hero = act.figure
     on_board = [f for f in adv.enemies if f.place is None or not f.place.tile.startswith("entry:")]  # FT-M5-06
     if adv.in_fight and on_board:
         enemy = min(on_board, key=lambda f: (f.health_left, f.id))
-        return Attack(hero, target=enemy.id)
+        return _made(Attack, hero, enemy.id)
     place = hero_tile(state, hero)
     blocked = any(t.face_down and place.on(t.id) for t in adv.tiles)
     mission = mission_of(state)
     if not blocked and mission.board == "fortress" and not [h for h in adv.activated if h in heroes]:
-        return Search(hero, "door")
+        return _made(Search, hero, "door")
     limit = mission.scavenge_limit(state)
     tiles = {t.id: t for t in adv.tiles}
     tile = tiles.get(place.tile)
     if not blocked and tile is not None and limit != 0 and (limit is None or tile.scavenged < limit):
-        return Search(hero, "scavenge")
-    return EndActivation(hero)
+        return _made(Search, hero, "scavenge")
+    return _made(EndActivation, hero)
+
+
+@lru_cache(maxsize=4096)
+def _made(kind: Callable[..., Command], *args: Any) -> Command:
+    """`kind(*args)`, made once: commands are frozen values, and a bulk run sends the same few (Activate h1, Search
+    h2 "door" ...) thousands of times."""
+    return kind(*args)
+
+
+@lru_cache(maxsize=256)
+def _strikes(target: str) -> tuple[EnemyStrike, ...]:
+    return (EnemyStrike(target),)
 
 
 ENDED = frozenset({EventType.ADVENTURE_ENDED.value})  # the one event a quiet run keeps: how the Adventure ended

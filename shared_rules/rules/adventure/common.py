@@ -73,7 +73,9 @@ def party_ids(state: Session) -> list[str]:
 
 def standing(state: Session) -> list[str]:
     """The heroes in the Adventure who are not KO'd."""
-    return [h for h in party_ids(state) if not state.hero(h).knocked_out]
+    adv = state.adventure
+    return [] if adv is None else [m.id for m in adv.heroes
+                                   if not (hero := state.hero(m.id)).removed and not hero.knocked_out]
 
 
 # ---- class resources -------------------------------------------------------------------------------------------

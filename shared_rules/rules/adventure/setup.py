@@ -28,25 +28,28 @@ _NEEDED = {SAMURAI: ("max_fury", "Max Fury", "FF-SAM-01"), MONK: ("max_ki", "Max
            SORCERESS: ("mana", "Mana level", "FF-SORC-03")}  # fmt: skip
 
 
+_SHEET_FIELDS = tuple(f.name for f in fields(ClassSheet))
+
+
 def sheet_for(state: Session, hero_id: str, entry: SheetEntry | None, where: str) -> ClassSheet:
     """The hero's sheet numbers: the content pack's class sheet, with what the table typed over it."""
     hero = state.hero(hero_id)
     stats: dict[str, Any] = dict(pack(state.pack).hero_classes.get(hero.hero_class, {}))
     values: dict[str, Any] = {}
-    for f in fields(ClassSheet):
-        typed = getattr(entry, f.name, None) if entry is not None else None
-        value = typed if typed is not None else stats.get(f.name)
+    for name in _SHEET_FIELDS:
+        typed = getattr(entry, name, None) if entry is not None else None
+        value = typed if typed is not None else stats.get(name)
         if value is None:
             continue
-        if f.name == "focus":
+        if name == "focus":
             if value not in ELEMENTS:
                 raise InvalidCommand(f"{where}.focus: one of {list(ELEMENTS)} (FF-SORC-02)", field=f"{where}.focus",
                                      rule="FF-SORC-02")  # fmt: skip
         else:
-            low, high = _RANGES[f.name]
+            low, high = _RANGES[name]
             if not low <= value <= high:
-                raise InvalidCommand(f"{where}.{f.name}: {value} is not within {low}..{high}", field=f"{where}.{f.name}")
-        values[f.name] = value
+                raise InvalidCommand(f"{where}.{name}: {value} is not within {low}..{high}", field=f"{where}.{name}")
+        values[name] = value
     sheet = ClassSheet(**values)
     if sheet.initiative < 1:
         raise InvalidCommand(f"{where}.initiative: {hero.name}'s Initiative is on the Hero Character Sheet and the "

@@ -68,8 +68,9 @@ def up_next(state: Session) -> tuple[str, ...]:
     ready = waiting(state)
     if not ready:
         return ()
-    best = max((init, -side) for init, side, _ in ready)
-    return tuple(fid for init, side, fid in ready if (init, -side) == best)
+    highest = max(init for init, _, _ in ready)
+    first = min(side for init, side, _ in ready if init == highest)  # a tie between the sides: option A45
+    return tuple(fid for init, side, fid in ready if init == highest and side == first)
 
 
 def order(state: Session) -> tuple[str, ...]:

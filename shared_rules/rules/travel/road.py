@@ -21,28 +21,29 @@ def choose_town_size(ctx: Ctx, command: ChooseTownSize) -> Procedure:
             f"size: {command.size!r} is not a Town size; one of small, medium, large", field="size", rule="FT-TRAVEL-01"
         ) from None
     table = TOWN_SIZES[size]
+    named = size.value
     rollers: list[str] = []
     for hero in ctx.heroes():
         rollers += [hero] * table.auto_hazards_per_hero  # Medium and Large: automatic
         if table.roll_adds_hazard_on:
             roll = yield from ctx.roll(
                 DieKind.D6,
-                f"Travel Hazards to a {size.value.capitalize()} Town",
+                f"Travel Hazards to a {named.capitalize()} Town",
                 hero=hero,
                 chart=True,
                 rule="FT-TRAVEL-02",
                 asks=Asks.HAZARD_COUNT,
-                said=(("size", size.value),),
+                said=(("size", named),),
             )
             if roll.value in table.roll_adds_hazard_on:  # FT-TRAVEL-02: 1, 2 or 3 adds a hazard
                 rollers.append(hero)
     count = len(rollers)
     ctx.emit(
         "hazard_count",
-        f"{count} Travel Hazard{'s' if count != 1 else ''} on the road to a {size.value.capitalize()} Town",
+        f"{count} Travel Hazard{'s' if count != 1 else ''} on the road to a {named.capitalize()} Town",
         rule="FT-TRAVEL-02",
         count=count,
-        size=size.value,
+        size=named,
     )
     ctx.update(phase=Phase.TRAVEL if count else Phase.ARRIVAL, travel=Travel(size, tuple(rollers)))
 
