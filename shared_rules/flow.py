@@ -717,13 +717,12 @@ def drive(ctx: C, steps: Steps[T] | None, sources: Sequence[Source[C]]) -> tuple
     """
     if steps is None:
         return None, None
-    send = steps.send
+    send = _to_the_end(steps).send
     value: Any = None
     while True:
-        try:
-            request = send(value)
-        except StopIteration as done:
-            return None, done.value
+        request = send(value)
+        if isinstance(request, _End):
+            return None, request.value
         for source in sources:
             answer = source(ctx, request)
             if answer is not None:
@@ -731,6 +730,20 @@ def drive(ctx: C, steps: Steps[T] | None, sources: Sequence[Source[C]]) -> tuple
         else:
             return request, None
         value = _take(ctx, request, answer)
+
+
+@dataclass(slots=True)
+class _End:
+    """What a rule returned, handed to the driver as one last request (`_to_the_end`)."""
+
+    value: Any
+
+
+def _to_the_end(steps: Steps[T]) -> Generator[Request | _End, Any, None]:
+    """The rule's requests, then its end as one more: the driver reads the end without catching StopIteration,
+    which compiled code pays a traceback object for, once per command."""
+    value = yield from steps
+    yield _End(value)
 
 
 def server(ctx: Ctx, request: Request) -> Answer | None:
