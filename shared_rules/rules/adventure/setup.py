@@ -74,9 +74,9 @@ def sheets(state: Session, command: StartAdventure) -> dict[str, ClassSheet]:
         entries[entry.hero] = (index, entry)
     out = {}
     for hero_id in ids:
-        index, entry = entries.get(hero_id, (-1, SheetEntry(hero_id)))
+        index, typed = entries.get(hero_id, (-1, None))
         where = f"sheets[{index}]" if index >= 0 else f"sheets[hero={hero_id}]"
-        out[hero_id] = sheet_for(state, hero_id, entry, where)
+        out[hero_id] = sheet_for(state, hero_id, typed, where)
     return out
 
 

@@ -34,9 +34,10 @@ def initiative(state: Session, figure_id: str) -> int:
     """A figure's Initiative this turn: its sheet, +2 on an Ambusher's first turn (A13), and the mission's."""
     adv = state.adventure
     assert adv is not None
-    hero = next((m for m in adv.heroes if m.id == figure_id), None)
-    if hero is not None:
-        base = hero.sheet.initiative
+    for hero in adv.heroes:
+        if hero.id == figure_id:
+            base = hero.sheet.initiative
+            break
     else:
         figure = adv.figure(figure_id)
         base = figure.initiative + (2 if figure.ambush and figure.arrived == adv.turn else 0)
@@ -65,12 +66,14 @@ def up_next(state: Session) -> tuple[str, ...]:
     adv = state.adventure
     if adv is None or adv.step is not TurnStep.ACTIVATIONS or adv.activation is not None:
         return ()
-    ready = waiting(state)
-    if not ready:
-        return ()
-    highest = max(init for init, _, _ in ready)
-    first = min(side for init, side, _ in ready if init == highest)  # a tie between the sides: option A45
-    return tuple(fid for init, side, fid in ready if init == highest and side == first)
+    highest, first = -1, 2  # the highest Initiative, then the side that goes first in a tie (A45)
+    up: list[str] = []
+    for init, side, fid in waiting(state):
+        if init > highest or (init == highest and side < first):
+            highest, first, up = init, side, [fid]
+        elif init == highest and side == first:
+            up.append(fid)
+    return tuple(up)
 
 
 def order(state: Session) -> tuple[str, ...]:
