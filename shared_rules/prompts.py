@@ -178,8 +178,8 @@ class RollFor(str, Enum):
 def roll_for(reason: RollFor, name: str = "", **numbers: int | str) -> tuple[tuple[str, int | str | bool], ...]:
     """The facts of an `Asks.ROLL_FOR` roll: what its dice decide, whose roll it is (`name`, the content's name;
     none when `reason` says it), and the numbers its words need (`count`, `target`, `location` ...)."""
-    said: tuple[tuple[str, int | str | bool], ...] = (("reason", reason.value), ("name", name)) if name else \
-        (("reason", reason.value),)  # fmt: skip
+    key: str = reason._value_  # `.value` runs enum's Python-level descriptor: most of this on the compiled build
+    said: tuple[tuple[str, int | str | bool], ...] = (("reason", key), ("name", name)) if name else (("reason", key),)
     return said + tuple(numbers.items()) if numbers else said
 
 

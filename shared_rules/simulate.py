@@ -160,7 +160,7 @@ def spends_grit(request: Request, answer: Answer) -> bool:
 
 class GritCounter:
     """A policy wrapper that counts the Grit each hero spends by choice while `policy` (default: the default
-    policy) answers; the RNG rolls every die (rolls are never passed to the policy). `dice`, when given, answers
+    policy) answers; the RNG rolls every die and makes every random draw (neither is passed to the policy). `dice`, when given, answers
     the rolls and random draws first (the odds' `controls.DiceTally`: the same RNG, counting how the dice fell)."""
 
     __slots__ = ("index", "spent", "policy", "dice")
@@ -172,10 +172,8 @@ class GritCounter:
         self.dice = dice
 
     def __call__(self, ctx: Ctx, request: Request) -> Answer | None:
-        if isinstance(request, RollRequest):  # most requests: the RNG rolls them
+        if isinstance(request, (RollRequest, DrawRequest)):  # most requests: the RNG rolls and draws them
             return None if self.dice is None else self.dice(ctx, request)
-        if self.dice is not None and isinstance(request, DrawRequest):
-            return self.dice(ctx, request)
         answer = self.policy(ctx, request)
         if answer is not None and spends_grit(request, answer):
             assert isinstance(request, (RerollRequest, ChoiceRequest)) and request.hero is not None

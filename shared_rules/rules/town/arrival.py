@@ -69,15 +69,15 @@ def construct(ctx: Ctx, size: TownSize, town_type: str) -> Steps[tuple[Slot, ...
     for location in pool:
         if location not in rules.never:
             tokens[location] = tokens.get(location, 0) + 1
-    while len(placed) < count and tokens:
-        names = sorted(tokens)  # a random token: a Location with more tokens is the likelier draw
+    names = sorted(tokens)  # the Locations with tokens left, in the order the draw counts them
+    while len(placed) < count and names:  # a random token: a Location with more tokens is the likelier draw
         drawn = yield from ctx.draw(f"the Building token for slot {len(placed) + 1}", [(n, n) for n in names],
                                     rule="FT-TOWN-03", weights=[tokens[n] for n in names], asks=Asks.BUILDING_TOKEN,
                                     said=(("number", len(placed) + 1),))  # fmt: skip
         placed.append(drawn)
         tokens[drawn] -= 1
         if not tokens[drawn]:
-            del tokens[drawn]  # its last token is on the board
+            names.remove(drawn)  # its last token is on the board
     if len(placed) < count:
         ctx.emit(
             "town_short", f"The Building pool ran out: {count - len(placed)} slot(s) stay empty", rule="FT-TOWN-03",
