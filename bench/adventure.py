@@ -34,6 +34,11 @@ SHEETS = (SheetEntry("h1", initiative=4, max_fury=3), SheetEntry("h2", initiativ
           SheetEntry("h3", initiative=5, max_ki=3), SheetEntry("h4", initiative=3, mana=3, blast_cost=1))  # fmt: skip
 
 
+# issue 19's baseline (callgrind, 2026-12-04, before the Adventure's bulk path) and its target: 10x fewer
+BASELINE_INSTRUCTIONS = (95_211_599, 113_100_442)  # the two set-ups below, in order
+TARGET_RATIO = 0.10
+
+
 def layout(length: int) -> tuple[TrackSpace, ...]:
     spaces = []
     for number in range(length):
@@ -81,12 +86,15 @@ def main() -> None:
     ]
     if args.instructions:
         for index, (label, _) in enumerate(runs):
+            baseline = BASELINE_INSTRUCTIONS[index]
             count = instructions_per_adventure(args.turns, index)
-            print(f"{label}: {count:,.0f} instructions per Adventure of up to {args.turns} turns", flush=True)
+            print(f"{label}: {count:,.0f} instructions per Adventure of up to {args.turns} turns; "
+                  f"x{count / baseline:.3f} of issue 19's baseline ({baseline:,}; the target is x{TARGET_RATIO:.2f})",
+                  flush=True)
             if args.compiled:
                 built = instructions_per_adventure(args.turns, index, build=args.compiled.resolve())
-                print(f"  compiled: {built:,.0f} instructions per Adventure; x{built / count:.2f} of the source's",
-                      flush=True)
+                print(f"  compiled: {built:,.0f} instructions per Adventure; x{built / count:.2f} of the source's, "
+                      f"x{built / baseline:.3f} of the baseline", flush=True)
         return
     if args.only is not None:
         runs = [runs[args.only]]
