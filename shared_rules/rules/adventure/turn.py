@@ -24,14 +24,15 @@ from .common import (
 )
 from .end import ended, finish
 from .ko import recover_all
-from .missions import Ending, mission_of
+from .missions import Ending, Mission, mission_of
 
 GET_UP = "get_up"  # the core End of the Turn effect: KO'd heroes outside a Fight Recover (a house procedure)
 
 
 # ---- Initiative order (FF-TURN-03) ------------------------------------------------------------------------------
-def initiative(state: Session, figure_id: str) -> int:
-    """A figure's Initiative this turn: its sheet, +2 on an Ambusher's first turn (A13), and the mission's."""
+def initiative(state: Session, figure_id: str, mission: Mission | None = None) -> int:
+    """A figure's Initiative this turn: its sheet, +2 on an Ambusher's first turn (A13), and the mission's
+    (`mission`: the session's, when the caller has it at hand)."""
     adv = state.adventure
     assert adv is not None
     for hero in adv.heroes:
@@ -41,7 +42,7 @@ def initiative(state: Session, figure_id: str) -> int:
     else:
         figure = adv.figure(figure_id)
         base = figure.initiative + (2 if figure.ambush and figure.arrived == adv.turn else 0)
-    return mission_of(state).initiative(state, figure_id, base)
+    return (mission or mission_of(state)).initiative(state, figure_id, base)
 
 
 def waiting(state: Session) -> list[tuple[int, int, str]]:
@@ -50,13 +51,14 @@ def waiting(state: Session) -> list[tuple[int, int, str]]:
     adv = state.adventure
     assert adv is not None
     heroes_first = state.options.initiative_ties != "enemies_first"  # A45
+    mission = mission_of(state)
     out = []
     for hero_id in standing(state):
         if hero_id not in adv.activated:
-            out.append((initiative(state, hero_id), 0 if heroes_first else 1, hero_id))
+            out.append((initiative(state, hero_id, mission), 0 if heroes_first else 1, hero_id))
     for figure in adv.figures:
         if figure.side is Side.ENEMY and figure.id not in adv.activated and figure.arrived <= adv.turn:
-            out.append((initiative(state, figure.id), 1 if heroes_first else 0, figure.id))
+            out.append((initiative(state, figure.id, mission), 1 if heroes_first else 0, figure.id))
     return out
 
 
