@@ -185,6 +185,10 @@ def pick_index(state: int, count: int) -> tuple[int, int]:
 # reaches 2^36 and mypyc keeps every one in a machine word (i64). Interpreted, the plain steps above are the
 # faster; both give the same faces (tests/rules/test_dice.py compares them on both builds).
 _IN_WORDS: Final = not __file__.endswith(".py")  # this module was compiled
+_SIGN: Final = 1 << 63  # a state at or above it is a negative machine word
+_WRAP: Final = 1 << 64
+_SIGN32: Final[i64] = 1 << 31
+_WRAP32: Final[i64] = 1 << 32
 _M32: Final[i64] = 0xFFFFFFFF
 _M16: Final[i64] = 0xFFFF
 _G_HI: Final[i64] = _GOLDEN >> 32
@@ -201,8 +205,9 @@ _B0: Final[i64] = _MIX2 & 0xFFFF
 
 def _roll_in_words(state: int, count: int, sides: int, peril: bool) -> tuple[int, tuple[int, ...]]:
     """`count` SplitMix64 steps from `state`, each output taken modulo `sides` (a face, or a drawn index + 1)."""
-    hi: i64 = state >> 32
-    lo: i64 = state & 0xFFFFFFFF
+    word: i64 = state if state < _SIGN else state - _WRAP  # the state as one signed machine word: no long math
+    hi: i64 = (word >> 32) & _M32
+    lo: i64 = word & _M32
     modulo: i64 = sides
     wrap: i64 = (1 << 32) % modulo  # the high half's weight, modulo `sides`
     faces = []
@@ -243,7 +248,8 @@ def _roll_in_words(state: int, count: int, sides: int, peril: bool) -> tuple[int
         out_lo: i64 = zl ^ (((zl >> 31) | (zh << 1)) & _M32)
         out: i64 = ((out_hi % modulo) * wrap + out_lo) % modulo
         faces.append(PERIL_FACES[out] if peril else 1 + int(out))
-    return (int(hi) << 32) | int(lo), tuple(faces)
+    word = (hi - _WRAP32 if hi >= _SIGN32 else hi) * _WRAP32 + lo  # back into one signed word
+    return (int(word) if word >= 0 else int(word) + _WRAP), tuple(faces)
 
 
 def seed_state(seed: int) -> int:
