@@ -13,7 +13,7 @@ for arg in "$@"; do
   case "$arg" in -n|-n*|--numprocesses*) workers=() ;; esac
 done
 # The engine's second build (issue 19): its hot modules compiled by mypyc, as the service's workers run it, built
-# (one core, about two minutes) while the suite runs on the source; the rules tests (or the paths given, if any) then
+# (one core, about three minutes) while the suite runs on the source; the rules tests (or the paths given, if any) then
 # run again on it, with the API documents the service builds from its values (their annotations and docstrings
 # come back from the build's `_WRITTEN`). BRIMSTONE_TEST_BUILDS=source leaves it out.
 both=$([ "${BRIMSTONE_TEST_BUILDS:-both}" != "source" ] && echo 1 || true)
