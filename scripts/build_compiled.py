@@ -57,7 +57,9 @@ COMPILED = (
     "rules/area",  # the commands' rules, which every command looks up
 )
 # Compiled classes that interpreted modules subclass (the Town Missions are `Mission`s): mypyc refuses an
-# interpreted subclass of a native class unless the class allows it, and then dispatches its methods by name.
+# interpreted subclass of a native class unless the class allows it, and then dispatches its methods by name. The
+# decorator that says so is mypyc's at compile time: the build imports it for type checking only, as the service's
+# image has no mypy_extensions where it runs.
 SUBCLASSED = {"rules/adventure/missions": ("Mission",)}
 
 
@@ -88,7 +90,8 @@ def native_source(source: str, subclassed: tuple[str, ...] = ()) -> str:
         if node.name in subclassed:
             first = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
             inserts.setdefault(first, []).append("@_mypyc_attr(allow_interpreted_subclasses=True)\n")
-            tail.append("from mypy_extensions import mypyc_attr as _mypyc_attr\n\n")
+            tail.append("from typing import TYPE_CHECKING as _TYPE_CHECKING\n"  # mypyc reads it; nothing imports it
+                        "if _TYPE_CHECKING:\n    from mypy_extensions import mypyc_attr as _mypyc_attr\n\n")
         fields = _fields(node)
         written[node.name] = ({name: annotation for name, annotation, _, _ in fields},
                               ast.get_docstring(node, clean=False) or "")

@@ -28,6 +28,17 @@ def test_the_compiled_run_plays_every_hot_module_compiled() -> None:
     assert [name for name in COMPILED if not _is_compiled(name)] == []
 
 
+@pytest.mark.skipif(not COMPILED_RUN, reason="the compiled build is tested when BRIMSTONE_COMPILED names it")
+def test_the_compiled_build_imports_without_the_compilers_packages() -> None:
+    """The service's image runs the build with the service's packages only: no mypy, no mypy_extensions."""
+    blocked = "import sys\nfor name in ('mypy', 'mypy_extensions', 'mypyc'):\n    sys.modules[name] = None\n"
+    imports = "".join(f"import shared_rules.{name.replace('/', '.')}\n" for name in COMPILED)
+    env = {**os.environ, "PYTHONPATH": str(Path(os.environ["BRIMSTONE_COMPILED"]).resolve())}
+    done = subprocess.run([sys.executable, "-c", blocked + imports], capture_output=True, text=True, env=env,
+                          cwd=Path(os.environ["BRIMSTONE_COMPILED"]).resolve())
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 @pytest.mark.skipif(COMPILED_RUN, reason="this run tests the compiled build")
 def test_the_pure_run_plays_the_source_the_phone_ships() -> None:
     """A build left beside the source would make both runs test the compiled one, and the phone's untested."""
