@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
+import redis
 
 from services.limits import FLUSH_INTERVAL, Guard
 from services.settings import Settings
@@ -241,6 +242,16 @@ def test_simulations_are_capped_per_client_and_the_queue_is_bounded(server: Serv
         assert refused(too_many, 422)["field"] == "trials"
 
 
+def _shared_count(url: str, token: str) -> int:
+    """The count the replicas' flushes have added up in Redis for this bearer token (0 before the first)."""
+    client = redis.Redis.from_url(url)
+    try:
+        return sum(int(client.get(key) or 0) for key in client.scan_iter(match="*limits*")
+                   if token.encode() in key)
+    finally:
+        client.close()
+
+
 def test_two_replicas_share_the_count_through_redis(store_redis_url: str, tmp_path: Path) -> None:
     storage: Storage = redis_storage(store_redis_url)
     env = {**LOW_LIMITS, "BRIMSTONE_RATE_LIMIT_TOKEN": "10/minute"}
@@ -250,8 +261,12 @@ def test_two_replicas_share_the_count_through_redis(store_redis_url: str, tmp_pa
         for _ in range(6):
             with a.client(created["token"], headers=address()) as client:
                 assert client.get(url).status_code == 200
-        # b has seen none of them; once a's counts reach the shared counter, b refuses past 10 in all
+        # b has seen none of them; once a's counts reach the shared counter (a's next flush: on a busy machine it
+        # may come seconds late, so it is waited for), b refuses past 10 in all
         deadline = time.monotonic() + processes.start_timeout(30)
+        while _shared_count(store_redis_url, created["token"]) < 6:
+            assert time.monotonic() < deadline, "a's counts never reached Redis"
+            time.sleep(FLUSH_INTERVAL / 5)
         seen_by_b = 0
         while True:
             with b.client(created["token"], headers=address()) as client:
