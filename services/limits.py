@@ -224,7 +224,10 @@ class Guard:
     async def _flush_loop(self) -> None:
         while True:
             await asyncio.sleep(self.flush_interval)
-            await self.flush()
+            try:
+                await self.flush()
+            except Exception:  # a flush that fails for any reason must not end the flushes: counts would stop sharing
+                log.exception("rate limit flush failed; flushing again in %s s", self.flush_interval)
 
     async def flush(self) -> None:
         """Add the local counts to the shared counters and learn the other replicas' counts (one pipelined round trip

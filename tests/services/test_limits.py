@@ -242,12 +242,24 @@ def test_simulations_are_capped_per_client_and_the_queue_is_bounded(server: Serv
         assert refused(too_many, 422)["field"] == "trials"
 
 
-def _shared_count(url: str, token: str) -> int:
-    """The count the replicas' flushes have added up in Redis for this bearer token (0 before the first)."""
-    client = redis.Redis.from_url(url)
+def _shared_count(storage: Storage, token: str) -> int:
+    """The count the replicas' flushes have added up in Redis for this bearer token's limit (0 before the first): one
+    GET of its counter (a SCAN of the suite's shared Redis could outlast the counter's one-minute window)."""
+    rule = Guard(Settings(redis_prefix=storage.prefix, rate_limit_token="10/minute")).token
+    assert rule is not None and storage.redis_url
+    client = redis.Redis.from_url(storage.redis_url)
     try:
-        return sum(int(client.get(key) or 0) for key in client.scan_iter(match="*limits*")
-                   if token.encode() in key)
+        return int(client.get(f"{storage.prefix}:limits:{rule.key(token)}") or 0)
+    finally:
+        client.close()
+
+
+def _counters(storage: Storage) -> dict[bytes, bytes | None]:
+    """Every rate-limit counter under the storage's prefix (what a failure reports)."""
+    assert storage.redis_url
+    client = redis.Redis.from_url(storage.redis_url)
+    try:
+        return {key: client.get(key) for key in client.scan_iter(match=f"{storage.prefix}:limits:*")}
     finally:
         client.close()
 
@@ -264,8 +276,9 @@ def test_two_replicas_share_the_count_through_redis(store_redis_url: str, tmp_pa
         # b has seen none of them; once a's counts reach the shared counter (a's next flush: on a busy machine it
         # may come seconds late, so it is waited for), b refuses past 10 in all
         deadline = time.monotonic() + processes.start_timeout(30)
-        while _shared_count(store_redis_url, created["token"]) < 6:
-            assert time.monotonic() < deadline, "a's counts never reached Redis"
+        while _shared_count(storage, created["token"]) < 6:
+            assert time.monotonic() < deadline, (f"a's counts never reached Redis; its counters there: "
+                                                 f"{_counters(storage)}; a's log:\n{a.log()[-3000:]}")
             time.sleep(FLUSH_INTERVAL / 5)
         seen_by_b = 0
         while True:
