@@ -254,7 +254,7 @@ def _shared_count(storage: Storage, token: str) -> int:
         client.close()
 
 
-def _counters(storage: Storage) -> dict[bytes, bytes | None]:
+def _counters(storage: Storage) -> dict[bytes, object]:
     """Every rate-limit counter under the storage's prefix (what a failure reports)."""
     assert storage.redis_url
     client = redis.Redis.from_url(storage.redis_url)
