@@ -217,7 +217,7 @@ class Requests:
         return choice
 
     def draw(
-        self, purpose: str, options: list[tuple[str, str]], *, rule: str = "", weights: Sequence[int] = (),
+        self, purpose: str, options: Sequence[tuple[str, str]], *, rule: str = "", weights: Sequence[int] = (),
         asks: Asks = Asks.DRAW, said: Said = (),
     ) -> Generator[Request, Any, str]:
         """Pick at random among `options`, uniformly or by `weights` (the RNG, or the table says what it drew);
@@ -294,6 +294,11 @@ class Ctx(Requests):
         return max(0, value)
 
     # ---- events --------------------------------------------------------------------------------------------
+    def tells(self, type: EventType | str) -> bool:
+        """Whether an event of this kind is recorded: a rule whose event's words cost more than the event (a town's
+        every Location named) asks first, so a quiet run builds none of them."""
+        return not self.quiet or (bool(self.keep) and (type.value if isinstance(type, EventType) else type) in self.keep)
+
     def emit(
         self,
         type: EventType | str,
@@ -308,7 +313,7 @@ class Ctx(Requests):
     ) -> None:
         """Log an event: its kind, its English line and the facts a client words it from (`skill="agility"`,
         `target=5`; names in `events.FACTS`). Nothing is built when quiet, unless its kind is kept."""
-        if not self.quiet or (self.keep and (type.value if isinstance(type, EventType) else type) in self.keep):
+        if self.tells(type):
             found = tuple(Fact(name, value) for name, value in facts.items()) if facts else ()
             self.events.append(Event(EventType(type), text, hero, rule, changes, roll, bandit, found))  # an unknown kind is a bug
 
@@ -517,7 +522,8 @@ class Ctx(Requests):
         if skill not in SKILLS:
             raise ValueError(skill)
         dice = self.skill(hero_id, skill)
-        label = f"{purpose}: {skill.capitalize()} {target}+ test"
+        # the roll's words ("Spirit 5+ test"), read by a table's prompt and events only: a quiet run has neither
+        label = purpose if self.quiet else f"{purpose}: {skill.capitalize()} {target}+ test"
         then: tuple[HeroDice, ...] = ()
         if each and not counts and not self.quiet:
             then = tuple(HeroDice(h, n) for h in self._after(hero_id) if (n := self.skill(h, skill)) > 0)
@@ -534,10 +540,11 @@ class Ctx(Requests):
             indices: tuple[int, ...] = yield RerollRequest(roll, hero_id, "FF-GRIT-01", reads, said)
             if not indices:
                 break
-            self.change(hero_id, "grit", -1, rule="FF-GRIT-01", why=f"re-roll for {purpose}")
+            self.change(hero_id, "grit", -1, rule="FF-GRIT-01",
+                        why=purpose if self.quiet else f"re-roll for {purpose}")  # fmt: skip
             again = yield from self.roll(
                 DieKind.POOL,
-                f"{label} (re-roll)",
+                label if self.quiet else f"{label} (re-roll)",
                 hero=hero_id,
                 pool=len(indices),
                 target=target,  # the re-rolled dice hit as the test's did: the table may count them in one tap

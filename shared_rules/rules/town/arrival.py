@@ -59,41 +59,37 @@ def construct(ctx: Ctx, size: TownSize, town_type: str) -> Steps[tuple[Slot, ...
     """Fill the numbered slots: 'always' Locations first, 'never' ones out of the pool, the rest drawn (FT-TOWN-03)."""
     content = pack(ctx.state.pack)
     rules = content.town_types.get(town_type, TownTypeRules())
-    pool = content.building_pool()
     count = TOWN_SIZES[size].locations
+    pool: dict[str, int] = {}  # the Building tokens, by Location (the pack names which; never fewer than `always`)
+    for location, tokens_of in content.buildings:
+        pool[location] = pool.get(location, 0) + tokens_of
     placed: list[str] = []
     for location in rules.always[:count]:
         placed.append(location)
-        pool.remove(location)
-    tokens: dict[str, int] = {}  # the tokens left in the shuffled pool, by Location
-    for location in pool:
-        if location not in rules.never:
-            tokens[location] = tokens.get(location, 0) + 1
+        pool[location] -= 1
+    # the tokens left in the shuffled pool, by Location
+    tokens = {location: left for location, left in pool.items() if left > 0 and location not in rules.never}
     names = sorted(tokens)  # the Locations with tokens left, in the order the draw counts them
+    picks = tuple((n, n) for n in names)
     while len(placed) < count and names:  # a random token: a Location with more tokens is the likelier draw
-        drawn = yield from ctx.draw(f"the Building token for slot {len(placed) + 1}", [(n, n) for n in names],
+        drawn = yield from ctx.draw("" if ctx.quiet else f"the Building token for slot {len(placed) + 1}", picks,
                                     rule="FT-TOWN-03", weights=[tokens[n] for n in names], asks=Asks.BUILDING_TOKEN,
                                     said=(("number", len(placed) + 1),))  # fmt: skip
         placed.append(drawn)
         tokens[drawn] -= 1
         if not tokens[drawn]:
             names.remove(drawn)  # its last token is on the board
+            picks = tuple((n, n) for n in names)
     if len(placed) < count:
         ctx.emit(
             "town_short", f"The Building pool ran out: {count - len(placed)} slot(s) stay empty", rule="FT-TOWN-03",
             count=count - len(placed),
         )
     slots = tuple(Slot(number, location) for number, location in enumerate(placed, start=1))
-    ctx.emit(
-        "town_built",
-        f"{size.value.capitalize()} {town_type}: "
-        + ", ".join(f"{s.number} {s.location}" for s in slots)
-        + "; plus the Hotel and the Camp Site",
-        rule="FT-TOWN-03",
-        size=size.value,
-        town_type=town_type,
-        name=", ".join(f"{s.number} {s.location}" for s in slots),
-    )
+    if ctx.tells("town_built"):  # every Location named twice: words a quiet run does not build
+        named = ", ".join(f"{s.number} {s.location}" for s in slots)
+        ctx.emit("town_built", f"{size.value.capitalize()} {town_type}: {named}; plus the Hotel and the Camp Site",
+                 rule="FT-TOWN-03", size=size.value, town_type=town_type, name=named)  # fmt: skip
     return slots
 
 

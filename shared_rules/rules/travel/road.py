@@ -21,14 +21,15 @@ def choose_town_size(ctx: Ctx, command: ChooseTownSize) -> Procedure:
             f"size: {command.size!r} is not a Town size; one of small, medium, large", field="size", rule="FT-TRAVEL-01"
         ) from None
     table = TOWN_SIZES[size]
-    named = size.value
+    named: str = size._value_  # a plain attribute (`.value` is enum's Python descriptor, slow in compiled code)
+    purpose = f"Travel Hazards to a {named.capitalize()} Town"
     rollers: list[str] = []
     for hero in ctx.heroes():
         rollers += [hero] * table.auto_hazards_per_hero  # Medium and Large: automatic
         if table.roll_adds_hazard_on:
             roll = yield from ctx.roll(
                 DieKind.D6,
-                f"Travel Hazards to a {named.capitalize()} Town",
+                purpose,
                 hero=hero,
                 chart=True,
                 rule="FT-TRAVEL-02",
@@ -56,15 +57,18 @@ def roll_hazard(ctx: Ctx, command: RollHazard) -> Procedure:
     roller = travel.rollers[travel.resolved]
     if ctx.hero(roller).removed:  # taken by Mr. Scratch: the hazard remains, the first hero left rolls it
         roller = ctx.heroes()[0]
+    count = len(travel.rollers)
     roll = yield from ctx.roll(
-        DieKind.D36, f"Travel Hazard {number} of {len(travel.rollers)}", hero=roller, chart=True, rule="FT-TRAVEL-03",
-        asks=Asks.HAZARD_ROLL, said=(("number", number), ("count", len(travel.rollers))),
-    )
-    entry = TRAVEL_HAZARDS[roll.value]
-    ctx.update(travel=Travel(travel.size, travel.rollers, number, travel.turned_back, (*travel.hazards, roll.value)))
-    ctx.emit("hazard", f"Travel Hazard {number}: {roll.value} {entry.name}", hero=roller, rule=entry.rule,
-             number=number, value=roll.value, name=entry.name)  # fmt: skip
-    yield from HAZARDS[roll.value](ctx, roller)
+        DieKind.D36, "" if ctx.quiet else f"Travel Hazard {number} of {count}", hero=roller, chart=True,
+        rule="FT-TRAVEL-03", asks=Asks.HAZARD_ROLL, said=(("number", number), ("count", count)),
+    )  # fmt: skip
+    value = roll.value
+    entry = TRAVEL_HAZARDS[value]
+    ctx.update(travel=Travel(travel.size, travel.rollers, number, travel.turned_back, (*travel.hazards, value)))
+    if ctx.tells("hazard"):
+        ctx.emit("hazard", f"Travel Hazard {number}: {value} {entry.name}", hero=roller, rule=entry.rule,
+                 number=number, value=value, name=entry.name)  # fmt: skip
+    yield from HAZARDS[value](ctx, roller)
     after = ctx.state.travel
     assert after is not None
     if after.remaining <= 0 or not ctx.heroes():
