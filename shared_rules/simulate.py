@@ -200,6 +200,13 @@ def _step(state: Session, command: Command, policy: Policy, quiet: bool) -> Sess
     return outcome.state
 
 
+# a journey's commands, made once: a command is an interpreted value (commands.py is not compiled), and making one
+# cost more than checking it
+_CHOOSE = {size.value: ChooseTownSize(size.value) for size in TownSize}
+_ROLL_HAZARD = RollHazard()
+_ARRIVE = Arrive()
+
+
 def autoplay_journey(start: Session, size: str, *, quiet: bool = True, dice: Policy | None = None) -> Journey:
     """The same journey as `play_journey` on one autoplay context (`engine.autoplay`): the rules decide and roll
     in place, no Outcome or pending record per command; ends in the same state (tests run thousands of seeds).
@@ -207,12 +214,12 @@ def autoplay_journey(start: Session, size: str, *, quiet: bool = True, dice: Pol
     policy = GritCounter(start.heroes, dice=dice)
     ctx = Ctx(start, start.rng, quiet=quiet)
     commands = 1
-    autoplay(ctx, ChooseTownSize(size), policy)
+    autoplay(ctx, _CHOOSE.get(size) or ChooseTownSize(size), policy)
     while ctx.state.phase is Phase.TRAVEL:
-        autoplay(ctx, RollHazard(), policy)
+        autoplay(ctx, _ROLL_HAZARD, policy)
         commands += 1
     if ctx.state.active_heroes:
-        autoplay(ctx, Arrive(), policy)
+        autoplay(ctx, _ARRIVE, policy)
         commands += 1
     end = evolve(ctx.state, {"rng": ctx.rng, "step": start.step + commands})
     return Journey(start, end, tuple(policy.spent))
@@ -264,7 +271,7 @@ def journey_row(journey: Journey) -> JourneyRow:
         sum(1 for slot in town.slots if slot.destroyed) if town else 0,
         int(travel.turned_back) if travel else 0,
         town.town_type if town else NO_TOWN,
-        town.size.value if town else NO_TOWN,
+        town.size._value_ if town else NO_TOWN,  # `.value` is enum's Python descriptor: slow in compiled code
         travel.hazards if travel else (),
         tuple(hero_values(before, after, spent)
               for before, after, spent in zip(journey.start.heroes, end.heroes, journey.grit_spent, strict=True)),
