@@ -144,6 +144,8 @@ _MIX2: Final = 0x94D049BB133111EB
 
 def next_random(state: int) -> tuple[int, int]:
     """SplitMix64: the next RNG state and a 64-bit output; one integer is the whole RNG state."""
+    if _IN_WORDS:
+        return _next_in_words(state)
     state = (state + _GOLDEN) & _MASK
     z = state
     z = ((z ^ (z >> 30)) * _MIX1) & _MASK
@@ -205,51 +207,71 @@ _B0: Final[i64] = _MIX2 & 0xFFFF
 
 def _roll_in_words(state: int, count: int, sides: int, peril: bool) -> tuple[int, tuple[int, ...]]:
     """`count` SplitMix64 steps from `state`, each output taken modulo `sides` (a face, or a drawn index + 1)."""
-    word: i64 = state if state < _SIGN else state - _WRAP  # the state as one signed machine word: no long math
-    hi: i64 = (word >> 32) & _M32
-    lo: i64 = word & _M32
+    hi, lo = _halves(state)
     modulo: i64 = sides
     wrap: i64 = (1 << 32) % modulo  # the high half's weight, modulo `sides`
     faces = []
     for _ in range(count):
-        lo += _G_LO  # state += golden, with the carry into the high half
-        hi = (hi + _G_HI + (lo >> 32)) & _M32
-        lo &= _M32
-        zh: i64 = hi ^ (hi >> 30)  # z ^= z >> 30
-        zl: i64 = lo ^ (((lo >> 30) | (hi << 2)) & _M32)
-        z0: i64 = zl & _M16  # z *= MIX1 (mod 2^64), column by column
-        z1: i64 = zl >> 16
-        z2: i64 = zh & _M16
-        z3: i64 = zh >> 16
-        column: i64 = z0 * _A0
-        r0: i64 = column & _M16
-        column = (column >> 16) + z0 * _A1 + z1 * _A0
-        r1: i64 = column & _M16
-        column = (column >> 16) + z0 * _A2 + z1 * _A1 + z2 * _A0
-        r2: i64 = column & _M16
-        column = (column >> 16) + z0 * _A3 + z1 * _A2 + z2 * _A1 + z3 * _A0
-        zh = ((column & _M16) << 16) | r2
-        zl = (r1 << 16) | r0
-        zh, zl = zh ^ (zh >> 27), zl ^ (((zl >> 27) | (zh << 5)) & _M32)  # z ^= z >> 27
-        z0 = zl & _M16  # z *= MIX2 (mod 2^64)
-        z1 = zl >> 16
-        z2 = zh & _M16
-        z3 = zh >> 16
-        column = z0 * _B0
-        r0 = column & _M16
-        column = (column >> 16) + z0 * _B1 + z1 * _B0
-        r1 = column & _M16
-        column = (column >> 16) + z0 * _B2 + z1 * _B1 + z2 * _B0
-        r2 = column & _M16
-        column = (column >> 16) + z0 * _B3 + z1 * _B2 + z2 * _B1 + z3 * _B0
-        zh = ((column & _M16) << 16) | r2
-        zl = (r1 << 16) | r0
-        out_hi: i64 = zh ^ (zh >> 31)  # z ^ (z >> 31), modulo `sides`
-        out_lo: i64 = zl ^ (((zl >> 31) | (zh << 1)) & _M32)
+        hi, lo, out_hi, out_lo = _step(hi, lo)
         out: i64 = ((out_hi % modulo) * wrap + out_lo) % modulo
         faces.append(PERIL_FACES[out] if peril else 1 + int(out))
-    word = (hi - _WRAP32 if hi >= _SIGN32 else hi) * _WRAP32 + lo  # back into one signed word
-    return (int(word) if word >= 0 else int(word) + _WRAP), tuple(faces)
+    return _whole(hi, lo), tuple(faces)
+
+
+def _next_in_words(state: int) -> tuple[int, int]:
+    """`next_random` in machine words: the next state and the whole 64-bit output."""
+    hi, lo = _halves(state)
+    hi, lo, out_hi, out_lo = _step(hi, lo)
+    return _whole(hi, lo), int(out_hi) * (1 << 32) + int(out_lo)
+
+
+def _halves(state: int) -> tuple[i64, i64]:
+    """The state's high and low 32 bits, read as one signed machine word: no long math."""
+    word: i64 = state if state < _SIGN else state - _WRAP
+    return (word >> 32) & _M32, word & _M32
+
+
+def _whole(hi: i64, lo: i64) -> int:
+    """The state from its halves (at most one long operation, for a state in the upper half)."""
+    word: i64 = (hi - _WRAP32 if hi >= _SIGN32 else hi) * _WRAP32 + lo
+    return int(word) if word >= 0 else int(word) + _WRAP
+
+
+def _step(hi: i64, lo: i64) -> tuple[i64, i64, i64, i64]:
+    """One SplitMix64 step on the state's halves: the new halves and the output's, every product in 16-bit pieces."""
+    lo += _G_LO  # state += golden, with the carry into the high half
+    hi = (hi + _G_HI + (lo >> 32)) & _M32
+    lo &= _M32
+    zh: i64 = hi ^ (hi >> 30)  # z ^= z >> 30
+    zl: i64 = lo ^ (((lo >> 30) | (hi << 2)) & _M32)
+    z0: i64 = zl & _M16  # z *= MIX1 (mod 2^64), column by column
+    z1: i64 = zl >> 16
+    z2: i64 = zh & _M16
+    z3: i64 = zh >> 16
+    column: i64 = z0 * _A0
+    r0: i64 = column & _M16
+    column = (column >> 16) + z0 * _A1 + z1 * _A0
+    r1: i64 = column & _M16
+    column = (column >> 16) + z0 * _A2 + z1 * _A1 + z2 * _A0
+    r2: i64 = column & _M16
+    column = (column >> 16) + z0 * _A3 + z1 * _A2 + z2 * _A1 + z3 * _A0
+    zh = ((column & _M16) << 16) | r2
+    zl = (r1 << 16) | r0
+    zh, zl = zh ^ (zh >> 27), zl ^ (((zl >> 27) | (zh << 5)) & _M32)  # z ^= z >> 27
+    z0 = zl & _M16  # z *= MIX2 (mod 2^64)
+    z1 = zl >> 16
+    z2 = zh & _M16
+    z3 = zh >> 16
+    column = z0 * _B0
+    r0 = column & _M16
+    column = (column >> 16) + z0 * _B1 + z1 * _B0
+    r1 = column & _M16
+    column = (column >> 16) + z0 * _B2 + z1 * _B1 + z2 * _B0
+    r2 = column & _M16
+    column = (column >> 16) + z0 * _B3 + z1 * _B2 + z2 * _B1 + z3 * _B0
+    zh = ((column & _M16) << 16) | r2
+    zl = (r1 << 16) | r0
+    return hi, lo, zh ^ (zh >> 31), zl ^ (((zl >> 31) | (zh << 1)) & _M32)  # z ^ (z >> 31)
 
 
 def seed_state(seed: int) -> int:
