@@ -18,6 +18,7 @@ from shared_rules.dice import (
     PERIL_FACES,
     DieKind,
     Roll,
+    _next_in_words,
     _roll_in_words,
     die_count,
     face_range,
@@ -242,13 +243,23 @@ def test_rolled_faces_are_one_rng_step_per_die_read_as_that_die(kind: DieKind) -
         state = after if after != state else next_random(state)[0]
 
 
+def _splitmix64(state: int) -> tuple[int, int]:
+    """SplitMix64 as published, in Python's integers: the reference both builds' RNG is held to."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
 def test_the_rng_in_machine_words_is_splitmix64_step_for_step() -> None:
-    """The compiled build rolls with SplitMix64 in 32-bit halves and 16-bit products (`_roll_in_words`), the
-    interpreter with Python's integers: every state, edges of the carries included, gives the same faces, draws
-    and next state on either (this runs on both builds), so a table's dice do not depend on where it is played."""
+    """The compiled build rolls with SplitMix64 in 32-bit halves and 16-bit products (`_roll_in_words`,
+    `_next_in_words`), the interpreter with Python's integers: every state, edges of the carries included, gives the
+    same faces, draws, outputs and next state as the published steps (this runs on both builds), so a table's dice
+    and a trial's seed do not depend on where it is played."""
     rnd = random.Random(19)
     edges = [0, 1, _MASK, _MASK - 0x9E3779B97F4A7C15, 2**32 - 1, 2**32, 2**63, 2**63 - 1, 0xFFFFFFFF00000000]
     for state in edges + [rnd.getrandbits(64) for _ in range(3000)]:
+        assert next_random(state) == _next_in_words(state) == _splitmix64(state), state
         for sides, count in ((6, 1), (6, 4), (8, 1), (1, 1), (5, 2), (97, 3), (4096, 1)):
             expected, after = [], state
             for _ in range(count):
