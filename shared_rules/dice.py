@@ -181,6 +181,39 @@ def pick_index(state: int, count: int) -> tuple[int, int]:
     return state, out % count
 
 
+# ---- the state as one machine word, while a command runs -------------------------------------------------------
+# The session keeps its RNG state as an integer 0 <= state < 2^64, three in four of which are Python longs; a
+# running command (`flow.Ctx`) keeps it as one signed 64-bit word instead, which the compiled build holds unboxed,
+# so a roll neither takes a long apart nor builds one. The same faces and the same next state as the above.
+def as_word(state: int) -> i64:
+    """The RNG state as one signed machine word (the same 64 bits)."""
+    return state if state < _SIGN else state - _WRAP
+
+
+def from_word(word: i64) -> int:
+    """The RNG state a machine word holds (`as_word` undone)."""
+    return int(word) if word >= 0 else int(word) + _WRAP
+
+
+def roll_word(word: i64, kind: DieKind, pool: int = 1) -> tuple[i64, tuple[int, ...]]:
+    """`roll_faces` on the state as a machine word."""
+    if _IN_WORDS:
+        sides = 8 if kind is DieKind.D8 else 6
+        count = 1 if kind is DieKind.D6 or kind is DieKind.D3 else die_count(kind, pool)
+        return _roll_words(word, count, sides, kind is DieKind.PERIL)
+    state, faces = roll_faces(from_word(word), kind, pool)
+    return as_word(state), faces
+
+
+def pick_word(word: i64, count: int) -> tuple[i64, int]:
+    """`pick_index` on the state as a machine word."""
+    if _IN_WORDS:
+        word, faces = _roll_words(word, 1, count, False)
+        return word, faces[0] - 1
+    state, index = pick_index(from_word(word), count)
+    return as_word(state), index
+
+
 # ---- the same SplitMix64 steps in machine words, for the compiled build -----------------------------------------
 # A 64-bit product is a Python long, slow in compiled code (a third of a compiled journey's instructions went to
 # rolling dice): here the state is two 32-bit halves and each product is taken in 16-bit pieces, so no value
@@ -207,7 +240,14 @@ _B0: Final[i64] = _MIX2 & 0xFFFF
 
 def _roll_in_words(state: int, count: int, sides: int, peril: bool) -> tuple[int, tuple[int, ...]]:
     """`count` SplitMix64 steps from `state`, each output taken modulo `sides` (a face, or a drawn index + 1)."""
-    hi, lo = _halves(state)
+    word, faces = _roll_words(as_word(state), count, sides, peril)
+    return from_word(word), faces
+
+
+def _roll_words(word: i64, count: int, sides: int, peril: bool) -> tuple[i64, tuple[int, ...]]:
+    """`_roll_in_words` on the state as a machine word."""
+    hi: i64 = (word >> 32) & _M32
+    lo: i64 = word & _M32
     modulo: i64 = sides
     wrap: i64 = (1 << 32) % modulo  # the high half's weight, modulo `sides`
     faces = []
@@ -215,26 +255,14 @@ def _roll_in_words(state: int, count: int, sides: int, peril: bool) -> tuple[int
         hi, lo, out_hi, out_lo = _step(hi, lo)
         out: i64 = ((out_hi % modulo) * wrap + out_lo) % modulo
         faces.append(PERIL_FACES[out] if peril else 1 + int(out))
-    return _whole(hi, lo), tuple(faces)
+    return (hi - _WRAP32 if hi >= _SIGN32 else hi) * _WRAP32 + lo, tuple(faces)
 
 
 def _next_in_words(state: int) -> tuple[int, int]:
     """`next_random` in machine words: the next state and the whole 64-bit output."""
-    hi, lo = _halves(state)
-    hi, lo, out_hi, out_lo = _step(hi, lo)
-    return _whole(hi, lo), int(out_hi) * (1 << 32) + int(out_lo)
-
-
-def _halves(state: int) -> tuple[i64, i64]:
-    """The state's high and low 32 bits, read as one signed machine word: no long math."""
-    word: i64 = state if state < _SIGN else state - _WRAP
-    return (word >> 32) & _M32, word & _M32
-
-
-def _whole(hi: i64, lo: i64) -> int:
-    """The state from its halves (at most one long operation, for a state in the upper half)."""
-    word: i64 = (hi - _WRAP32 if hi >= _SIGN32 else hi) * _WRAP32 + lo
-    return int(word) if word >= 0 else int(word) + _WRAP
+    word = as_word(state)
+    hi, lo, out_hi, out_lo = _step((word >> 32) & _M32, word & _M32)
+    return from_word((hi - _WRAP32 if hi >= _SIGN32 else hi) * _WRAP32 + lo), int(out_hi) * (1 << 32) + int(out_lo)
 
 
 def _step(hi: i64, lo: i64) -> tuple[i64, i64, i64, i64]:

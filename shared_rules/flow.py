@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .commands import CardEntry, Choose, Command, Effect, EnterCard, Faces, Reroll, RollDice
 from .content import pack
-from .dice import DieKind, Roll, pick_index, roll_faces, validate_faces
+from .dice import DieKind, Roll, as_word, from_word, pick_word, roll_word, validate_faces
 from .effects import check_effects, holds, item_id
 from .errors import IllegalCommand, InvalidCommand
 from .events import BanditPlan, Change, Event, EventType, Fact
@@ -33,6 +33,9 @@ from .prompts import (
     Standing,  # fmt: skip
 )
 from .state import MAX_SKILL, SKILLS, Hero, Item, ItemTag, Session, Skills, bounded
+
+if TYPE_CHECKING:  # a machine word to mypyc (the compiled build); only an annotation to the interpreter
+    from mypy_extensions import i64
 
 Said = tuple[tuple[str, int | str | bool], ...]
 """A prompt's facts as a rule gives them, (name, value) pairs (names in `events.FACTS`): made `Fact`s only when the
@@ -236,16 +239,21 @@ class Ctx(Requests):
     session RNG it rolls with.
     """
 
-    __slots__ = ("_state", "_heroes", "_by_id", "events", "rng", "quiet", "keep")
+    __slots__ = ("_state", "_heroes", "_by_id", "events", "_word", "quiet", "keep")
 
     def __init__(self, state: Session, rng: int, *, quiet: bool = False, keep: frozenset[str] = frozenset()) -> None:
         self._state = state
         self._heroes: list[Hero] | None = None  # the heroes as changed, when `_state.heroes` is behind them
         self._by_id: dict[str, Hero] | None = None  # the same heroes by id, built on the first read
         self.events: list[Event] = []
-        self.rng = rng
+        self._word = as_word(rng)  # the RNG state as one machine word while the command runs (dice.as_word)
         self.quiet = quiet
         self.keep = keep  # event kinds (their values) recorded even when quiet
+
+    @property
+    def rng(self) -> int:
+        """The session RNG's state as rolled so far."""
+        return from_word(self._word)
 
     @property
     def state(self) -> Session:
@@ -946,23 +954,24 @@ def _table_roll(request: RollRequest, faces: Faces, *, field: str) -> Answer:
     )
 
 
-def _pick(rng: int, count: int, weights: Sequence[int]) -> tuple[int, int]:
-    """Draw one of `count` things, uniformly or by `weights` (copies of a card in a deck): the new RNG and the index."""
+def _pick(word: i64, count: int, weights: Sequence[int]) -> tuple[i64, int]:
+    """Draw one of `count` things, uniformly or by `weights` (copies of a card in a deck): the new RNG state (as a
+    machine word, `Ctx._word`) and the index."""
     if not weights:
-        return pick_index(rng, count)
-    rng, index = pick_index(rng, sum(weights))
+        return pick_word(word, count)
+    word, index = pick_word(word, sum(weights))
     for position, weight in enumerate(weights):
         if index < weight:
-            return rng, position
+            return word, position
         index -= weight
     raise AssertionError("a weighted draw fell off its weights")
 
 
 def _server_answer(ctx: Ctx, request: RollRequest | DrawRequest) -> Answer:
     if isinstance(request, DrawRequest):
-        ctx.rng, index = _pick(ctx.rng, len(request.picks), request.weights)
+        ctx._word, index = _pick(ctx._word, len(request.picks), request.weights)
         return Answer("draw", option=request.picks[index][0])
-    ctx.rng, faces = roll_faces(ctx.rng, request.kind, request.pool)
+    ctx._word, faces = roll_word(ctx._word, request.kind, request.pool)
     return Answer("roll", Roll(request.purpose, request.kind, faces, request.hero, "server", request.target, request.chart))
 
 
