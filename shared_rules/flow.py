@@ -167,28 +167,31 @@ class Requests:
                                            card, asks, said)  # fmt: skip
         return result
 
+    # the chart rolls below ask for their roll themselves, not through `roll`: a generator less per roll
     def d6(self, purpose: str, *, hero: str | None = None, rule: str = "", asks: Asks = Asks.ROLL,
            said: Said = ()) -> Generator[Request, Any, int]:  # fmt: skip
-        return (yield from self.roll(DieKind.D6, purpose, hero=hero, chart=True, rule=rule, asks=asks,
-                                     said=said)).value  # fmt: skip
+        roll: Roll = yield RollRequest(DieKind.D6, purpose, hero, 1, 0, True, rule, asks=asks, said=said)
+        return roll.value
 
     def d3(self, purpose: str, *, hero: str | None = None, rule: str = "", asks: Asks = Asks.ROLL,
            said: Said = ()) -> Generator[Request, Any, int]:  # fmt: skip
-        return (yield from self.roll(DieKind.D3, purpose, hero=hero, chart=True, rule=rule, asks=asks,
-                                     said=said)).value  # fmt: skip
+        roll: Roll = yield RollRequest(DieKind.D3, purpose, hero, 1, 0, True, rule, asks=asks, said=said)
+        return roll.value
 
     def two_d6(self, purpose: str, *, hero: str | None = None, rule: str = "", asks: Asks = Asks.ROLL,
                said: Said = ()) -> Generator[Request, Any, int]:  # fmt: skip
-        return (yield from self.roll(DieKind.TWO_D6, purpose, hero=hero, chart=True, rule=rule, asks=asks,
-                                     said=said)).value  # fmt: skip
+        roll: Roll = yield RollRequest(DieKind.TWO_D6, purpose, hero, 1, 0, True, rule, asks=asks, said=said)
+        return roll.value
 
     def dice(
         self, count: int, purpose: str, *, hero: str | None = None, rule: str = "", asks: Asks = Asks.ROLL,
         said: Said = (),
     ) -> Generator[Request, Any, tuple[int, ...]]:
         """Roll `count` D6 at once ("a D6 for each ..."); returns the faces in order."""
-        return (yield from self.roll(DieKind.POOL, purpose, hero=hero, pool=count, chart=True, rule=rule, asks=asks,
-                                     said=said)).faces  # fmt: skip
+        if count <= 0:
+            return ()
+        roll: Roll = yield RollRequest(DieKind.POOL, purpose, hero, count, 0, True, rule, asks=asks, said=said)
+        return roll.faces
 
     def choose(
         self,
@@ -536,9 +539,11 @@ class Ctx(Requests):
         if each and not counts and not self.quiet:
             then = tuple(HeroDice(h, n) for h in self._after(hero_id) if (n := self.skill(h, skill)) > 0)
         said: Said = (("skill", skill), ("target", target), ("name", purpose))
-        roll = yield from self.roll(DieKind.POOL, label, hero=hero_id, pool=dice, target=target, rule=rule, reads=reads,
-                                    then=then, grit=self.grit_offered(hero_id), asks=Asks.SKILL_TEST,
-                                    said=said)  # fmt: skip
+        if dice <= 0:  # no die to roll: the test fails (as `roll` answers an empty pool)
+            roll = Roll(label, DieKind.POOL, (), hero_id, "none", target)
+        else:  # asked here, not through `roll`: a generator less per test
+            roll = yield RollRequest(DieKind.POOL, label, hero_id, dice, target, False, rule, reads, False, then,
+                                     self.grit_offered(hero_id), "", Asks.SKILL_TEST, said)  # fmt: skip
         while (
             self._state.options.offer_grit_rerolls
             and self.hero(hero_id).grit >= 1
@@ -550,17 +555,10 @@ class Ctx(Requests):
                 break
             self.change(hero_id, "grit", -1, rule="FF-GRIT-01",
                         why=purpose if self.quiet else f"re-roll for {purpose}")  # fmt: skip
-            again = yield from self.roll(
-                DieKind.POOL,
-                label if self.quiet else f"{label} (re-roll)",
-                hero=hero_id,
-                pool=len(indices),
-                target=target,  # the re-rolled dice hit as the test's did: the table may count them in one tap
-                rule="FF-GRIT-02",
-                reads=reads,
-                asks=Asks.SKILL_REROLL,
-                said=said,
-            )
+            # the re-rolled dice hit as the test's did (its target): the table may count them in one tap
+            again: Roll = yield RollRequest(DieKind.POOL, label if self.quiet else f"{label} (re-roll)", hero_id,
+                                            len(indices), target, False, "FF-GRIT-02", reads, asks=Asks.SKILL_REROLL,
+                                            said=said)  # fmt: skip
             roll = roll.with_rerolls(indices, again.faces)
         if not self.quiet:
             self.emit(
