@@ -249,10 +249,10 @@ def hero_values(before: Hero, after: Hero, spent: int) -> tuple[int, ...]:
         items_lost,
         sum(lost_tokens.values()),
         after.unwanted_attention - before.unwanted_attention,
-        int(after.knocked_out and not after.removed),
-        int(after.removed),
+        1 if after.knocked_out and not after.removed else 0,
+        1 if after.removed else 0,
         transports_lost,
-        max(0, len(after.mutations) - len(before.mutations)),
+        mutations if (mutations := len(after.mutations) - len(before.mutations)) > 0 else 0,
     )
 
 
@@ -359,8 +359,15 @@ class Tally:
             raise ValueError(f"tally: malformed ({error!r})") from None
 
 
-def _count(hists: dict[str, Histogram], metric: str, column: Iterable[int]) -> None:
-    _add_counts(hists.setdefault(metric, {}), Counter(column))
+def _count(hists: dict[str, Histogram], metric: str, column: Sequence[int]) -> None:
+    """Add a column of figures to the metric's histogram. Most of a journey's figures are 0 (no item lost, nobody
+    KO'd): only the others are counted one by one, the 0s by what is left."""
+    hist = hists.setdefault(metric, {})
+    counts = Counter(filter(None, column))
+    zeros = len(column) - sum(counts.values())
+    if zeros:
+        hist[0] = hist.get(0, 0) + zeros
+    _add_counts(hist, counts)
 
 
 def _add_counts(into: dict[Any, int], counts: Mapping[Any, int]) -> None:
