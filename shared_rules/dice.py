@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # a machine word to mypyc (the compiled build); only an annot
     from mypy_extensions import i64
 
 from .errors import InvalidCommand
-from .frozen import evolve, quick
+from .frozen import quick
 from .meta import meta
 
 _MASK: Final = (1 << 64) - 1
@@ -62,12 +62,19 @@ class Roll:
             return sum(self.faces) - min(self.faces)
         if kind is DieKind.POOL and self.target:
             return self.successes
-        return sum(self.faces)
+        total = 0  # a loop, not sum(): the compiled build adds the faces without calling into Python
+        for face in self.faces:
+            total += face
+        return total
 
     @property
     def successes(self) -> int:
         """Dice at or above the target (FF-DICE-06)."""
-        return sum(1 for face in self.faces if face >= self.target)
+        hits = 0
+        for face in self.faces:
+            if face >= self.target:
+                hits += 1
+        return hits
 
     @property
     def passed(self) -> bool:
@@ -79,11 +86,19 @@ class Roll:
         return sum(1 for face in self.faces if face in faces)
 
     def with_rerolls(self, indices: tuple[int, ...], new_faces: tuple[int, ...]) -> Roll:
-        """The roll after re-rolling `indices`; refuses a die already re-rolled (FF-GRIT-02)."""
+        """The roll after re-rolling `indices` (each die's new face in `new_faces`), which are then re-rolled dice."""
+        if len(indices) != len(new_faces):
+            raise ValueError(f"{len(indices)} dice re-rolled, {len(new_faces)} new faces")
         faces = list(self.faces)
-        for index, face in zip(indices, new_faces, strict=True):
-            faces[index] = face
-        return evolve(self, {"faces": tuple(faces), "rerolled": tuple(sorted({*self.rerolled, *indices}))})
+        rerolled = list(self.rerolled)
+        for position in range(len(indices)):
+            index = indices[position]
+            faces[index] = new_faces[position]
+            if index not in rerolled:
+                rerolled.append(index)
+        rerolled.sort()
+        return Roll(self.purpose, self.kind, tuple(faces), self.hero, self.source, self.target, self.chart,
+                    tuple(rerolled))  # fmt: skip
 
 
 def die_count(kind: DieKind, pool: int = 1) -> int:
@@ -250,7 +265,7 @@ def _roll_words(word: i64, count: int, sides: int, peril: bool) -> tuple[i64, tu
     lo: i64 = word & _M32
     modulo: i64 = sides
     wrap: i64 = (1 << 32) % modulo  # the high half's weight, modulo `sides`
-    faces = []
+    faces: list[int] = []
     for _ in range(count):
         hi, lo, out_hi, out_lo = _step(hi, lo)
         out: i64 = ((out_hi % modulo) * wrap + out_lo) % modulo

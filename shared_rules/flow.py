@@ -342,7 +342,7 @@ class Ctx(Requests):
     def change(self, hero_id: str, field: str, delta: int, *, rule: str, why: str = "") -> int:
         """Add `delta` to a hero value, kept within its bounds; returns the change actually made (A8: Gold floors at $0)."""
         hero = self.hero(hero_id)
-        before = getattr(hero, field)
+        before: int = getattr(hero, field)  # typed: the compiled build then adds and compares machine integers
         after = bounded(hero, field, before + delta)
         if after == before:
             if delta > 0 and field == "grit":
@@ -369,7 +369,7 @@ class Ctx(Requests):
                 rule="FF-GRIT-07",
                 count=before + delta - after,
             )
-        return int(after - before)
+        return after - before
 
     def set_value(
         self, hero_id: str, field: str, value: Any, *, rule: str, why: str = "", skill: str = "", level: int = 0
@@ -957,11 +957,14 @@ def _pick(word: i64, count: int, weights: Sequence[int]) -> tuple[i64, int]:
     machine word, `Ctx._word`) and the index."""
     if not weights:
         return pick_word(word, count)
-    word, index = pick_word(word, sum(weights))
-    for position, weight in enumerate(weights):
-        if index < weight:
+    total = 0  # loops, not sum() and enumerate(): the compiled build runs them without calling into Python
+    for weight in weights:
+        total += weight
+    word, index = pick_word(word, total)
+    for position in range(len(weights)):
+        if index < weights[position]:
             return word, position
-        index -= weight
+        index -= weights[position]
     raise AssertionError("a weighted draw fell off its weights")
 
 
