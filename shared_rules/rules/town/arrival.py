@@ -70,16 +70,17 @@ def construct(ctx: Ctx, size: TownSize, town_type: str) -> Steps[tuple[Slot, ...
     # the tokens left in the shuffled pool, by Location
     tokens = {location: left for location, left in pool.items() if left > 0 and location not in rules.never}
     names = sorted(tokens)  # the Locations with tokens left, in the order the draw counts them
-    picks = tuple((n, n) for n in names)
+    picks = [(n, n) for n in names]
+    weights = [tokens[n] for n in names]  # each one's tokens left, beside it
     while len(placed) < count and names:  # a random token: a Location with more tokens is the likelier draw
         drawn = yield from ctx.draw("" if ctx.quiet else f"the Building token for slot {len(placed) + 1}", picks,
-                                    rule="FT-TOWN-03", weights=[tokens[n] for n in names], asks=Asks.BUILDING_TOKEN,
+                                    rule="FT-TOWN-03", weights=weights, asks=Asks.BUILDING_TOKEN,
                                     said=(("number", len(placed) + 1),))  # fmt: skip
         placed.append(drawn)
-        tokens[drawn] -= 1
-        if not tokens[drawn]:
-            names.remove(drawn)  # its last token is on the board
-            picks = tuple((n, n) for n in names)
+        at = names.index(drawn)
+        weights[at] -= 1
+        if not weights[at]:  # its last token is on the board
+            del names[at], picks[at], weights[at]
     if len(placed) < count:
         ctx.emit(
             "town_short", f"The Building pool ran out: {count - len(placed)} slot(s) stay empty", rule="FT-TOWN-03",
