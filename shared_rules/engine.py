@@ -114,16 +114,18 @@ def apply(state: Session, command: Command, *, policy: Policy | None = None, qui
     return Outcome(new_state, tuple(run.ctx.events[run.new_events :]), prompt)
 
 
-def autoplay(ctx: Ctx, command: Command, policy: Policy) -> None:
+def autoplay(ctx: Ctx, command: Command, policy: Policy, *, rng_first: bool = False) -> None:
     """Run `command` on `ctx` through the one driver with two answer sources, `policy` then the session RNG, so
     it never stops at a prompt (a decision the policy leaves is an error): the same rule `apply()` runs.
+    `rng_first`: the policy answers no roll and no random draw, so the RNG is asked first (the same answers, and
+    most requests are rolls).
 
     Bulk runs chain commands on one context (the journey's state and RNG live in `ctx`), skipping what only a
     table needs: the pending record, the step counter and the Outcome.
     """
     rule = _check_legal(ctx.state, command)
     assert rule is not None  # no prompt waits in a bulk run
-    stopped, _ = drive(ctx, rule.procedure(ctx, command), (policy, server))
+    stopped, _ = drive(ctx, rule.procedure(ctx, command), (server, policy) if rng_first else (policy, server))
     if stopped is not None:
         raise RuntimeError(f"autoplay: the policy left a decision unanswered ({stopped!r})")
 

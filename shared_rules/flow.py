@@ -299,7 +299,7 @@ class Ctx(Requests):
     def skill(self, hero_id: str, skill: str) -> int:
         """A skill as tested now: the hero's sheet plus what the rule areas add (`SKILL_BONUSES`: Blood Moon's +1
         Spirit, FT-TRAVEL-D25, lives in the travel area)."""
-        value: int = getattr(self.hero(hero_id).skills, skill)
+        value = self.hero(hero_id).skills.level(skill)
         for bonus in SKILL_BONUSES:
             value += bonus(self._state, skill)
         return max(0, value)
@@ -722,7 +722,7 @@ C = TypeVar("C", bound=Requests)
 Source = Callable[[C, Request], Answer | None]  # one place answers come from; None: ask the next one
 
 
-def drive(ctx: C, steps: Steps[T] | None, sources: Sequence[Source[C]]) -> tuple[Request | None, T | None]:
+def drive(ctx: C, steps: Steps[T] | None, sources: tuple[Source[C], ...]) -> tuple[Request | None, T | None]:
     """The one driver: run a rule, answering each request it yields from the first of `sources` that answers.
 
     Returns (None, what the rule returned) when it ran to its end, or (the request no source answered, None):
@@ -879,7 +879,7 @@ def run_rule(
     sources.append(recording(_server_dice))
     ctx = Ctx(checkpoint, state.rng, quiet=quiet)
     already = pending.events_emitted if pending is not None else 0
-    stopped, _ = drive(ctx, procedure(ctx, origin), sources)
+    stopped, _ = drive(ctx, procedure(ctx, origin), tuple(sources))
     if stopped is not None:
         prompt = _prompt_for(ctx, stopped, f"p{state.step + 1}")
         emitted = len(ctx.events)
@@ -952,7 +952,7 @@ def _table_roll(request: RollRequest, faces: Faces, *, field: str) -> Answer:
     )
 
 
-def _pick(word: i64, count: int, weights: Sequence[int]) -> tuple[i64, int]:
+def _pick(word: i64, count: int, weights: tuple[int, ...]) -> tuple[i64, int]:
     """Draw one of `count` things, uniformly or by `weights` (copies of a card in a deck): the new RNG state (as a
     machine word, `Ctx._word`) and the index."""
     if not weights:

@@ -52,6 +52,22 @@ class Skills:
     lore: int = field(default=2, metadata=meta(minimum=0, maximum=12))
     luck: int = field(default=2, metadata=meta(minimum=0, maximum=12))
 
+    def level(self, skill: str) -> int:
+        """The named skill's level (one of `SKILLS`): what a test of it rolls."""
+        if skill == "agility":
+            return self.agility
+        if skill == "cunning":
+            return self.cunning
+        if skill == "spirit":
+            return self.spirit
+        if skill == "strength":
+            return self.strength
+        if skill == "lore":
+            return self.lore
+        if skill == "luck":
+            return self.luck
+        raise ValueError(f"skill: {skill!r} is not one of {', '.join(SKILLS)}")
+
 
 @dataclass(frozen=True, slots=True)
 class Hero:
