@@ -55,18 +55,29 @@ def _affordable(ctx: Ctx, heroes: Sequence[str], cost: Amount) -> bool:
 def _choose(ctx: Ctx, request: ChoiceRequest) -> str:
     options = request.options
     heroes = [request.hero] if request.hero else ctx.heroes()
-    join = next((o for o in options if o.part is Part.JOIN), None)
-    decline = next((o for o in options if o.part is Part.DECLINE), None)
+    join = decline = priced = tested = None  # the first option of each meaning, read in one pass
+    skills: list[str] = []
+    for option in options:
+        if option.part is Part.JOIN and join is None:
+            join = option
+        elif option.part is Part.DECLINE and decline is None:
+            decline = option
+        if option.test is not None:
+            skills.append(option.test.skill)
+            if not option.costs and tested is None:
+                tested = option
+        elif option.costs and option.costs[0].field == "gold" and priced is None:
+            priced = option
     if join is not None and decline is not None:  # "each Hero may ...": take part when able
         return join.key if _able(ctx, heroes, join) else decline.key
-    skills = [o.test.skill for o in options if o.test is not None]
-    if request.hero is not None and len(set(skills)) == len(options):
+    hero = request.hero
+    if hero is not None and len(set(skills)) == len(options):
         # "Cunning 5+ OR Strength 5+": the hero's best skill (ties: the first offered)
-        hero = request.hero
-        best = max(range(len(options)), key=lambda i: (ctx.skill(hero, skills[i]), -i))
+        best, level = 0, -1
+        for index, skill in enumerate(skills):
+            if (this := ctx.skill(hero, skill)) > level:
+                best, level = index, this
         return options[best].key
-    priced = next((o for o in options if o.costs and o.test is None and o.costs[0].field == "gold"), None)
-    tested = next((o for o in options if o.test is not None and not o.costs), None)
     if priced is not None and tested is not None:  # pay a price or take a test: pay when affordable (A8)
         return priced.key if _able(ctx, heroes, priced) else tested.key
     return options[0].key  # which loss, which helper, which split ...: the first offered
@@ -214,12 +225,13 @@ def autoplay_journey(start: Session, size: str, *, quiet: bool = True, dice: Pol
     policy = GritCounter(start.heroes, dice=dice)
     ctx = Ctx(start, start.rng, quiet=quiet)
     commands = 1
-    autoplay(ctx, _CHOOSE.get(size) or ChooseTownSize(size), policy)
+    rng_first = dice is None  # then the policy leaves every roll and draw to the RNG
+    autoplay(ctx, _CHOOSE.get(size) or ChooseTownSize(size), policy, rng_first=rng_first)
     while ctx.state.phase is Phase.TRAVEL:
-        autoplay(ctx, _ROLL_HAZARD, policy)
+        autoplay(ctx, _ROLL_HAZARD, policy, rng_first=rng_first)
         commands += 1
     if ctx.state.active_heroes:
-        autoplay(ctx, _ARRIVE, policy)
+        autoplay(ctx, _ARRIVE, policy, rng_first=rng_first)
         commands += 1
     end = evolve(ctx.state, {"rng": ctx.rng, "step": start.step + commands})
     return Journey(start, end, tuple(policy.spent))
@@ -227,7 +239,10 @@ def autoplay_journey(start: Session, size: str, *, quiet: bool = True, dice: Pol
 
 def hero_values(before: Hero, after: Hero, spent: int) -> tuple[int, ...]:
     """One hero's figures for a journey, in `HERO_METRICS` order: after minus before, and the losses."""
-    lost_tokens = Counter(before.side_bag) - Counter(after.side_bag) if before.side_bag != after.side_bag else {}
+    if before.side_bag == after.side_bag:  # most journeys: nothing to count
+        tokens_lost = 0
+    else:
+        tokens_lost = sum((Counter(before.side_bag) - Counter(after.side_bag)).values())
     if before.items == after.items:
         items_lost = transports_lost = 0
     else:
@@ -247,7 +262,7 @@ def hero_values(before: Hero, after: Hero, spent: int) -> tuple[int, ...]:
         after.grit - before.grit,
         spent,
         items_lost,
-        sum(lost_tokens.values()),
+        tokens_lost,
         after.unwanted_attention - before.unwanted_attention,
         1 if after.knocked_out and not after.removed else 0,
         1 if after.removed else 0,
@@ -319,7 +334,7 @@ class Tally:
         _add_counts(self.town_sizes, Counter(columns[5]))
         _add_counts(self.d36, Counter(chain.from_iterable(columns[6])))
         per_hero = list(zip(*columns[7], strict=True))  # hero -> that hero's rows
-        totals: list[tuple[int, ...]] = [tuple(map(sum, zip(*row, strict=True))) for row in columns[7]]
+        totals = [_posse_total(row) for row in columns[7]]
         for hero_id, hero_rows in zip(self.hero_ids, per_hero, strict=True):
             mine = self.heroes.setdefault(hero_id, {})
             for metric, column in zip(HERO_METRICS, zip(*hero_rows, strict=True), strict=True):
@@ -357,6 +372,17 @@ class Tally:
             )  # fmt: skip
         except (KeyError, TypeError, AttributeError, ValueError) as error:
             raise ValueError(f"tally: malformed ({error!r})") from None
+
+
+def _posse_total(heroes: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """The posse's figures of one journey: each hero's `HERO_METRICS`, added up figure by figure."""
+    if not heroes:
+        return ()
+    total = list(heroes[0])
+    for values in heroes[1:]:
+        for index in range(len(total)):
+            total[index] += values[index]
+    return tuple(total)
 
 
 def _count(hists: dict[str, Histogram], metric: str, column: Sequence[int]) -> None:
