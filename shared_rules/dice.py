@@ -266,10 +266,12 @@ def _roll_words(word: i64, count: int, sides: int, peril: bool) -> tuple[i64, tu
     modulo: i64 = sides
     wrap: i64 = (1 << 32) % modulo  # the high half's weight, modulo `sides`
     faces: list[int] = []
-    for _ in range(count):
+    left: i64 = count  # a machine-word count, not `for _ in range(count)`: mypyc boxes the loop's unused int
+    while left > 0:
         hi, lo, out_hi, out_lo = _step(hi, lo)
         out: i64 = ((out_hi % modulo) * wrap + out_lo) % modulo
         faces.append(PERIL_FACES[out] if peril else 1 + int(out))
+        left -= 1
     return (hi - _WRAP32 if hi >= _SIGN32 else hi) * _WRAP32 + lo, tuple(faces)
 
 

@@ -179,20 +179,8 @@ def roll_for(reason: RollFor, name: str = "", **numbers: int | str) -> tuple[tup
     """The facts of an `Asks.ROLL_FOR` roll: what its dice decide, whose roll it is (`name`, the content's name;
     none when `reason` says it), and the numbers its words need (`count`, `target`, `location` ...)."""
     key: str = reason._value_  # `.value` runs enum's Python-level descriptor: most of this on the compiled build
-    if numbers:
-        return _said(key, name) + tuple(numbers.items())
-    return _said(key, name)
-
-
-_SAID: dict[tuple[str, str], tuple[tuple[str, int | str | bool], ...]] = {}  # `roll_for`'s facts without numbers
-
-
-def _said(key: str, name: str) -> tuple[tuple[str, int | str | bool], ...]:
-    """A reason's facts and whose roll it is, made once per pair (a hazard asks the same roll of every Hero)."""
-    said = _SAID.get((key, name))
-    if said is None:
-        said = _SAID[(key, name)] = (("reason", key), ("name", name)) if name else (("reason", key),)
-    return said
+    said: tuple[tuple[str, int | str | bool], ...] = (("reason", key), ("name", name)) if name else (("reason", key),)
+    return said + tuple(numbers.items()) if numbers else said
 
 
 class Says(str, Enum):
