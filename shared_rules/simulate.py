@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
+from operator import add
 from typing import Any
 
 from .commands import Arrive, ChooseTownSize, Command, RollHazard
@@ -165,8 +166,10 @@ def spends_grit(request: Request, answer: Answer) -> bool:
         return bool(answer.indices)
     if not isinstance(request, ChoiceRequest):
         return False
-    chosen = next((o for o in request.options if o.key == answer.option), None)
-    return chosen is not None and any(cost.field == "grit" for cost in chosen.costs)
+    for option in request.options:  # a loop, not next() over a generator: a bulk run asks this of every choice
+        if option.key == answer.option:
+            return any(cost.field == "grit" for cost in option.costs)
+    return False
 
 
 class GritCounter:
@@ -271,25 +274,31 @@ def hero_values(before: Hero, after: Hero, spent: int) -> tuple[int, ...]:
     )
 
 
-# One journey as plain numbers: (hazards, hazards met, buildings destroyed, turned back, town type, town size,
-# the D36 results met, each hero's `HERO_METRICS`). Rows are what the fast path and apply() are compared on.
-JourneyRow = tuple[int, int, int, int, str, str, tuple[int, ...], tuple[tuple[int, ...], ...]]
+# One journey as plain numbers: (its figures, town type, town size, the D36 results met). The figures are
+# hazards, hazards met, buildings destroyed and turned back, then each hero's `HERO_METRICS`, in one flat tuple:
+# the tally turns many rows into columns in one pass (and adds up the posse's column by column). Rows are what the
+# fast path and apply() are compared on.
+JourneyRow = tuple[tuple[int, ...], str, str, tuple[int, ...]]
+_FIRST_HERO = 4  # where the heroes' figures start in a row's figures
 
 
 def journey_row(journey: Journey) -> JourneyRow:
     """The figures of one finished journey (what a Tally counts)."""
     end = journey.state
     travel, town = end.travel, end.town
-    return (
+    figures = [
         len(travel.rollers) if travel else 0,
         len(travel.hazards) if travel else 0,
         sum(1 for slot in town.slots if slot.destroyed) if town else 0,
         int(travel.turned_back) if travel else 0,
+    ]
+    for before, after, spent in zip(journey.start.heroes, end.heroes, journey.grit_spent, strict=True):
+        figures.extend(hero_values(before, after, spent))
+    return (
+        tuple(figures),
         town.town_type if town else NO_TOWN,
         town.size._value_ if town else NO_TOWN,  # `.value` is enum's Python descriptor: slow in compiled code
         travel.hazards if travel else (),
-        tuple(hero_values(before, after, spent)
-              for before, after, spent in zip(journey.start.heroes, end.heroes, journey.grit_spent, strict=True)),
     )
 
 
@@ -326,21 +335,26 @@ class Tally:
         """Count many journeys at once: each column is counted in one pass (the per-journey cost is the row)."""
         if not rows:
             return
-        columns = list(zip(*rows, strict=True))
+        columns = list(zip(*(row[0] for row in rows), strict=True))  # figure -> its value in every journey
         for metric, column in zip(JOURNEY_METRICS, columns[:3], strict=True):
             _count(self.journey, metric, column)
         self.turned_back += sum(columns[3])
-        _add_counts(self.town_types, Counter(columns[4]))
-        _add_counts(self.town_sizes, Counter(columns[5]))
-        _add_counts(self.d36, Counter(chain.from_iterable(columns[6])))
-        per_hero = list(zip(*columns[7], strict=True))  # hero -> that hero's rows
-        totals = [_posse_total(row) for row in columns[7]]
-        for hero_id, hero_rows in zip(self.hero_ids, per_hero, strict=True):
+        _add_counts(self.town_types, Counter(row[1] for row in rows))
+        _add_counts(self.town_sizes, Counter(row[2] for row in rows))
+        _add_counts(self.d36, Counter(chain.from_iterable(row[3] for row in rows)))
+        metrics = len(HERO_METRICS)
+        posse: list[Sequence[int]] = []  # the heroes' columns added up, metric by metric
+        for number, hero_id in enumerate(self.hero_ids):
+            first = _FIRST_HERO + number * metrics
             mine = self.heroes.setdefault(hero_id, {})
-            for metric, column in zip(HERO_METRICS, zip(*hero_rows, strict=True), strict=True):
+            for index, (metric, column) in enumerate(zip(HERO_METRICS, columns[first:first + metrics], strict=True)):
                 _count(mine, metric, column)
-        for metric, column in zip(HERO_METRICS, zip(*totals, strict=True), strict=True):
-            _count(self.posse, metric, column)
+                if number == 0:
+                    posse.append(column)
+                else:
+                    posse[index] = list(map(add, posse[index], column))
+        for metric, added in zip(HERO_METRICS, posse, strict=True):
+            _count(self.posse, metric, added)
         self.trials += len(rows)
 
     def to_json(self) -> dict[str, Any]:
@@ -372,17 +386,6 @@ class Tally:
             )  # fmt: skip
         except (KeyError, TypeError, AttributeError, ValueError) as error:
             raise ValueError(f"tally: malformed ({error!r})") from None
-
-
-def _posse_total(heroes: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
-    """The posse's figures of one journey: each hero's `HERO_METRICS`, added up figure by figure."""
-    if not heroes:
-        return ()
-    total = list(heroes[0])
-    for values in heroes[1:]:
-        for index in range(len(total)):
-            total[index] += values[index]
-    return tuple(total)
 
 
 def _count(hists: dict[str, Histogram], metric: str, column: Sequence[int]) -> None:
