@@ -76,4 +76,4 @@ class Session:
 
     @property
     def active_heroes(self) -> tuple[Hero, ...]:
-        return tuple(hero for hero in self.heroes if not hero.removed)
+        return tuple([hero for hero in self.heroes if not hero.removed])  # a list made in a loop: no generator
