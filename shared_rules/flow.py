@@ -737,12 +737,15 @@ def drive(ctx: C, steps: Steps[T] | None, sources: tuple[Source[C], ...]) -> tup
         if isinstance(request, _End):
             return None, request.value
         for source in sources:
+            if source is server and isinstance(ctx, Ctx) and isinstance(request, (RollRequest, DrawRequest)):
+                value = _rng_value(ctx, request)  # the RNG asked in place: no Answer made to be taken apart
+                break
             answer = source(ctx, request)
             if answer is not None:
+                value = _take(ctx, request, answer)
                 break
         else:
             return request, None
-        value = _take(ctx, request, answer)
 
 
 @dataclass(slots=True)
@@ -970,10 +973,28 @@ def _pick(word: i64, count: int, weights: tuple[int, ...]) -> tuple[i64, int]:
 
 def _server_answer(ctx: Ctx, request: RollRequest | DrawRequest) -> Answer:
     if isinstance(request, DrawRequest):
-        ctx._word, index = _pick(ctx._word, len(request.picks), request.weights)
-        return Answer("draw", option=request.picks[index][0])
+        return Answer("draw", option=_server_pick(ctx, request))
+    return Answer("roll", _server_roll(ctx, request))
+
+
+def _rng_value(ctx: Ctx, request: RollRequest | DrawRequest) -> Any:
+    """What the rule receives when the RNG answers (`_take` of `server`'s answer, with its event), made without the
+    Answer: most of a bulk run's requests are answered so."""
+    if isinstance(request, DrawRequest):
+        return ctx._answered(request, _server_pick(ctx, request), how="draw")
+    roll = _server_roll(ctx, request)
+    ctx._rolled(roll, request.rule, request.asks, request.said)
+    return roll
+
+
+def _server_roll(ctx: Ctx, request: RollRequest) -> Roll:
     ctx._word, faces = roll_word(ctx._word, request.kind, request.pool)
-    return Answer("roll", Roll(request.purpose, request.kind, faces, request.hero, "server", request.target, request.chart))
+    return Roll(request.purpose, request.kind, faces, request.hero, "server", request.target, request.chart)
+
+
+def _server_pick(ctx: Ctx, request: DrawRequest) -> str:
+    ctx._word, index = _pick(ctx._word, len(request.picks), request.weights)
+    return request.picks[index][0]
 
 
 def _take(ctx: Requests, request: Request, answer: Answer) -> Any:
