@@ -292,8 +292,11 @@ def journey_row(journey: Journey) -> JourneyRow:
         sum(1 for slot in town.slots if slot.destroyed) if town else 0,
         int(travel.turned_back) if travel else 0,
     ]
-    for before, after, spent in zip(journey.start.heroes, end.heroes, journey.grit_spent, strict=True):
-        figures.extend(hero_values(before, after, spent))
+    before, after, spent = journey.start.heroes, end.heroes, journey.grit_spent
+    if not len(before) == len(after) == len(spent):
+        raise ValueError(f"a journey of {len(before)} heroes ended with {len(after)}, {len(spent)} counted")
+    for index in range(len(before)):  # not zip(strict=True), a call through Python from compiled code
+        figures.extend(hero_values(before[index], after[index], spent[index]))
     return (
         tuple(figures),
         town.town_type if town else NO_TOWN,

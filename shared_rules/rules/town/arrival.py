@@ -13,6 +13,7 @@ from ...state import Phase, Slot, Town, TownSize
 from ..stay import begin_stay
 
 STANDARD = "Standard Frontier Town"
+_NO_RULES = TownTypeRules()  # a Town type the pack says nothing of: no Location always or never present
 
 
 def arrive(ctx: Ctx, command: Arrive) -> Procedure:
@@ -58,7 +59,7 @@ def stay_again(ctx: Ctx, town: Town | None = None) -> Steps[None]:
 def construct(ctx: Ctx, size: TownSize, town_type: str) -> Steps[tuple[Slot, ...]]:
     """Fill the numbered slots: 'always' Locations first, 'never' ones out of the pool, the rest drawn (FT-TOWN-03)."""
     content = pack(ctx.state.pack)
-    rules = content.town_types.get(town_type, TownTypeRules())
+    rules = content.town_types.get(town_type) or _NO_RULES
     count = TOWN_SIZES[size].locations
     pool: dict[str, int] = {}  # the Building tokens, by Location (the pack names which; never fewer than `always`)
     for location, tokens_of in content.buildings:

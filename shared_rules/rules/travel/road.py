@@ -11,15 +11,16 @@ from ...prompts import Asks
 from ...state import Phase, TownSize, Travel
 from .hazards import HAZARDS
 
+_SIZES = {size.value: size for size in TownSize}
+
 
 def choose_town_size(ctx: Ctx, command: ChooseTownSize) -> Procedure:
     """Pick the Town size (FT-TRAVEL-01); each hero adds hazards by the size's table (FT-TRAVEL-02)."""
-    try:
-        size = TownSize(command.size)
-    except ValueError:
+    size = _SIZES.get(command.size)  # not TownSize(...): enum's lookup runs in Python, slow from compiled code
+    if size is None:
         raise InvalidCommand(
             f"size: {command.size!r} is not a Town size; one of small, medium, large", field="size", rule="FT-TRAVEL-01"
-        ) from None
+        )
     table = TOWN_SIZES[size]
     named: str = size._value_  # a plain attribute (`.value` is enum's Python descriptor, slow in compiled code)
     purpose = f"Travel Hazards to a {named.capitalize()} Town"

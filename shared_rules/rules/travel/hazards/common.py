@@ -101,8 +101,10 @@ def either_test(
     options = []
     for skill in skills:
         n = ctx.skill(hero, skill)
-        options.append(Option(skill, f"{skill.capitalize()} {target}+ ({n} dice)", test=SkillCheck(skill, target),
-                              says=Says.SKILL, facts=(Fact("count", n),)))  # fmt: skip
-    skill = yield from ctx.choose(f"{purpose}: which test?", options, hero=hero, rule=rule, alike="which_test",
-                                  each=each, asks=Asks.WHICH_TEST, said=(("name", purpose),))  # fmt: skip
+        label = "" if ctx.quiet else f"{skill.capitalize()} {target}+ ({n} dice)"  # words for a table's prompt only
+        options.append(Option(skill, label, test=SkillCheck(skill, target), says=Says.SKILL,
+                              facts=(Fact("count", n),)))  # fmt: skip
+    skill = yield from ctx.choose("" if ctx.quiet else f"{purpose}: which test?", options, hero=hero, rule=rule,
+                                  alike="which_test", each=each, asks=Asks.WHICH_TEST,
+                                  said=(("name", purpose),))  # fmt: skip
     return (yield from ctx.skill_test(hero, skill, target, purpose, rule=rule))
