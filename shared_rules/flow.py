@@ -543,7 +543,7 @@ class Ctx(Requests):
             roll = Roll(label, DieKind.POOL, (), hero_id, "none", target)
         else:  # asked here, not through `roll`: a generator less per test
             roll = yield RollRequest(DieKind.POOL, label, hero_id, dice, target, False, rule, reads, False, then,
-                                     self.grit_offered(hero_id), "", Asks.SKILL_TEST, said)  # fmt: skip
+                                     self.grit_offered(hero_id), asks=Asks.SKILL_TEST, said=said)  # fmt: skip
         while (
             self._state.options.offer_grit_rerolls
             and self.hero(hero_id).grit >= 1

@@ -536,13 +536,14 @@ def test_in_english_the_fight_and_mission_log_reads_like_the_engines_own_line() 
 
 def _rolled_and_drawn_keys() -> set[str]:
     """Every key the engine rolls or draws with: the `asks=` of each `roll/d6/d3/two_d6/dice/draw` call (and of
-    `own_roll`, a hero's roll with a Grit offer) in its source, but the generic `roll` and `draw`."""
+    `own_roll`, a hero's roll with a Grit offer, and of a `RollRequest` a rule yields itself) in its source, but the
+    generic `roll` and `draw`."""
     import ast
     from pathlib import Path
 
     import shared_rules
 
-    calls = {"roll", "d6", "d3", "two_d6", "dice", "draw", "own_roll"}
+    calls = {"roll", "d6", "d3", "two_d6", "dice", "draw", "own_roll", "RollRequest", "DrawRequest"}
     keys: set[str] = set()
     for path in Path(shared_rules.__file__).parent.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
