@@ -737,9 +737,11 @@ def drive(ctx: C, steps: Steps[T] | None, sources: tuple[Source[C], ...]) -> tup
         if isinstance(request, _End):
             return None, request.value
         for source in sources:
-            if source is server and isinstance(ctx, Ctx) and isinstance(request, (RollRequest, DrawRequest)):
-                value = _rng_value(ctx, request)  # the RNG asked in place: no Answer made to be taken apart
-                break
+            if source is server and isinstance(ctx, Ctx):  # the RNG asked in place: no Answer made to be taken apart
+                if isinstance(request, (RollRequest, DrawRequest)):
+                    value = _rng_value(ctx, request)
+                    break
+                continue  # and it answers nothing else
             answer = source(ctx, request)
             if answer is not None:
                 value = _take(ctx, request, answer)

@@ -124,10 +124,12 @@ def play_adventure(state: Session, *, policy: Policy = default_policy, max_turns
     won = False
     ctx = Ctx(state, state.rng, quiet=quiet, keep=ENDED)
     commands = 0
+    rng_first = policy is default_policy  # which answers no roll and no draw: the RNG is asked first
     while (adventure := ctx.state.adventure) is not None and adventure.turn <= max_turns:
         turn = adventure.turn
         command = choose(ctx.state) if choose is not None else next_command(ctx.state, token=token)
-        autoplay(ctx, command, policy)  # a decision the policy leaves is a RuntimeError: a prompt here is a bug
+        # a decision the policy leaves is a RuntimeError: a prompt here is a bug
+        autoplay(ctx, command, policy, rng_first=rng_first)
         commands += 1
         for event in ctx.events:
             if event.type is EventType.ADVENTURE_ENDED and event.changes:
