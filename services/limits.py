@@ -51,6 +51,7 @@ client_address: contextvars.ContextVar[str] = contextvars.ContextVar("client_add
 """The address of the client of the request being handled (set by the edge middleware)."""
 
 FLUSH_INTERVAL = 0.5
+FLUSH_TIMEOUT = 10.0  # seconds a flush may wait for Redis before it is given up (its counts go with the next one)
 
 
 class RateLimited(ServiceError):
@@ -244,8 +245,9 @@ class Guard:
             live.append((key, window, rules[key[0]]))
         if not live:
             return
-        try:
-            counts, ttls = await self._add([(r.key(k[1]), w.pending, r.window) for k, w, r in live])
+        try:  # bounded: the client has no read timeout, and a flush that never returns would end the sharing
+            counts, ttls = await asyncio.wait_for(self._add([(r.key(k[1]), w.pending, r.window) for k, w, r in live]),
+                                                  timeout=FLUSH_TIMEOUT)
         except Exception as exc:  # fail open: an unreachable counter must not refuse everyone
             log.warning("rate limit counters unreachable (%s); not limiting", exc)
             return
