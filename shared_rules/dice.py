@@ -213,9 +213,21 @@ def from_word(word: i64) -> int:
 def roll_word(word: i64, kind: DieKind, pool: int = 1) -> tuple[i64, tuple[int, ...]]:
     """`roll_faces` on the state as a machine word."""
     if _IN_WORDS:
-        sides = 8 if kind is DieKind.D8 else 6
-        count = 1 if kind is DieKind.D6 or kind is DieKind.D3 else die_count(kind, pool)
-        return _roll_words(word, count, sides, kind is DieKind.PERIL)
+        if kind is DieKind.D6 or kind is DieKind.D3:  # one die, most of a journey's rolls: no list, no new tuple
+            word, out = _draw_word(word, 6)
+            return word, _ONE_FACE[1 + out]
+        sides, peril = 8 if kind is DieKind.D8 else 6, kind is DieKind.PERIL
+        count = die_count(kind, pool)
+        if count <= 3 and not peril:  # D36, 2D6 and most skill tests: the tuple made at once, no list
+            word, first = _draw_word(word, sides)
+            if count == 1:
+                return word, _ONE_FACE[1 + first]
+            word, second = _draw_word(word, sides)
+            if count == 2:
+                return word, (1 + first, 1 + second)
+            word, third = _draw_word(word, sides)
+            return word, (1 + first, 1 + second, 1 + third)
+        return _roll_words(word, count, sides, peril)
     state, faces = roll_faces(from_word(word), kind, pool)
     return as_word(state), faces
 
@@ -223,8 +235,7 @@ def roll_word(word: i64, kind: DieKind, pool: int = 1) -> tuple[i64, tuple[int, 
 def pick_word(word: i64, count: int) -> tuple[i64, int]:
     """`pick_index` on the state as a machine word."""
     if _IN_WORDS:
-        word, faces = _roll_words(word, 1, count, False)
-        return word, faces[0] - 1
+        return _draw_word(word, count)
     state, index = pick_index(from_word(word), count)
     return as_word(state), index
 
@@ -273,6 +284,18 @@ def _roll_words(word: i64, count: int, sides: int, peril: bool) -> tuple[i64, tu
         faces.append(PERIL_FACES[out] if peril else 1 + int(out))
         left -= 1
     return (hi - _WRAP32 if hi >= _SIGN32 else hi) * _WRAP32 + lo, tuple(faces)
+
+
+def _draw_word(word: i64, sides: int) -> tuple[i64, int]:
+    """One step of `_roll_words` with its output left as an index: the new state and the output modulo `sides`
+    (a D6's face - 1, a drawn index), returned without a tuple of faces."""
+    modulo: i64 = sides
+    hi, lo, out_hi, out_lo = _step((word >> 32) & _M32, word & _M32)
+    out: i64 = ((out_hi % modulo) * ((1 << 32) % modulo) + out_lo) % modulo
+    return (hi - _WRAP32 if hi >= _SIGN32 else hi) * _WRAP32 + lo, int(out)
+
+
+_ONE_FACE: Final = tuple((face,) for face in range(9))  # one die's faces as made once, (face,) at index face
 
 
 def _next_in_words(state: int) -> tuple[int, int]:

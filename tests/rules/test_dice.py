@@ -18,13 +18,17 @@ from shared_rules.dice import (
     PERIL_FACES,
     DieKind,
     Roll,
+    _draw_word,
     _next_in_words,
     _roll_in_words,
+    as_word,
     die_count,
     face_range,
     next_random,
     pick_index,
+    pick_word,
     roll_faces,
+    roll_word,
     seed_state,
     validate_faces,
 )
@@ -269,6 +273,24 @@ def test_the_rng_in_machine_words_is_splitmix64_step_for_step() -> None:
         peril = next_random(state)
         assert _roll_in_words(state, 1, 6, True) == (peril[0], (PERIL_FACES[peril[1] % 6],))
         assert pick_index(state, 37) == (peril[0], peril[1] % 37)
+
+
+def test_a_command_rolls_the_same_dice_on_the_state_as_a_machine_word() -> None:
+    """A running command keeps the RNG state as one machine word (`roll_word`, `pick_word`), with shortcuts for one
+    die, two dice and one draw on the compiled build: every kind, pool and draw gives the faces, index and next state
+    of `roll_faces` and `pick_index` (FF-DICE-01..04; this runs on both builds)."""
+    rnd = random.Random(5)
+    edges = [0, 1, _MASK, 2**32 - 1, 2**32, 2**63, 2**63 - 1, 0xFFFFFFFF00000000]
+    for state in edges + [rnd.getrandbits(64) for _ in range(400)]:
+        word = as_word(state)
+        for kind in DieKind:
+            for pool in (1, 2, 3, 4):  # one, two and three dice are made without a list
+                after, faces = roll_faces(state, kind, pool)
+                assert roll_word(word, kind, pool) == (as_word(after), faces), (state, kind, pool)
+        for count in (1, 2, 6, 37, 4096):
+            after, index = pick_index(state, count)
+            assert pick_word(word, count) == (as_word(after), index), (state, count)
+            assert _draw_word(word, count) == (as_word(after), index), (state, count)
 
 
 @pytest.mark.parametrize("kind", list(DieKind))
