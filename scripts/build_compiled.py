@@ -70,7 +70,10 @@ SUBCLASSED = {"rules/adventure/missions": ("Mission",)}
 # rewrites a module's text for the build only: each plain dataclass gets an `__init__` written out (so mypyc
 # compiles it), a `_evolve_with` that `frozen.evolve` calls, and, when frozen, a `__reduce__` (a compiled frozen
 # value cannot be unpickled field by field); `@quick` goes (a class decorator makes a class interpreted); and the
-# module keeps its classes' annotations and docstrings as written in `_WRITTEN` (read by `meta.written`).
+# module keeps its classes' annotations and docstrings as written in `_WRITTEN` (read by `meta.written`). A class
+# that declares `with_value(self, name, value)` (one field set) or `with_values(self, changes)` (`frozen.evolve` in
+# the source) gets them written out too: compiled callers then call them directly, with no lookup of the class's
+# copy (and `with_value` with no dict of changes).
 
 
 def native_source(source: str, subclassed: tuple[str, ...] = ()) -> str:
@@ -105,6 +108,11 @@ def native_source(source: str, subclassed: tuple[str, ...] = ()) -> str:
         for other in node.decorator_list:
             if isinstance(other, ast.Name) and other.id == "quick":
                 replaced[other.lineno - 1] = "\n"
+        declared = [s for s in node.body if isinstance(s, ast.FunctionDef) and s.name in _WRITTEN_OUT]
+        for method in declared:  # the source's `evolve` goes: the build writes the copy out (`_methods`)
+            for index in range(min([method.lineno, *(d.lineno for d in method.decorator_list)]) - 1,
+                               method.end_lineno or method.lineno):
+                replaced[index] = ""
         line, end, last = (decorator.end_lineno or 0) - 1, decorator.end_col_offset or 0, node.end_lineno or 0
         text = lines[line]
         if isinstance(decorator, ast.Call):  # before its closing parenthesis
@@ -112,7 +120,8 @@ def native_source(source: str, subclassed: tuple[str, ...] = ()) -> str:
             replaced[line] = text[:end - 1] + comma + "init=False" + text[end - 1:]
         else:
             replaced[line] = text[:end] + "(init=False)" + text[end:]
-        inserts.setdefault(last, []).append(_methods(node.name, fields, bool(options.get("frozen"))))
+        inserts.setdefault(last, []).append(_methods(node.name, fields, bool(options.get("frozen")),
+                                                     {method.name for method in declared}))
     rebound = {name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names}
     for node in tree.body:  # a constant mypyc reads from the module's dict at every use unless it is Final
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
@@ -197,7 +206,10 @@ def _plain(node: ast.ClassDef, decorator: ast.expr, fields: list[tuple[str, str,
     return all(default != "<unsupported>" for _, _, default, _ in fields)
 
 
-def _methods(cls: str, fields: list[tuple[str, str, str | None, str | None]], frozen: bool) -> str:
+_WRITTEN_OUT = ("with_value", "with_values")  # copies a class may declare, which the build writes out
+
+
+def _methods(cls: str, fields: list[tuple[str, str, str | None, str | None]], frozen: bool, declared: set[str]) -> str:
     ignore = "  # type: ignore[misc]" if frozen else ""  # a frozen field is set once, here
     parameters, body = [], []
     for name, annotation, default, factory in fields:
@@ -213,15 +225,34 @@ def _methods(cls: str, fields: list[tuple[str, str, str | None, str | None]], fr
             "", f"def _evolve_with(self, changes: dict[str, _Any]) -> {cls}:",
             f"    new = {cls}({values})",
             "    for name, value in changes.items():",  # each change set through its own slot, no lookup by name
-            *(line for index, name in enumerate(names)
-              for line in (f"        {'if' if index == 0 else 'elif'} name == {name!r}:",
-                           f"            new.{name} = value{ignore}")),
-            *(["        else:"] if names else []),
-            f"        {'    ' if names else ''}raise TypeError(f'{cls} has no field {{name!r}}')",
+            *_set_named(cls, names, "        ", ignore),
             "    return new"]
+    if "with_values" in declared:
+        text += ["", f"def with_values(self, changes: dict[str, _Any]) -> {cls}:", "    return self._evolve_with(changes)"]
+    if "with_value" in declared:  # one field, named at run time: set through its own slot
+        text += ["", f"def with_value(self, name: str, value: _Any) -> {cls}:", f"    new = {cls}({values})",
+                 *_set_named(cls, names, "    ", ignore), "    return new"]
     if frozen:
         text += ["", "def __reduce__(self) -> tuple[_Any, ...]:", f"    return ({cls}, ({values}{',' if len(names) == 1 else ''}))"]
     return "".join(f"    {t}\n" if t else "\n" for t in ["", *text])
+
+
+def _set_named(cls: str, names: list[str], indent: str, ignore: str) -> list[str]:
+    """`new.<name> = value` for the field `name` names, else a TypeError: the names are told apart by their length
+    first, then compared within it (a Hero's Gold is two comparisons, not the seventeenth of a chain)."""
+    refuse = f"raise TypeError(f'{cls} has no field {{name!r}}')"
+    if not names:
+        return [indent + refuse]
+    lengths = sorted({len(name) for name in names})
+    lines = [f"{indent}size = len(name)"]
+    for index, length in enumerate(lengths):
+        lines.append(f"{indent}{'if' if index == 0 else 'elif'} size == {length}:")
+        alike = [name for name in names if len(name) == length]
+        for at, name in enumerate(alike):
+            lines += [f"{indent}    {'if' if at == 0 else 'elif'} name == {name!r}:",
+                      f"{indent}        new.{name} = value{ignore}"]
+        lines += [f"{indent}    else:", f"{indent}        {refuse}"]
+    return [*lines, f"{indent}else:", f"{indent}    {refuse}"]
 
 
 def source_hash() -> str:

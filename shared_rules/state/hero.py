@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
+from ..frozen import evolve
 from ..meta import meta
 
 SKILLS = ("agility", "cunning", "spirit", "strength", "lore", "luck")
@@ -102,6 +104,11 @@ class Hero:
     scratch_deal: bool = False  # accepted Mr. Scratch's deal (FT-TRAVEL-D66, A50)
     removed: bool = False  # taken from the game for good
     bleeding: int = field(default=0, metadata=meta(minimum=0, maximum=99))  # Bleeding markers: -3 total Health each until removed with Grit (FF-HERO-11)
+
+    def with_value(self, name: str, value: Any) -> Hero:
+        """This hero with one field set (`replace(hero, **{name: value})`), the field named at run time: every
+        change to a hero's counters goes through it (the compiled build writes the copy out)."""
+        return evolve(self, {name: value})
 
     @property
     def max_health(self) -> int:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ..frozen import evolve
 from ..meta import meta, provided
 from .adventure import Adventure
 from .hero import Hero
@@ -68,11 +69,26 @@ class Session:
     pack: str = field(default="default", metadata=meta(choices=provided("packs"), enum="Pack"))  # in use
     pending: Pending | None = field(default_factory=_no_pending)
 
+    def with_value(self, name: str, value: Any) -> Session:
+        """This state with one field set (`replace(state, **{name: value})`), the field named at run time: a
+        command's heroes are folded in through it (the compiled build writes the copy out)."""
+        return evolve(self, {name: value})
+
+    def with_values(self, changes: dict[str, Any]) -> Session:
+        """This state with the named fields set (`frozen.evolve(state, changes)`): a command's top-level changes go
+        through it, with the heroes kept aside in the same copy (the compiled build calls its copy directly)."""
+        return evolve(self, changes)
+
     def hero(self, hero_id: str) -> Hero:
         for hero in self.heroes:
             if hero.id == hero_id:
                 return hero
         raise KeyError(hero_id)
+
+    @property
+    def anyone_left(self) -> bool:
+        """Whether any hero is still in the game (`active_heroes` is not empty), asked without building the tuple."""
+        return any(not hero.removed for hero in self.heroes)  # compiled: a loop, no generator
 
     @property
     def active_heroes(self) -> tuple[Hero, ...]:

@@ -83,6 +83,35 @@ def test_the_compiled_builds_values_are_built_and_copied_compiled() -> None:
     assert codec.type_hints(Hero)["mutations"] == tuple[str, ...]  # as written, not the bare `tuple` mypyc keeps
 
 
+def test_one_field_set_by_name_is_the_same_copy_on_both_builds() -> None:
+    """`with_value` is how the engine changes one hero counter or folds a command's heroes into the state, and
+    `with_values` how it sets the state's fields; the compiled build writes them out (`scripts/build_compiled.py`): every field set gives `dataclasses.replace`'s value,
+    and a name no field has is refused, on either build."""
+    import dataclasses
+
+    from shared_rules.engine import new_session
+    from shared_rules.simulate import sample_heroes
+    from shared_rules.state import Phase
+
+    hero = sample_heroes(1)[0]
+    state = new_session(sample_heroes(2))
+    for value, changes in ((hero, {"gold": 7, "wounds": 3, "name": "Kenji", "bleeding": 2, "removed": True,
+                                   "items": (), "id": "k"}),
+                           (state, {"heroes": state.heroes[:1], "phase": Phase.TRAVEL, "rng": 5, "pending": None,
+                                    "step": 9})):
+        for name in (f.name for f in dataclasses.fields(value)):  # every field, unchanged and changed
+            assert value.with_value(name, getattr(value, name)) == value
+            if name in changes:
+                assert value.with_value(name, changes[name]) == dataclasses.replace(value, **{name: changes[name]})
+        with pytest.raises(TypeError, match="no field"):
+            value.with_value("goldd", 1)
+    both = {"phase": Phase.TRAVEL, "heroes": state.heroes[1:]}
+    assert state.with_values(both) == dataclasses.replace(state, **both) and state.with_values({}) == state
+    with pytest.raises(TypeError, match="no field"):
+        state.with_values({"phases": Phase.TRAVEL})
+    assert hero.with_value("gold", 1).gold == 1 and hero.gold == 150  # a copy: the value itself stays
+
+
 _TRIALS = """
 import hashlib, json
 from shared_rules import flow, odds
