@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from . import flow
 from .commands import ANSWERS, COMMAND_TYPES, Command
@@ -24,12 +25,14 @@ AREAS: tuple[Area, ...] = ()
 """The rule areas in campaign order; `legal_commands` lists theirs in this order, manual adjustments last. Filled
 by `_load_areas` on the first command or legal-commands read (importing the Adventure's and the missions' rules,
 boards included, was a tenth of the service's start-up)."""
-RULES: dict[str, tuple[CommandRule, ...]] = {}  # a command may mean its thing in several areas, one per phase
+RULES: Final[dict[str, tuple[CommandRule, ...]]] = {}
+"""Each command's rules (one command may mean its thing in several areas, one per phase), filled last by
+`_load_areas`: empty until the areas are loaded. Holds no unknown command and no answer to a prompt."""
 
 
 def _load_areas() -> None:
     """Import the rule areas and index their commands (once; a race builds the same tables twice, harmlessly)."""
-    global AREAS, RULES
+    global AREAS
     from .rules import adventure, missions, stay, town, travel
 
     areas = (travel.AREA, town.AREA, stay.AREA, adventure.AREA, missions.AREA, adjust.AREA)
@@ -42,9 +45,9 @@ def _load_areas() -> None:
             ):
                 raise TypeError(f"area {area.name}: command {type_!r} is unknown, an answer, or claimed twice in a phase")
             rules[type_] = (*claimed, rule)
-    RULES = rules
-    flow.SKILL_BONUSES = tuple(bonus for area in areas for bonus in area.skill_bonuses)
+    flow.SKILL_BONUSES[:] = [bonus for area in areas for bonus in area.skill_bonuses]
     AREAS = areas
+    RULES.update(rules)  # last: a command finds the areas loaded once it finds RULES filled
 
 
 def _rule_for(command_type: str, phase: Phase) -> CommandRule | None:
@@ -133,12 +136,13 @@ def autoplay(ctx: Ctx, command: Command, policy: Policy, *, rng_first: bool = Fa
 def _check_legal(state: Session, command: Command) -> CommandRule | None:
     """Refuse a command not allowed now (IllegalCommand, InvalidCommand naming the field and rule), before anything
     runs; the rule that runs it, or None when it answers the prompt waiting."""
-    if not AREAS:
+    if not RULES:
         _load_areas()
     kind = command.type
-    if kind not in COMMAND_TYPES:
-        raise InvalidCommand(f"type: unknown command {kind!r}", field="type")
     pending = state.pending
+    known = pending is None and kind in RULES  # then it is a known command and no answer: skip those checks
+    if not known and kind not in COMMAND_TYPES:
+        raise InvalidCommand(f"type: unknown command {kind!r}", field="type")
     if pending is not None:
         prompt = pending.prompt
         if kind != prompt.answer_with:
@@ -154,9 +158,9 @@ def _check_legal(state: Session, command: Command) -> CommandRule | None:
                 f"prompt {given!r} is not the one waiting ({prompt.id})", field="prompt", rule=prompt.rule
             )
         return None
-    if kind in ANSWERS:
+    if not known and kind in ANSWERS:
         raise IllegalCommand(f"{kind!r} answers a prompt, and no prompt is waiting", field="type")
-    if not state.active_heroes:
+    if not state.anyone_left:
         raise IllegalCommand("no hero is left in the posse", field="type")
     rules = RULES.get(kind, ())
     if not rules:
@@ -182,9 +186,9 @@ def legal_commands(state: Session) -> tuple[LegalCommand, ...]:
                 prompt.answer_with, prompt.id, prompt.hero, tuple(o.key for o in prompt.options), prompt.question
             ),
         )
-    if not state.active_heroes:
+    if not state.anyone_left:
         return ()
-    if not AREAS:
+    if not RULES:
         _load_areas()
     return tuple(item for area in AREAS for item in area.legal(state))
 

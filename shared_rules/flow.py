@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from .commands import CardEntry, Choose, Command, Effect, EnterCard, Faces, Reroll, RollDice
 from .content import pack
@@ -115,8 +115,19 @@ T = TypeVar("T")
 Steps = Generator[Request, Any, T]  # a rule or a piece of one that yields requests and returns a T
 Procedure = Generator[Request, Any, Any]
 Policy = Callable[["Ctx", Request], Answer | None]
-SkillBonus = Callable[[Session, str], int]  # what a rule adds to a skill as tested now (Blood Moon: +1 Spirit)
-SKILL_BONUSES: tuple[SkillBonus, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SkillBonus:
+    """What a rule adds to one skill as tested now, while `applies(state)` holds (Blood Moon: +1 Spirit). The skill
+    is data, so a test of another skill asks nothing."""
+
+    skill: str
+    amount: int
+    applies: Callable[[Session], bool]
+
+
+SKILL_BONUSES: Final[list[SkillBonus]] = []
 """The rule areas' skill bonuses; the engine fills it when it loads the areas (`Area.skill_bonuses`)."""
 
 class Requests:
@@ -242,12 +253,12 @@ class Ctx(Requests):
     session RNG it rolls with.
     """
 
-    __slots__ = ("_state", "_heroes", "_by_id", "events", "_word", "quiet", "keep")
+    __slots__ = ("_state", "_heroes", "_changed", "events", "_word", "quiet", "keep")
 
     def __init__(self, state: Session, rng: int, *, quiet: bool = False, keep: frozenset[str] = frozenset()) -> None:
         self._state = state
-        self._heroes: list[Hero] | None = None  # the heroes as changed, when `_state.heroes` is behind them
-        self._by_id: dict[str, Hero] | None = None  # the same heroes by id, built on the first read
+        self._heroes: list[Hero] | None = None  # the heroes as read and changed, made on the first read
+        self._changed = False  # `_heroes` holds changes `_state.heroes` does not have yet
         self.events: list[Event] = []
         self._word = as_word(rng)  # the RNG state as one machine word while the command runs (dice.as_word)
         self.quiet = quiet
@@ -262,30 +273,41 @@ class Ctx(Requests):
     def state(self) -> Session:
         """The working state. Hero changes are kept aside and folded in when the state is read, so a run of
         changes copies the Session once, not once per change."""
-        if self._heroes is not None:
-            self._state = evolve(self._state, {"heroes": tuple(self._heroes)})
-            self._heroes = None
+        if self._changed and self._heroes is not None:
+            self._state = self._state.with_value("heroes", tuple(self._heroes))
+            self._changed = False
         return self._state
 
     @state.setter
     def state(self, value: Session) -> None:
         self._state = value
         self._heroes = None
-        self._by_id = None
+        self._changed = False
+
+    @property
+    def state_but_heroes(self) -> Session:
+        """The working state with every field but `heroes` as the command left it (read the heroes with `hero()`
+        and `heroes()`): a read that copies nothing, where `state` folds the heroes kept aside into a new Session.
+        A bulk run asks the phase and the road after every command; the next `update` folds the heroes for free."""
+        return self._state
 
     # ---- reading -------------------------------------------------------------------------------------------
+    def _posse(self) -> list[Hero]:
+        """The heroes as changed so far, in posse order: the one list every read and change of a hero uses."""
+        heroes = self._heroes
+        if heroes is None:
+            heroes = self._heroes = list(self._state.heroes)
+        return heroes
+
     def hero(self, hero_id: str) -> Hero:
-        """The hero as changed so far (KeyError for an unknown id); rules read one ~90 times a journey."""
-        by_id = self._by_id
-        if by_id is None:
-            heroes = self._heroes if self._heroes is not None else self._state.heroes
-            by_id = self._by_id = {hero.id: hero for hero in heroes}
-        return by_id[hero_id]
+        """The hero as changed so far (KeyError for an unknown id); rules read one ~90 times a journey, so it is a
+        look along the posse (a handful of heroes), not a dict kept up to date."""
+        heroes = self._posse()
+        return heroes[_index(heroes, hero_id)]
 
     def heroes(self) -> list[str]:
         """The ids of the heroes still in the game, in posse order ("each Hero ...")."""
-        heroes = self._heroes if self._heroes is not None else self._state.heroes
-        return [hero.id for hero in heroes if not hero.removed]
+        return [hero.id for hero in self._posse() if not hero.removed]
 
     def name(self, hero_id: str) -> str:
         return self.hero(hero_id).name
@@ -301,7 +323,8 @@ class Ctx(Requests):
         Spirit, FT-TRAVEL-D25, lives in the travel area)."""
         value = self.hero(hero_id).skills.level(skill)
         for bonus in SKILL_BONUSES:
-            value += bonus(self._state, skill)
+            if bonus.skill == skill and bonus.applies(self._state):
+                value += bonus.amount
         return max(0, value)
 
     # ---- events --------------------------------------------------------------------------------------------
@@ -330,18 +353,15 @@ class Ctx(Requests):
 
     # ---- changing heroes: the one place that keeps every value in bounds ------------------------------------
     def _put(self, hero: Hero) -> None:
-        heroes = self._heroes if self._heroes is not None else list(self._state.heroes)
-        for index, old in enumerate(heroes):
-            if old.id == hero.id:
-                heroes[index] = hero
-                break
-        self._heroes = heroes
-        if self._by_id is not None:
-            self._by_id[hero.id] = hero
+        heroes = self._posse()
+        heroes[_index(heroes, hero.id)] = hero
+        self._changed = True
 
     def change(self, hero_id: str, field: str, delta: int, *, rule: str, why: str = "") -> int:
         """Add `delta` to a hero value, kept within its bounds; returns the change actually made (A8: Gold floors at $0)."""
-        hero = self.hero(hero_id)
+        heroes = self._posse()
+        at = _index(heroes, hero_id)
+        hero = heroes[at]
         before: int = getattr(hero, field)  # typed: the compiled build then adds and compares machine integers
         after = bounded(hero, field, before + delta)
         if after == before:
@@ -349,8 +369,8 @@ class Ctx(Requests):
                 self.emit("grit_lost", f"{hero.name} is at Max Grit; the Grit is lost", hero=hero_id, rule="FF-GRIT-07",
                           count=delta)  # fmt: skip
             return 0
-        hero = _reclamp(_with(hero, field, after))
-        self._put(hero)
+        hero = heroes[at] = _reclamp(_with(hero, field, after))
+        self._changed = True
         if not self.quiet:
             text, moved = _describe(hero, field, before, after, why), (Change(field, before, after),)
             shown = _shown_max(hero, field, after - before)
@@ -491,11 +511,15 @@ class Ctx(Requests):
         return token
 
     def update(self, **changes: Any) -> None:
-        """Replace top-level session fields (travel, town, carry, phase)."""
+        """Replace top-level session fields (travel, town, carry, phase); the heroes kept aside go into the same
+        copy of the Session."""
         if "heroes" in changes:
             self.state = evolve(self.state, changes)
-        else:  # the heroes kept aside stay ahead of the state
-            self._state = evolve(self._state, changes)
+            return
+        if self._changed and self._heroes is not None:
+            changes["heroes"] = tuple(self._heroes)
+            self._changed = False
+        self._state = self._state.with_values(changes)
 
     def carry(self, rule: str, text: str, *, reason: str, count: int | None = None, **changes: Any) -> None:
         """Set a flag that carries into the Town Stay or the next Adventure (FT-TRAVEL-05); `reason` names which
@@ -647,8 +671,20 @@ class Ctx(Requests):
         return key
 
 
+def _index(heroes: list[Hero], hero_id: str) -> int:
+    """Where the hero is in the posse. The ids the rules pass are nearly always the heroes' own strings, so they are
+    looked for as the same object first (one comparison of addresses each), then by their text."""
+    for index in range(len(heroes)):
+        if heroes[index].id is hero_id:
+            return index
+    for index in range(len(heroes)):
+        if heroes[index].id == hero_id:
+            return index
+    raise KeyError(hero_id)
+
+
 def _with(hero: Hero, field: str, value: Any) -> Hero:
-    return evolve(hero, {field: value})
+    return hero.with_value(field, value)
 
 
 def _reclamp(hero: Hero) -> Hero:
@@ -732,12 +768,13 @@ def drive(ctx: C, steps: Steps[T] | None, sources: tuple[Source[C], ...]) -> tup
         return None, None
     send = _to_the_end(steps).send
     value: Any = None
+    rng = server  # read once: compiled, a module-level function is looked up by name at each read
     while True:
         request = send(value)
         if isinstance(request, _End):
             return None, request.value
         for source in sources:
-            if source is server and isinstance(ctx, Ctx):  # the RNG asked in place: no Answer made to be taken apart
+            if source is rng and isinstance(ctx, Ctx):  # the RNG asked in place: no Answer made to be taken apart
                 if isinstance(request, (RollRequest, DrawRequest)):
                     value = _rng_value(ctx, request)
                     break

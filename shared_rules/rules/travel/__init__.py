@@ -8,7 +8,7 @@ from ...errors import IllegalCommand
 from ...legal import LegalCommand
 from ...state import Phase, Session
 from ..area import Area, CommandRule
-from .hazards.d2 import blood_moon_spirit
+from .hazards.d2 import BLOOD_MOON_SPIRIT
 from .road import choose_town_size, roll_hazard
 
 
@@ -52,5 +52,5 @@ AREA = Area(
         ),
     },
     legal,
-    (blood_moon_spirit,),
+    (BLOOD_MOON_SPIRIT,),
 )

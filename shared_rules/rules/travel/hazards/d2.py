@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ....flow import Ctx, Procedure
+from ....flow import Ctx, Procedure, SkillBonus
 from ....prompts import Asks, RollFor, roll_for
 from ....state import Session
 from .common import discard_transport, hazard, lose_grit_or_take
@@ -70,10 +70,14 @@ def blood_moon(ctx: Ctx, roller: str) -> Procedure:
     yield from ()
 
 
-def blood_moon_spirit(state: Session, skill: str) -> int:
-    """A skill bonus (`Area.skill_bonuses`): under a Blood Moon all Heroes test Spirit at +1 until the end of the
-    next Adventure (FT-TRAVEL-D25)."""
-    return 1 if skill == "spirit" and state.carry.blood_moon else 0
+def under_blood_moon(state: Session) -> bool:
+    """Whether a Blood Moon rose on the road and the next Adventure has not ended (FT-TRAVEL-D25)."""
+    return state.carry.blood_moon
+
+
+BLOOD_MOON_SPIRIT = SkillBonus("spirit", 1, under_blood_moon)
+"""A skill bonus (`Area.skill_bonuses`): under a Blood Moon all Heroes test Spirit at +1 until the end of the next
+Adventure (FT-TRAVEL-D25)."""
 
 
 @hazard(26)
