@@ -25,19 +25,20 @@ def arrive(ctx: Ctx, command: Arrive) -> Procedure:
             field="destroyed_slots",
             rule="FT-TOWN-05",
         )
-    travel = ctx.state.travel
+    travel = ctx.state_but_heroes.travel  # the heroes the road changed are folded in by the update below
     size = TownSize.SMALL if travel is None or travel.turned_back else travel.size  # FT-TRAVEL-D42
     type_roll = yield from ctx.two_d6("the Specialty Town type", rule="FT-TOWN-02", asks=Asks.TOWN_TYPE)
     town_type = TOWN_TYPES[type_roll]
-    ctx.emit("town_type", f"The posse finds a {town_type} (2D6 = {type_roll})", rule="FT-TOWN-02",
-             town_type=town_type, value=type_roll)  # fmt: skip
+    if ctx.tells("town_type"):
+        ctx.emit("town_type", f"The posse finds a {town_type} (2D6 = {type_roll})", rule="FT-TOWN-02",
+                 town_type=town_type, value=type_roll)  # fmt: skip
     slots = yield from construct(ctx, size, town_type)
-    destroyed = ctx.state.carry.destroyed_on_arrival + command.destroyed_slots
-    slots = yield from destroy_random_buildings(ctx, slots, destroyed)
+    carry = ctx.state_but_heroes.carry
+    slots = yield from destroy_random_buildings(ctx, slots, carry.destroyed_on_arrival + command.destroyed_slots)
     ctx.update(
         town=Town(size, town_type, type_roll, slots),
         phase=Phase.TOWN,
-        carry=replace(ctx.state.carry, destroyed_on_arrival=0),
+        carry=replace(carry, destroyed_on_arrival=0),
     )
     yield from begin_stay(ctx)
 
@@ -58,7 +59,7 @@ def stay_again(ctx: Ctx, town: Town | None = None) -> Steps[None]:
 
 def construct(ctx: Ctx, size: TownSize, town_type: str) -> Steps[tuple[Slot, ...]]:
     """Fill the numbered slots: 'always' Locations first, 'never' ones out of the pool, the rest drawn (FT-TOWN-03)."""
-    content = pack(ctx.state.pack)
+    content = pack(ctx.state_but_heroes.pack)
     rules = content.town_types.get(town_type) or _NO_RULES
     count = TOWN_SIZES[size].locations
     pool: dict[str, int] = {}  # the Building tokens, by Location (the pack names which; never fewer than `always`)
@@ -81,7 +82,9 @@ def construct(ctx: Ctx, size: TownSize, town_type: str) -> Steps[tuple[Slot, ...
         at = names.index(drawn)
         weights[at] -= 1
         if not weights[at]:  # its last token is on the board
-            del names[at], picks[at], weights[at]
+            names.pop(at)  # pop, not del: the compiled build pops in place, a del goes through Python's slices
+            picks.pop(at)
+            weights.pop(at)
     if len(placed) < count:
         ctx.emit(
             "town_short", f"The Building pool ran out: {count - len(placed)} slot(s) stay empty", rule="FT-TOWN-03",

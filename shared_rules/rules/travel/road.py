@@ -23,11 +23,12 @@ def choose_town_size(ctx: Ctx, command: ChooseTownSize) -> Procedure:
         )
     table = TOWN_SIZES[size]
     named: str = size._value_  # a plain attribute (`.value` is enum's Python descriptor, slow in compiled code)
-    purpose = f"Travel Hazards to a {named.capitalize()} Town"
+    purpose = "" if ctx.quiet else f"Travel Hazards to a {named.capitalize()} Town"  # a table's words only
+    automatic, adds_on = table.auto_hazards_per_hero, table.roll_adds_hazard_on  # read once, not per hero
     rollers: list[str] = []
     for hero in ctx.heroes():
-        rollers += [hero] * table.auto_hazards_per_hero  # Medium and Large: automatic
-        if table.roll_adds_hazard_on:
+        rollers += [hero] * automatic  # Medium and Large: automatic
+        if adds_on:
             roll = yield from ctx.roll(
                 DieKind.D6,
                 purpose,
@@ -37,16 +38,17 @@ def choose_town_size(ctx: Ctx, command: ChooseTownSize) -> Procedure:
                 asks=Asks.HAZARD_COUNT,
                 said=(("size", named),),
             )
-            if roll.value in table.roll_adds_hazard_on:  # FT-TRAVEL-02: 1, 2 or 3 adds a hazard
+            if roll.value in adds_on:  # FT-TRAVEL-02: 1, 2 or 3 adds a hazard
                 rollers.append(hero)
     count = len(rollers)
-    ctx.emit(
-        "hazard_count",
-        f"{count} Travel Hazard{'s' if count != 1 else ''} on the road to a {named.capitalize()} Town",
-        rule="FT-TRAVEL-02",
-        count=count,
-        size=named,
-    )
+    if ctx.tells("hazard_count"):
+        ctx.emit(
+            "hazard_count",
+            f"{count} Travel Hazard{'s' if count != 1 else ''} on the road to a {named.capitalize()} Town",
+            rule="FT-TRAVEL-02",
+            count=count,
+            size=named,
+        )
     ctx.update(phase=Phase.TRAVEL if count else Phase.ARRIVAL, travel=Travel(size, tuple(rollers)))
 
 
@@ -64,13 +66,13 @@ def roll_hazard(ctx: Ctx, command: RollHazard) -> Procedure:
         rule="FT-TRAVEL-03", asks=Asks.HAZARD_ROLL, said=(("number", number), ("count", count)),
     )  # fmt: skip
     value = roll.value
-    entry = TRAVEL_HAZARDS[value]
     ctx.update(travel=Travel(travel.size, travel.rollers, number, travel.turned_back, (*travel.hazards, value)))
     if ctx.tells("hazard"):
+        entry = TRAVEL_HAZARDS[value]
         ctx.emit("hazard", f"Travel Hazard {number}: {value} {entry.name}", hero=roller, rule=entry.rule,
                  number=number, value=value, name=entry.name)  # fmt: skip
     yield from HAZARDS[value](ctx, roller)
-    after = ctx.state.travel
+    after = ctx.state_but_heroes.travel  # the road as the hazard left it; the heroes are folded in later
     assert after is not None
     if after.remaining <= 0 or not ctx.heroes():
         ctx.update(phase=Phase.ARRIVAL)

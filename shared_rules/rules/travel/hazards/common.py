@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from ....dice import DieKind, Roll
 from ....events import Fact
@@ -11,7 +12,7 @@ from ....prompts import Asks, Option, RollFor, Says, SkillCheck, roll_for
 from ....state import Item, ItemTag
 
 Hazard = Callable[[Ctx, str], Procedure]
-HAZARDS: dict[int, Hazard] = {}
+HAZARDS: Final[dict[int, Hazard]] = {}
 
 
 def hazard(roll: int) -> Callable[[Hazard], Hazard]:

@@ -9,6 +9,7 @@ from ....state import ItemTag
 from .common import either_test, hazard, plus_one, takes_part
 
 BANDITS_PER_HERO = 5  # FT-TRAVEL-D52
+BANDITS_TAKE = frozenset({ItemTag.GEAR, ItemTag.ARTIFACT})  # the items a Bandit may take (FT-TRAVEL-D52)
 
 
 @hazard(51)
@@ -50,7 +51,7 @@ def bandits(ctx: Ctx, roller: str) -> Procedure:
                                       facts=(Fact("value", sheet.dark_stone),)))  # fmt: skip
             options += [Option(f"item:{item.id}", f"Lose {item.name}", costs=(Amount("item", 1, item.id),),
                                says=Says.LOSE, facts=(Fact("item", item.name),))
-                        for item in sheet.items if item.tags & {ItemTag.GEAR, ItemTag.ARTIFACT}]
+                        for item in sheet.items if not item.tags.isdisjoint(BANDITS_TAKE)]
             if not options:
                 ctx.emit("nothing_to_lose", f"{sheet.name} has nothing left for the Bandits to take "
                          f"({left - n + 1} Bandit(s) leave empty-handed)", hero=hero, rule="FT-TRAVEL-D52",
