@@ -12,11 +12,8 @@ histograms of integers, so percentiles stay exact after a merge. Pure: no I/O.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
-from operator import add
 from typing import Any
 
 from .commands import Arrive, ChooseTownSize, Command, RollHazard
@@ -53,6 +50,11 @@ def _affordable(ctx: Ctx, heroes: Sequence[str], cost: Amount) -> bool:
     return any(getattr(ctx.hero(h), cost.field) >= most for h in heroes)
 
 
+def _distinct(names: list[str]) -> bool:
+    """Whether no name comes twice (a handful of options: each found first where it stands, no set built)."""
+    return all(names.index(name) == index for index, name in enumerate(names))  # compiled: a loop
+
+
 def _choose(ctx: Ctx, request: ChoiceRequest) -> str:
     options = request.options
     heroes = [request.hero] if request.hero else ctx.heroes()
@@ -72,7 +74,7 @@ def _choose(ctx: Ctx, request: ChoiceRequest) -> str:
     if join is not None and decline is not None:  # "each Hero may ...": take part when able
         return join.key if _able(ctx, heroes, join) else decline.key
     hero = request.hero
-    if hero is not None and len(set(skills)) == len(options):
+    if hero is not None and len(skills) == len(options) and _distinct(skills):
         # "Cunning 5+ OR Strength 5+": the hero's best skill (ties: the first offered)
         best, level = 0, -1
         for index, skill in enumerate(skills):
@@ -182,13 +184,13 @@ class GritCounter:
     def __init__(self, heroes: Sequence[Hero], policy: Policy | None = None, *, dice: Policy | None = None) -> None:
         self.index = {hero.id: i for i, hero in enumerate(heroes)}
         self.spent = [0] * len(heroes)
-        self.policy = policy or default_policy
+        self.policy = policy  # None: the default policy, called directly (not through Python's call protocol)
         self.dice = dice
 
     def __call__(self, ctx: Ctx, request: Request) -> Answer | None:
         if isinstance(request, (RollRequest, DrawRequest)):  # most requests: the RNG rolls and draws them
             return None if self.dice is None else self.dice(ctx, request)
-        answer = self.policy(ctx, request)
+        answer = default_policy(ctx, request) if self.policy is None else self.policy(ctx, request)
         if answer is not None and spends_grit(request, answer):
             assert isinstance(request, (RerollRequest, ChoiceRequest)) and request.hero is not None
             self.spent[self.index[request.hero]] += 1
@@ -202,7 +204,7 @@ def play_journey(start: Session, size: str, *, quiet: bool = False) -> Journey:
     state = _step(start, ChooseTownSize(size), policy, quiet)
     while state.phase is Phase.TRAVEL:
         state = _step(state, RollHazard(), policy, quiet)
-    if state.active_heroes:
+    if state.anyone_left:
         state = _step(state, Arrive(), policy, quiet)
     return Journey(start, state, tuple(policy.spent))
 
@@ -230,10 +232,10 @@ def autoplay_journey(start: Session, size: str, *, quiet: bool = True, dice: Pol
     commands = 1
     rng_first = dice is None  # then the policy leaves every roll and draw to the RNG
     autoplay(ctx, _CHOOSE.get(size) or ChooseTownSize(size), policy, rng_first=rng_first)
-    while ctx.state.phase is Phase.TRAVEL:
+    while ctx.state_but_heroes.phase is Phase.TRAVEL:  # asked without folding the heroes in after each hazard
         autoplay(ctx, _ROLL_HAZARD, policy, rng_first=rng_first)
         commands += 1
-    if ctx.state.active_heroes:
+    if ctx.state.anyone_left:
         autoplay(ctx, _ARRIVE, policy, rng_first=rng_first)
         commands += 1
     end = evolve(ctx.state, {"rng": ctx.rng, "step": start.step + commands})
@@ -242,11 +244,18 @@ def autoplay_journey(start: Session, size: str, *, quiet: bool = True, dice: Pol
 
 def hero_values(before: Hero, after: Hero, spent: int) -> tuple[int, ...]:
     """One hero's figures for a journey, in `HERO_METRICS` order: after minus before, and the losses."""
-    if before.side_bag == after.side_bag:  # most journeys: nothing to count
+    # most journeys: nothing to count, the very same tuples (asked first: `==` walks the tuples' items)
+    if before.side_bag is after.side_bag or before.side_bag == after.side_bag:
         tokens_lost = 0
-    else:
-        tokens_lost = sum((Counter(before.side_bag) - Counter(after.side_bag)).values())
-    if before.items == after.items:
+    else:  # the tokens the bag had that it has no more, each counted as often as it went (a multiset difference)
+        left = list(after.side_bag)
+        tokens_lost = 0
+        for token in before.side_bag:
+            if token in left:
+                left.remove(token)
+            else:
+                tokens_lost += 1
+    if before.items is after.items or before.items == after.items:
         items_lost = transports_lost = 0
     else:
         kept = {item.id for item in after.items}
@@ -275,11 +284,10 @@ def hero_values(before: Hero, after: Hero, spent: int) -> tuple[int, ...]:
 
 
 # One journey as plain numbers: (its figures, town type, town size, the D36 results met). The figures are
-# hazards, hazards met, buildings destroyed and turned back, then each hero's `HERO_METRICS`, in one flat tuple:
-# the tally turns many rows into columns in one pass (and adds up the posse's column by column). Rows are what the
-# fast path and apply() are compared on.
+# hazards, hazards met, buildings destroyed and turned back, then each hero's `HERO_METRICS`, then the posse's (the
+# heroes' added up), in one flat tuple the tally counts figure by figure. Rows are what the fast path and apply()
+# are compared on.
 JourneyRow = tuple[tuple[int, ...], str, str, tuple[int, ...]]
-_FIRST_HERO = 4  # where the heroes' figures start in a row's figures
 
 
 def journey_row(journey: Journey) -> JourneyRow:
@@ -295,8 +303,16 @@ def journey_row(journey: Journey) -> JourneyRow:
     before, after, spent = journey.start.heroes, end.heroes, journey.grit_spent
     if not len(before) == len(after) == len(spent):
         raise ValueError(f"a journey of {len(before)} heroes ended with {len(after)}, {len(spent)} counted")
+    each: list[tuple[int, ...]] = []
     for index in range(len(before)):  # not zip(strict=True), a call through Python from compiled code
-        figures.extend(hero_values(before[index], after[index], spent[index]))
+        values = hero_values(before[index], after[index], spent[index])
+        figures.extend(values)
+        each.append(values)
+    for metric in range(len(HERO_METRICS)):  # the posse's figures: added in machine integers, made into one each
+        total = 0
+        for values in each:
+            total += values[metric]
+        figures.append(total)
     return (
         tuple(figures),
         town.town_type if town else NO_TOWN,
@@ -335,29 +351,36 @@ class Tally:
         self.add_rows([journey_row(journey)])
 
     def add_rows(self, rows: Sequence[JourneyRow]) -> None:
-        """Count many journeys at once: each column is counted in one pass (the per-journey cost is the row)."""
+        """Count many journeys at once, row by row: each figure that is not 0 goes into its histogram; the 0s, most
+        of a journey's figures (no item lost, nobody KO'd), are counted by what is left."""
         if not rows:
             return
-        columns = list(zip(*(row[0] for row in rows), strict=True))  # figure -> its value in every journey
-        for metric, column in zip(JOURNEY_METRICS, columns[:3], strict=True):
-            _count(self.journey, metric, column)
-        self.turned_back += sum(columns[3])
-        _add_counts(self.town_types, Counter(row[1] for row in rows))
-        _add_counts(self.town_sizes, Counter(row[2] for row in rows))
-        _add_counts(self.d36, Counter(chain.from_iterable(row[3] for row in rows)))
-        metrics = len(HERO_METRICS)
-        posse: list[Sequence[int]] = []  # the heroes' columns added up, metric by metric
-        for number, hero_id in enumerate(self.hero_ids):
-            first = _FIRST_HERO + number * metrics
+        turned: Histogram = {}  # turned back (0 or 1): counted here, then added up
+        hists = [*(self.journey.setdefault(metric, {}) for metric in JOURNEY_METRICS), turned]
+        for hero_id in self.hero_ids:  # then each hero's figures, then the posse's: a row's order
             mine = self.heroes.setdefault(hero_id, {})
-            for index, (metric, column) in enumerate(zip(HERO_METRICS, columns[first:first + metrics], strict=True)):
-                _count(mine, metric, column)
-                if number == 0:
-                    posse.append(column)
-                else:
-                    posse[index] = list(map(add, posse[index], column))
-        for metric, added in zip(HERO_METRICS, posse, strict=True):
-            _count(self.posse, metric, added)
+            hists += [mine.setdefault(metric, {}) for metric in HERO_METRICS]
+        hists += [self.posse.setdefault(metric, {}) for metric in HERO_METRICS]
+        before = [sum(hist.values()) for hist in hists]
+        types, sizes, d36 = self.town_types, self.town_sizes, self.d36
+        for figures, town_type, town_size, met in rows:  # loops the compiled build runs itself
+            if len(figures) != len(hists):
+                raise ValueError(f"a journey's row has {len(figures)} figures; a tally of {len(self.hero_ids)} "
+                                 f"heroes counts {len(hists)}")  # fmt: skip
+            for index in range(len(figures)):
+                value = figures[index]
+                if value:
+                    hist = hists[index]
+                    hist[value] = hist.get(value, 0) + 1
+            types[town_type] = types.get(town_type, 0) + 1
+            sizes[town_size] = sizes.get(town_size, 0) + 1
+            for value in met:
+                d36[value] = d36.get(value, 0) + 1
+        for index, hist in enumerate(hists):
+            zeros = len(rows) - (sum(hist.values()) - before[index])
+            if zeros:
+                hist[0] = hist.get(0, 0) + zeros
+        self.turned_back += sum(value * count for value, count in turned.items())
         self.trials += len(rows)
 
     def to_json(self) -> dict[str, Any]:
@@ -389,22 +412,6 @@ class Tally:
             )  # fmt: skip
         except (KeyError, TypeError, AttributeError, ValueError) as error:
             raise ValueError(f"tally: malformed ({error!r})") from None
-
-
-def _count(hists: dict[str, Histogram], metric: str, column: Sequence[int]) -> None:
-    """Add a column of figures to the metric's histogram. Most of a journey's figures are 0 (no item lost, nobody
-    KO'd): only the others are counted one by one, the 0s by what is left."""
-    hist = hists.setdefault(metric, {})
-    counts = Counter(filter(None, column))
-    zeros = len(column) - sum(counts.values())
-    if zeros:
-        hist[0] = hist.get(0, 0) + zeros
-    _add_counts(hist, counts)
-
-
-def _add_counts(into: dict[Any, int], counts: Mapping[Any, int]) -> None:
-    for value, count in counts.items():
-        into[value] = into.get(value, 0) + count
 
 
 def _hist_out(hist: Histogram) -> dict[str, int]:

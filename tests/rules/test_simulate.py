@@ -18,6 +18,7 @@ from shared_rules.simulate import (
     Tally,
     autoplay_journey,
     default_policy,
+    hero_values,
     merge,
     percentile,
     play_journey,
@@ -119,6 +120,23 @@ def test_summary_has_every_figure_and_each_within_its_bounds() -> None:
             assert 0 <= figure[metric]["min"] <= figure[metric]["max"] <= 1
         assert summary["posse"][metric]["max"] <= 4
     assert summary["posse"]["grit_spent"]["min"] >= 0 and summary["posse"]["items_lost"]["min"] >= 0
+
+
+def test_a_heros_figures_count_what_was_lost_and_the_posse_adds_the_heroes_up() -> None:
+    """A journey's losses are counted as a table would (a token lost twice is two; FF-HERO-08), and the posse's
+    figures are its heroes' figures added up, journey by journey."""
+    before = HEROES[0]  # a Horse first; Bandages and Whiskey in the Side Bag
+    after = replace(before, side_bag=("Whiskey", "Whiskey"), items=before.items[1:], gold=before.gold - 25)
+    values = dict(zip(HERO_METRICS, hero_values(before, after, 2), strict=True))
+    assert (values["tokens_lost"], values["items_lost"], values["transports_lost"]) == (1, 1, 1)
+    assert (values["gold"], values["grit_spent"], values["xp"]) == (-25, 2, 0)
+    emptied = dict(zip(HERO_METRICS, hero_values(before, replace(before, side_bag=()), 0), strict=True))
+    assert emptied["tokens_lost"] == 2 and emptied["items_lost"] == 0
+    tally = run_trials(HEROES, "large", 80, seed=5)
+    for metric in HERO_METRICS:
+        posse = sum(value * count for value, count in tally.posse[metric].items())
+        heroes = sum(value * count for hero in tally.heroes.values() for value, count in hero[metric].items())
+        assert posse == heroes and sum(tally.posse[metric].values()) == 80, metric
 
 
 def test_large_town_hazard_count_is_n_plus_a_coin_per_hero_FT_TRAVEL_02() -> None:
