@@ -253,11 +253,12 @@ class Ctx(Requests):
     session RNG it rolls with.
     """
 
-    __slots__ = ("_state", "_heroes", "_changed", "events", "_word", "quiet", "keep")
+    __slots__ = ("_state", "_heroes", "_where", "_changed", "events", "_word", "quiet", "keep")
 
     def __init__(self, state: Session, rng: int, *, quiet: bool = False, keep: frozenset[str] = frozenset()) -> None:
         self._state = state
         self._heroes: list[Hero] | None = None  # the heroes as read and changed, made on the first read
+        self._where: dict[str, int] = {}  # each hero's place in `_heroes`, made with it
         self._changed = False  # `_heroes` holds changes `_state.heroes` does not have yet
         self.events: list[Event] = []
         self._word = as_word(rng)  # the RNG state as one machine word while the command runs (dice.as_word)
@@ -293,17 +294,19 @@ class Ctx(Requests):
 
     # ---- reading -------------------------------------------------------------------------------------------
     def _posse(self) -> list[Hero]:
-        """The heroes as changed so far, in posse order: the one list every read and change of a hero uses."""
+        """The heroes as changed so far, in posse order: the one list every read and change of a hero uses, and
+        where each one stands in it."""
         heroes = self._heroes
         if heroes is None:
             heroes = self._heroes = list(self._state.heroes)
+            self._where = {hero.id: index for index, hero in enumerate(heroes)}
         return heroes
 
     def hero(self, hero_id: str) -> Hero:
-        """The hero as changed so far (KeyError for an unknown id); rules read one ~90 times a journey, so it is a
-        look along the posse (a handful of heroes), not a dict kept up to date."""
-        heroes = self._posse()
-        return heroes[_index(heroes, hero_id)]
+        """The hero as changed so far (KeyError for an unknown id); rules read one ~90 times a journey: a change
+        replaces the hero in its place, so the places stay as they were made."""
+        heroes = self._heroes if self._heroes is not None else self._posse()
+        return heroes[self._where[hero_id]]
 
     def heroes(self) -> list[str]:
         """The ids of the heroes still in the game, in posse order ("each Hero ...")."""
@@ -354,13 +357,13 @@ class Ctx(Requests):
     # ---- changing heroes: the one place that keeps every value in bounds ------------------------------------
     def _put(self, hero: Hero) -> None:
         heroes = self._posse()
-        heroes[_index(heroes, hero.id)] = hero
+        heroes[self._where[hero.id]] = hero
         self._changed = True
 
     def change(self, hero_id: str, field: str, delta: int, *, rule: str, why: str = "") -> int:
         """Add `delta` to a hero value, kept within its bounds; returns the change actually made (A8: Gold floors at $0)."""
         heroes = self._posse()
-        at = _index(heroes, hero_id)
+        at = self._where[hero_id]
         hero = heroes[at]
         before: int = getattr(hero, field)  # typed: the compiled build then adds and compares machine integers
         after = bounded(hero, field, before + delta)
@@ -669,18 +672,6 @@ class Ctx(Requests):
                           reason=how if how in ("everyone", "ahead") else "chosen", purpose=request.question,
                           name=label)  # fmt: skip
         return key
-
-
-def _index(heroes: list[Hero], hero_id: str) -> int:
-    """Where the hero is in the posse. The ids the rules pass are nearly always the heroes' own strings, so they are
-    looked for as the same object first (one comparison of addresses each), then by their text."""
-    for index in range(len(heroes)):
-        if heroes[index].id is hero_id:
-            return index
-    for index in range(len(heroes)):
-        if heroes[index].id == hero_id:
-            return index
-    raise KeyError(hero_id)
 
 
 def _with(hero: Hero, field: str, value: Any) -> Hero:
