@@ -12,6 +12,7 @@ histograms of integers, so percentiles stay exact after a merge. Pure: no I/O.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -285,8 +286,8 @@ def hero_values(before: Hero, after: Hero, spent: int) -> tuple[int, ...]:
 
 # One journey as plain numbers: (its figures, town type, town size, the D36 results met). The figures are
 # hazards, hazards met, buildings destroyed and turned back, then each hero's `HERO_METRICS`, then the posse's (the
-# heroes' added up), in one flat tuple the tally counts figure by figure. Rows are what the fast path and apply()
-# are compared on.
+# heroes' added up), in one flat tuple: the tally turns many rows into columns in one pass. Rows are what the fast
+# path and apply() are compared on.
 JourneyRow = tuple[tuple[int, ...], str, str, tuple[int, ...]]
 
 
@@ -351,36 +352,31 @@ class Tally:
         self.add_rows([journey_row(journey)])
 
     def add_rows(self, rows: Sequence[JourneyRow]) -> None:
-        """Count many journeys at once, row by row: each figure that is not 0 goes into its histogram; the 0s, most
-        of a journey's figures (no item lost, nobody KO'd), are counted by what is left."""
+        """Count many journeys at once: each column of figures is counted in one pass (the per-journey cost is the
+        row), in the row's order: the journey's, each hero's `HERO_METRICS`, then the posse's."""
         if not rows:
             return
-        turned: Histogram = {}  # turned back (0 or 1): counted here, then added up
-        hists = [*(self.journey.setdefault(metric, {}) for metric in JOURNEY_METRICS), turned]
-        for hero_id in self.hero_ids:  # then each hero's figures, then the posse's: a row's order
+        columns = list(zip(*(row[0] for row in rows), strict=True))  # figure -> its value in every journey
+        metrics = len(HERO_METRICS)
+        if len(columns) != 4 + (len(self.hero_ids) + 1) * metrics:
+            raise ValueError(f"a journey's row has {len(columns)} figures; a tally of {len(self.hero_ids)} heroes "
+                             f"counts {4 + (len(self.hero_ids) + 1) * metrics}")  # fmt: skip
+        for metric, column in zip(JOURNEY_METRICS, columns, strict=False):
+            _count(self.journey, metric, column)
+        self.turned_back += sum(columns[3])
+        for number, hero_id in enumerate(self.hero_ids):
+            first = 4 + number * metrics
             mine = self.heroes.setdefault(hero_id, {})
-            hists += [mine.setdefault(metric, {}) for metric in HERO_METRICS]
-        hists += [self.posse.setdefault(metric, {}) for metric in HERO_METRICS]
-        before = [sum(hist.values()) for hist in hists]
+            for metric, column in zip(HERO_METRICS, columns[first:first + metrics], strict=True):
+                _count(mine, metric, column)
+        for metric, column in zip(HERO_METRICS, columns[4 + len(self.hero_ids) * metrics:], strict=True):
+            _count(self.posse, metric, column)
         types, sizes, d36 = self.town_types, self.town_sizes, self.d36
-        for figures, town_type, town_size, met in rows:  # loops the compiled build runs itself
-            if len(figures) != len(hists):
-                raise ValueError(f"a journey's row has {len(figures)} figures; a tally of {len(self.hero_ids)} "
-                                 f"heroes counts {len(hists)}")  # fmt: skip
-            for index in range(len(figures)):
-                value = figures[index]
-                if value:
-                    hist = hists[index]
-                    hist[value] = hist.get(value, 0) + 1
+        for _, town_type, town_size, met in rows:  # loops the compiled build runs itself, not Counters
             types[town_type] = types.get(town_type, 0) + 1
             sizes[town_size] = sizes.get(town_size, 0) + 1
             for value in met:
                 d36[value] = d36.get(value, 0) + 1
-        for index, hist in enumerate(hists):
-            zeros = len(rows) - (sum(hist.values()) - before[index])
-            if zeros:
-                hist[0] = hist.get(0, 0) + zeros
-        self.turned_back += sum(value * count for value, count in turned.items())
         self.trials += len(rows)
 
     def to_json(self) -> dict[str, Any]:
@@ -412,6 +408,18 @@ class Tally:
             )  # fmt: skip
         except (KeyError, TypeError, AttributeError, ValueError) as error:
             raise ValueError(f"tally: malformed ({error!r})") from None
+
+
+def _count(hists: dict[str, Histogram], metric: str, column: Sequence[int]) -> None:
+    """Add a column of figures to the metric's histogram. Most of a journey's figures are 0 (no item lost, nobody
+    KO'd): only the others are counted one by one (a Counter: C on either build), the 0s by what is left."""
+    hist = hists.setdefault(metric, {})
+    counts = Counter(filter(None, column))
+    zeros = len(column) - sum(counts.values())
+    if zeros:
+        hist[0] = hist.get(0, 0) + zeros
+    for value, count in counts.items():
+        hist[value] = hist.get(value, 0) + count
 
 
 def _hist_out(hist: Histogram) -> dict[str, int]:
