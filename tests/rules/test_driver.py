@@ -75,3 +75,18 @@ def test_autoplay_refuses_an_illegal_command_and_a_decision_its_policy_leaves() 
             assert "left a decision unanswered" in str(error)
             return
     raise AssertionError("no seed met a decision")
+
+
+def test_a_commands_hero_changes_reach_the_state_through_reads_and_updates() -> None:
+    """Ctx keeps a command's hero changes aside: `state` folds them in, `update` carries them into its own copy of the
+    Session, and `state_but_heroes` reads the other fields without them. No change is lost either way."""
+    start = new_session(sample_heroes(2))
+    ctx = Ctx(start, start.rng, quiet=True)
+    assert ctx.change("h1", "gold", -25, rule="A8") == -25 and ctx.hero("h1").gold == 125
+    assert ctx.state_but_heroes.hero("h1").gold == 150  # not folded in: the other fields only
+    ctx.update(phase=Phase.TRAVEL)
+    assert ctx.state_but_heroes.phase is Phase.TRAVEL and ctx.state_but_heroes.hero("h1").gold == 125
+    ctx.change("h2", "xp", 10, rule="FT-TRAVEL-D52")
+    assert [h.gold for h in ctx.state.heroes] == [125, 150] and ctx.state.hero("h2").xp == 10
+    with pytest.raises(KeyError):
+        ctx.hero("nobody")
